@@ -1,0 +1,69 @@
+// Static checks on the source tree: determinism by construction and imports that only point downward.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(__dirname, '../src');
+
+/** Layers, lowest first. A file may import its own layer or any lower one. */
+const LAYERS: Record<string, number> = {
+  clock: 0,
+  trace: 0,
+  lessor: 1,
+  cluster: 2,
+  client: 3,
+  scenario: 4,
+  properties: 5,
+  report: 6,
+  cli: 7,
+};
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+const layerOf = (file: string): string => relative(SRC, file).split('/')[0]!;
+const rank = (layer: string): number => LAYERS[layer] ?? (layer.endsWith('.ts') ? 99 : -1);
+
+describe('source tree', () => {
+  const all = files(SRC);
+
+  it('has a known layer for every folder under src/', () => {
+    const unknown = [...new Set(all.map(layerOf))].filter((l) => rank(l) < 0);
+    expect(unknown).toEqual([]);
+  });
+
+  it('reads no wall-clock time and no ambient randomness outside the command-line front end', () => {
+    const forbidden = /\b(Date\.now|performance\.now|Math\.random|setTimeout|setInterval|new Date\(\s*\))/;
+    const offenders = all
+      .filter((f) => layerOf(f) !== 'cli')
+      .flatMap((f) =>
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .map((line, i) => [f, i + 1, line] as const)
+          .filter(([, , line]) => forbidden.test(line) && !/^\s*(\/\/|\*)/.test(line)),
+      )
+      .map(([f, n, line]) => `${relative(SRC, f)}:${n}: ${line.trim()}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it('only imports downward through the layers', () => {
+    const bad: string[] = [];
+    for (const f of all) {
+      const from = layerOf(f);
+      for (const m of readFileSync(f, 'utf8').matchAll(/from\s+'(\.[^']+)'/g)) {
+        const target = resolve(dirname(f), m[1]!);
+        const to = layerOf(target);
+        if (rank(to) > rank(from)) bad.push(`${relative(SRC, f)} (${from}) imports ${m[1]} (${to})`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('would catch a forbidden call (the check itself can fail)', () => {
+    expect(/\bDate\.now/.test('const t = Date.now();')).toBe(true);
+  });
+});

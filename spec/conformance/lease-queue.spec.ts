@@ -1,0 +1,44 @@
+// etcd's lease_queue_test.go TestLeaseQueue, restated: expireExists re-arms a due entry in place.
+import { describe, expect, it } from 'vitest';
+import { ms, seconds } from '../../src/clock/time.js';
+import { EMPTY, NOT_DUE, STALE, expireExists } from '../../src/lessor/expire-exists.js';
+import { Lease, LeaseExpiredNotifier } from '../../src/lessor/index.js';
+
+describe('lease queue conformance', () => {
+  it('TestLeaseQueue', () => {
+    const retry = ms(100);
+    const notifier = new LeaseExpiredNotifier();
+    const leaseMap = new Map<bigint, Lease>();
+    let now = seconds(1000);
+    // Inserted in reverse order of expiry: 50..2 in an hour, lease 1 now.
+    for (let i = 50; i >= 1; i--) {
+      leaseMap.set(BigInt(i), new Lease(BigInt(i), 0, 50 - i));
+      notifier.registerOrUpdate(BigInt(i), i === 1 ? now : now + seconds(3600));
+    }
+    expect(notifier.poll()!.id).toBe(1n);
+
+    const existExpiredEvent = () => {
+      const s = expireExists(notifier, leaseMap, now, retry);
+      expect(s).toBe(leaseMap.get(1n));
+      // Pushed back, not removed: still 50 entries and lease 1 still at the root.
+      expect(notifier.len()).toBe(50);
+      expect(notifier.poll()!.id).toBe(1n);
+      expect(notifier.poll()!.time).toBe(now + retry);
+    };
+    const noExpiredEvent = () => expect(expireExists(notifier, leaseMap, now, retry)).toBe(NOT_DUE);
+
+    existExpiredEvent();
+    noExpiredEvent();
+    now += retry;
+    existExpiredEvent();
+  });
+
+  it('drops entries of revoked leases lazily and reports an empty queue', () => {
+    const notifier = new LeaseExpiredNotifier();
+    const leaseMap = new Map<bigint, Lease>();
+    notifier.registerOrUpdate(7n, 0);
+    expect(expireExists(notifier, leaseMap, 10, 1)).toBe(STALE);
+    expect(notifier.len()).toBe(0);
+    expect(expireExists(notifier, leaseMap, 10, 1)).toBe(EMPTY);
+  });
+});

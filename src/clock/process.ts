@@ -1,0 +1,103 @@
+import type { Scheduler, Timer } from './scheduler.js';
+import type { Micros } from './time.js';
+
+/**
+ * One simulated OS process (an etcd member, a client). Its timers run on the shared scheduler, but the
+ * process can be stopped like SIGSTOP (timers that come due are held and fire late, on resume, in the
+ * order they came due) and killed (every pending timer of the old incarnation is dropped).
+ *
+ * It has two clocks, like a Go program: the monotonic clock is the virtual time itself; the wall clock is
+ * virtual time plus an offset that `jumpWall` changes (NTP step, operator error) without touching the
+ * monotonic clock.
+ */
+export class Process {
+  private pausedSince: Micros | undefined;
+  private held: Array<() => void> = [];
+  private incarnation = 0;
+  private wallOffset: Micros = 0;
+  private dead = false;
+
+  constructor(
+    readonly name: string,
+    private readonly sched: Scheduler,
+  ) {}
+
+  /** Monotonic time, µs. */
+  now(): Micros {
+    return this.sched.now();
+  }
+
+  /** Wall-clock time, µs since the simulation's epoch as this process's clock sees it. */
+  wallNow(): Micros {
+    return this.sched.now() + this.wallOffset;
+  }
+
+  jumpWall(delta: Micros): void {
+    this.wallOffset += delta;
+  }
+
+  get paused(): boolean {
+    return this.pausedSince !== undefined;
+  }
+
+  get alive(): boolean {
+    return !this.dead;
+  }
+
+  /** True while the process would execute code now (alive and not stopped). */
+  get running(): boolean {
+    return !this.dead && this.pausedSince === undefined;
+  }
+
+  /** Runs `fn` after `delay` on this process; held while stopped, dropped if the process dies first. */
+  after(delay: Micros, fn: () => void): Timer {
+    const inc = this.incarnation;
+    return this.sched.after(delay, () => this.deliver(inc, fn));
+  }
+
+  /** Delivers work from outside (a network message, a request) under the same pause and death rules. */
+  deliver(inc: number, fn: () => void): void {
+    if (inc !== this.incarnation || this.dead) return;
+    if (this.pausedSince !== undefined) this.held.push(fn);
+    else fn();
+  }
+
+  /** The current incarnation; captured by callers that deliver work later. */
+  get generation(): number {
+    return this.incarnation;
+  }
+
+  pause(): void {
+    if (this.dead || this.pausedSince !== undefined) return;
+    this.pausedSince = this.sched.now();
+  }
+
+  resume(): void {
+    if (this.pausedSince === undefined) return;
+    this.pausedSince = undefined;
+    const held = this.held;
+    this.held = [];
+    for (const fn of held) {
+      if (this.pausedSince !== undefined || this.dead) {
+        // A held callback paused or killed the process again: keep the rest for the next resume.
+        if (!this.dead) this.held.push(fn);
+        continue;
+      }
+      fn();
+    }
+  }
+
+  /** SIGKILL: everything pending is lost. */
+  kill(): void {
+    this.dead = true;
+    this.incarnation++;
+    this.held = [];
+    this.pausedSince = undefined;
+  }
+
+  /** Starts a fresh incarnation after `kill`. */
+  restart(): void {
+    this.dead = false;
+    this.incarnation++;
+  }
+}

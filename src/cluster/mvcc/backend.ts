@@ -1,0 +1,29 @@
+import type { KvRecord } from './kv.js';
+
+/**
+ * The durable part of one member's keyspace: etcd's bolt "key" bucket, every version of every key in
+ * revision order. A simulated crash throws the store away and keeps this object; `restore` rebuilds the
+ * store from it. Rows are durable as soon as they are appended (no batch-commit window is modelled), and
+ * nothing is ever compacted away.
+ */
+export class KvBackend {
+  private readonly rows: KvRecord[] = [];
+
+  /** Every row, oldest first. */
+  get records(): readonly KvRecord[] {
+    return this.rows;
+  }
+
+  /** The highest main revision written, 1 (etcd's initial revision) when empty. */
+  get revision(): number {
+    return this.rows.at(-1)?.modRevision ?? 1;
+  }
+
+  append(r: KvRecord): void {
+    const last = this.rows.at(-1);
+    if (last !== undefined && (r.modRevision < last.modRevision || (r.modRevision === last.modRevision && r.subRevision <= last.subRevision))) {
+      throw new Error(`mvcc backend: revision ${r.modRevision}.${r.subRevision} written after ${last.modRevision}.${last.subRevision}`);
+    }
+    this.rows.push(r);
+  }
+}

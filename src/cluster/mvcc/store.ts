@@ -1,0 +1,274 @@
+import type { Micros } from '../../clock/time.js';
+import { NO_TRACE, formatLeaseId, type Trace } from '../../trace/trace.js';
+import { KvBackend } from './backend.js';
+import { EventLog } from './event-log.js';
+import { KeyTree } from './key-tree.js';
+import type { KeyValue, KvRecord } from './kv.js';
+import { NoLease, type LeaseIndex } from './lease-index.js';
+import type { DeleteResult, PutResult, RangeDeleter, TxnWrite } from './txn.js';
+import { WatcherGroup, type CancelWatch, type WatchCallback, type WatchOptions } from './watcher-group.js';
+
+export interface StoreOptions {
+  /** The member this keyspace belongs to: the `member` of its trace events. */
+  readonly member: string;
+  readonly trace?: Trace;
+  /** Virtual time stamped on trace events; defaults to 0 for stores nobody traces. */
+  readonly now?: () => Micros;
+  /** Most changes kept for watch replay (see EventLog); default unbounded. */
+  readonly eventLogCap?: number;
+}
+
+export interface RangeOptions {
+  readonly prefix: true;
+}
+
+const LEASE_NOT_FOUND: PutResult = { ok: false, error: 'lease-not-found' };
+
+/** A store on an empty backend (etcd's NewStore on a fresh data directory). */
+export function newStore(leases: LeaseIndex, options: StoreOptions): MvccStore {
+  return new MvccStore(new KvBackend(), leases, options);
+}
+
+/**
+ * Rebuilds a store from a backend that survived a crash or came with a snapshot (etcd's
+ * `store.restore`, kvstore.go). The lessor must already be recovered: each live key whose latest version
+ * names a lease is attached to it, in key order (Go iterates a map here). A lease the lessor no longer
+ * has is logged and skipped: the key keeps `lease` in its record, but the lessor's getLease says
+ * NoLease and no revoke will ever delete it.
+ */
+export function restore(backend: KvBackend, leases: LeaseIndex, options: StoreOptions): MvccStore {
+  return new MvccStore(backend, leases, options);
+}
+
+/**
+ * The MVCC keyspace of one member, reduced to what leases need: the latest version of each key, exact
+ * revision arithmetic, lease attach/detach as kvstore_txn.go does it, and watches.
+ */
+export class MvccStore {
+  /** Latest version of each live key (etcd's treeIndex plus the value it points to). */
+  private readonly kvs = new Map<string, KvRecord>();
+  private readonly keys = new KeyTree();
+  /** etcd's currentRev: the revision of the last committed change; 1 before any. */
+  private rev: number;
+  private readonly log: EventLog;
+  private readonly watchers: WatcherGroup;
+  private readonly member: string;
+  private readonly trace: Trace;
+  private readonly now: () => Micros;
+  /** The open write transaction's id (0: none) and its changes so far. */
+  private openTxn = 0;
+  private txnCount = 0;
+  private changes: KvRecord[] = [];
+
+  /** Use newStore or restore. */
+  constructor(
+    readonly backend: KvBackend,
+    private readonly leases: LeaseIndex,
+    options: StoreOptions,
+  ) {
+    this.member = options.member;
+    this.trace = options.trace ?? NO_TRACE;
+    this.now = options.now ?? (() => 0);
+    this.log = new EventLog(options.eventLogCap ?? Infinity);
+    this.watchers = new WatcherGroup(this.log, () => this.rev);
+    for (const r of backend.records) {
+      if (r.tombstone) this.kvs.delete(r.key);
+      else this.kvs.set(r.key, r);
+    }
+    for (const key of this.kvs.keys()) this.keys.insert(key);
+    this.rev = backend.revision;
+    this.log.append(backend.records);
+    for (const key of this.keys.ascendFrom('')) {
+      const id = this.kvs.get(key)!.lease;
+      if (id === NoLease) continue;
+      try {
+        this.leases.attach(id, [key]);
+      } catch {
+        this.emitLeaseFailure('kv-restore-attach-failed', key, id);
+      }
+    }
+  }
+
+  get currentRevision(): number {
+    return this.rev;
+  }
+
+  /** A one-operation transaction. */
+  put(key: string, value: string, leaseId: bigint = NoLease): PutResult {
+    const txn = this.begin();
+    try {
+      return this.txnPut(txn, key, value, leaseId);
+    } finally {
+      this.end(txn);
+    }
+  }
+
+  /** A one-operation transaction deleting a single key. */
+  deleteRange(key: string): DeleteResult {
+    const txn = this.begin();
+    try {
+      return this.txnDelete(txn, key);
+    } finally {
+      this.end(txn);
+    }
+  }
+
+  txnWrite(): TxnWrite {
+    const txn = this.begin();
+    return {
+      put: (key, value, leaseId = NoLease) => this.txnPut(txn, key, value, leaseId),
+      deleteRange: (key) => this.txnDelete(txn, key),
+      end: () => this.end(txn),
+    };
+  }
+
+  /** etcd's RangeDeleter, unbound so it can be handed to a lessor as is. */
+  readonly rangeDeleter: RangeDeleter = () => this.txnWrite();
+
+  /** The latest version of `key`, or every live key under a prefix in key order. */
+  range(key: string): KeyValue | undefined;
+  range(prefix: string, opts: RangeOptions): KeyValue[];
+  range(key: string, opts?: RangeOptions): KeyValue | undefined | KeyValue[] {
+    if (opts === undefined) return this.kvs.get(key);
+    return [...this.underPrefix(key)];
+  }
+
+  rangeAll(): KeyValue[] {
+    return this.range('', { prefix: true });
+  }
+
+  /**
+   * The key under `prefix` with the smallest createRevision: a Mutex's owner (WithFirstCreate). Keys
+   * created in one transaction tie; the smallest key wins, as Go's insertion sort leaves it.
+   */
+  firstCreated(prefix: string): KeyValue | undefined {
+    let best: KeyValue | undefined;
+    for (const kv of this.underPrefix(prefix)) {
+      if (best === undefined || kv.createRevision < best.createRevision) best = kv;
+    }
+    return best;
+  }
+
+  /**
+   * The key under `prefix` with the largest createRevision below `rev`: what a Mutex waiter watches
+   * (WithLastCreate, WithMaxCreateRev(rev - 1)). Ties go to the smallest key, as in firstCreated.
+   */
+  lastCreatedBefore(prefix: string, rev: number): KeyValue | undefined {
+    let best: KeyValue | undefined;
+    for (const kv of this.underPrefix(prefix)) {
+      if (kv.createRevision <= rev && (best === undefined || kv.createRevision > best.createRevision)) best = kv;
+    }
+    return best;
+  }
+
+  /** Watches a key or a prefix; see WatchOptions and WatchCallback. */
+  watch(key: string, opts: WatchOptions, cb: WatchCallback): CancelWatch {
+    return this.watchers.watch(key, opts, cb);
+  }
+
+  private *underPrefix(prefix: string): Generator<KvRecord, void, undefined> {
+    for (const key of this.keys.ascendFrom(prefix)) {
+      if (!key.startsWith(prefix)) return;
+      yield this.kvs.get(key)!;
+    }
+  }
+
+  private begin(): number {
+    // Single-threaded, but a callback could still try to nest: etcd would block on the store's lock.
+    if (this.openTxn !== 0) throw new Error(`mvcc ${this.member}: a write transaction is already open`);
+    this.openTxn = ++this.txnCount;
+    return this.openTxn;
+  }
+
+  private checkOpen(txn: number): void {
+    if (txn !== this.openTxn) throw new Error(`mvcc ${this.member}: write transaction used after end`);
+  }
+
+  /** storeTxnWrite.put: lease pre-check, new version, detach the old lease, attach the new one. */
+  private txnPut(txn: number, key: string, value: string, leaseId: bigint): PutResult {
+    this.checkOpen(txn);
+    if (leaseId !== NoLease && !this.leases.lookup(leaseId)) return LEASE_NOT_FOUND;
+    const rev = this.rev + 1;
+    const prev = this.kvs.get(key);
+    const oldLease = prev === undefined ? NoLease : this.leases.getLease(key);
+    const r: KvRecord = {
+      key,
+      value,
+      createRevision: prev === undefined ? rev : prev.createRevision,
+      modRevision: rev,
+      version: prev === undefined ? 1 : prev.version + 1,
+      lease: leaseId,
+      subRevision: this.changes.length,
+      tombstone: false,
+    };
+    this.write(r);
+    this.kvs.set(key, r);
+    if (prev === undefined) this.keys.insert(key);
+    if (this.trace.enabled) {
+      this.trace.emit({ t: this.now(), member: this.member, kind: 'kv-put', fields: { key, rev, lease: formatLeaseId(leaseId) } });
+    }
+    if (oldLease !== NoLease) this.detach(oldLease, key);
+    if (leaseId !== NoLease) {
+      try {
+        this.leases.attach(leaseId, [key]);
+      } catch (e) {
+        throw new Error(`mvcc ${this.member}: attaching ${key} to lease ${formatLeaseId(leaseId)} failed after lookup found it (etcd panics): ${String(e)}`, { cause: e });
+      }
+    }
+    return { ok: true, revision: rev };
+  }
+
+  /** storeTxnWrite.delete: tombstone, then detach whatever lease the lessor has the key under. */
+  private txnDelete(txn: number, key: string): DeleteResult {
+    this.checkOpen(txn);
+    if (!this.kvs.has(key)) return { deleted: 0, revision: this.changes.length > 0 ? this.rev + 1 : this.rev };
+    const rev = this.rev + 1;
+    this.write({
+      key,
+      value: '',
+      createRevision: 0,
+      modRevision: rev,
+      version: 0,
+      lease: NoLease,
+      subRevision: this.changes.length,
+      tombstone: true,
+    });
+    this.kvs.delete(key);
+    this.keys.delete(key);
+    if (this.trace.enabled) this.trace.emit({ t: this.now(), member: this.member, kind: 'kv-delete', fields: { key, rev } });
+    const id = this.leases.getLease(key);
+    if (id !== NoLease) this.detach(id, key);
+    return { deleted: 1, revision: rev };
+  }
+
+  private write(r: KvRecord): void {
+    this.backend.append(r);
+    this.changes.push(r);
+  }
+
+  /** A failed Detach (the lease is gone) is only logged, as etcd does. */
+  private detach(id: bigint, key: string): void {
+    try {
+      this.leases.detach(id, [key]);
+    } catch {
+      this.emitLeaseFailure('kv-detach-failed', key, id);
+    }
+  }
+
+  private emitLeaseFailure(kind: string, key: string, lease: bigint): void {
+    if (this.trace.enabled) this.trace.emit({ t: this.now(), member: this.member, kind, lease, fields: { key } });
+  }
+
+  /** storeTxnWrite.End: one revision bump for the whole transaction, only if it changed something. */
+  private end(txn: number): number {
+    this.checkOpen(txn);
+    this.openTxn = 0;
+    if (this.changes.length === 0) return this.rev;
+    const changes = this.changes;
+    this.changes = [];
+    const rev = ++this.rev;
+    this.log.append(changes);
+    this.watchers.notify(changes);
+    return rev;
+  }
+}

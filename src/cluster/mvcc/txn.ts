@@ -1,0 +1,45 @@
+/** A Put that went through, at the revision its transaction commits at. */
+export interface PutOk {
+  readonly ok: true;
+  readonly revision: number;
+}
+
+/** A Put refused before writing anything: its nonzero lease is unknown (etcd's ErrLeaseNotFound). */
+export interface PutFailed {
+  readonly ok: false;
+  readonly error: 'lease-not-found';
+}
+
+export type PutResult = PutOk | PutFailed;
+
+/**
+ * `deleted` is 0 or 1 (single-key DeleteRange). `revision` is the store revision as the transaction
+ * stands after this operation: the revision it commits at once anything changed, else the current one.
+ */
+export interface DeleteResult {
+  readonly deleted: number;
+  readonly revision: number;
+}
+
+/**
+ * A delete-only write transaction (etcd's TxnDelete), what a Revoke deletes its keys in. Every change
+ * shares one main revision, sub-revisions counting from 0; `end` commits and returns the revision after
+ * it, bumped only if something changed.
+ */
+export interface TxnDelete {
+  deleteRange(key: string): DeleteResult;
+  end(): number;
+}
+
+/**
+ * A write transaction (etcd's TxnWrite). Only one may be open per store. Reads on the store between
+ * operations see the transaction's own writes, but `currentRevision` moves only at `end`.
+ * etcd rejects a whole Txn up front if any Put names an unknown lease; a caller modelling a multi-op Txn
+ * should check its leases before the first operation, since a refused `put` here refuses only itself.
+ */
+export interface TxnWrite extends TxnDelete {
+  put(key: string, value: string, leaseId?: bigint): PutResult;
+}
+
+/** etcd's RangeDeleter: the factory a lessor calls on Revoke. */
+export type RangeDeleter = () => TxnDelete;

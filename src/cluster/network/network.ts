@@ -1,0 +1,112 @@
+import type { Process } from '../../clock/process.js';
+import type { Prng } from '../../clock/prng.js';
+import type { Scheduler } from '../../clock/scheduler.js';
+import type { Micros } from '../../clock/time.js';
+import { NO_TRACE, type Trace } from '../../trace/trace.js';
+import { checkDelay, resolveNetworkConfig, type NetworkConfig } from './config.js';
+import { Endpoint } from './endpoint.js';
+
+/**
+ * `peer` is member-to-member traffic (raft, lease forwarding): it suffers loss and partitions.
+ * `client` is gRPC between a client and a member: clients reach every member, nothing is lost.
+ */
+export type TrafficKind = 'peer' | 'client';
+
+/**
+ * The simulated network. Each message arrives after its link's one-way latency plus uniform jitter, in
+ * FIFO order per direction of a link, and is handed to the receiver's process under the process rules:
+ * a stopped receiver handles it on resume, a dead one loses it. The message goes to whatever incarnation
+ * runs when it arrives.
+ *
+ * A partition cuts peer traffic between groups, both for messages sent while it holds and for messages
+ * still in flight when it starts (a cut cable loses what is on it).
+ */
+export class Network {
+  private readonly config: NetworkConfig;
+  private readonly prng: Prng;
+  private readonly endpoints = new Map<string, Endpoint>();
+
+  constructor(
+    private readonly sched: Scheduler,
+    prng: Prng,
+    config: Partial<NetworkConfig> = {},
+    private readonly trace: Trace = NO_TRACE,
+  ) {
+    this.config = resolveNetworkConfig(config);
+    this.prng = prng.fork('network');
+  }
+
+  /** Binds an endpoint name to the process that receives its messages. */
+  attach(name: string, process: Process): void {
+    if (this.endpoints.has(name)) throw new Error(`network: endpoint ${name} is already attached`);
+    this.endpoints.set(name, new Endpoint(name, this.endpoints.size, process));
+  }
+
+  /** Sends a message; `deliver` runs on the receiver's process when (and if) it arrives. */
+  send(from: string, to: string, kind: TrafficKind, deliver: () => void): void {
+    const src = this.endpoint(from);
+    const dst = this.endpoint(to);
+    const peer = kind === 'peer';
+    if (peer) {
+      if (src.group !== dst.group) return;
+      if (this.config.lossProbability > 0 && this.prng.float() < this.config.lossProbability) return;
+    }
+    const jitter = this.config.jitterUs > 0 ? this.prng.int(0, this.config.jitterUs) : 0;
+    const at = src.linkTo(dst, this.config.latencyUs).arrival(this.sched.now(), jitter);
+    this.sched.at(at, () => {
+      if (peer && src.group !== dst.group) return;
+      const p = dst.process;
+      p.deliver(p.generation, deliver);
+    });
+  }
+
+  /** Overrides the one-way latency of the link between `a` and `b`, both directions. */
+  setLinkLatency(a: string, b: string, us: Micros): void {
+    checkDelay('latency', us);
+    const ea = this.endpoint(a);
+    const eb = this.endpoint(b);
+    ea.linkTo(eb, us).latencyUs = us;
+    eb.linkTo(ea, us).latencyUs = us;
+  }
+
+  /**
+   * Members talk only inside their group. An attached endpoint left out of every group is cut off from
+   * all others. Replaces any earlier partition.
+   */
+  partition(groups: readonly (readonly string[])[]): void {
+    const seen = new Set<string>();
+    for (const g of groups) {
+      for (const name of g) {
+        this.endpoint(name);
+        if (seen.has(name)) throw new Error(`network: ${name} appears in two partition groups`);
+        seen.add(name);
+      }
+    }
+    for (const e of this.endpoints.values()) e.group = groups.length + 1 + e.index;
+    groups.forEach((g, i) => {
+      for (const name of g) this.endpoint(name).group = i + 1;
+    });
+    this.trace.emit({
+      t: this.sched.now(),
+      member: 'sim',
+      kind: 'net-partition',
+      fields: { groups: groups.map((g) => g.join(',')).join('|') },
+    });
+  }
+
+  heal(): void {
+    for (const e of this.endpoints.values()) e.group = 0;
+    this.trace.emit({ t: this.sched.now(), member: 'sim', kind: 'net-heal' });
+  }
+
+  /** Whether a message of `kind` sent now from `from` to `to` would get through the partition. */
+  connected(from: string, to: string, kind: TrafficKind = 'peer'): boolean {
+    return kind === 'client' || this.endpoint(from).group === this.endpoint(to).group;
+  }
+
+  private endpoint(name: string): Endpoint {
+    const e = this.endpoints.get(name);
+    if (e === undefined) throw new Error(`network: unknown endpoint ${name}`);
+    return e;
+  }
+}

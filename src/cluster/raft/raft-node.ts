@@ -1,0 +1,665 @@
+import type { Process } from '../../clock/process.js';
+import type { Prng } from '../../clock/prng.js';
+import { NO_TRACE, type FieldValue, type Trace } from '../../trace/trace.js';
+import { resolveRaftConfig, type RaftConfig, type ResolvedRaftConfig } from './config.js';
+import { NO_ENTRIES, type Entry } from './entry.js';
+import { RaftLog, type RaftLogView } from './log.js';
+import { CAMPAIGN_TRANSFER, Message, voteRespType, type MessageType } from './messages.js';
+import type { Progress } from './progress.js';
+import { ReadOnly, type ReadIndexCallback } from './read-only.js';
+import type { RaftStorage } from './storage.js';
+import { ProgressTracker } from './tracker.js';
+import type { RaftPeer, RaftTransport } from './transport.js';
+
+export type RaftRole = 'follower' | 'candidate' | 'pre-candidate' | 'leader';
+
+/** raft.SoftState plus the term: what the server layer reacts to (Demote, leader tracking). */
+export interface SoftState {
+  readonly leader: string | undefined;
+  readonly role: RaftRole;
+  readonly term: number;
+}
+
+export type ProposeResult = { readonly index: number; readonly term: number } | { readonly error: 'not-leader' | 'transferring' };
+
+export interface RaftNodeOptions {
+  readonly id: string;
+  /** Every member of the cluster, this one included. Membership never changes. */
+  readonly members: readonly string[];
+  /** The member's process: ticks, fsyncs and message handling run on it. */
+  readonly process: Process;
+  readonly transport: RaftTransport;
+  /** The member's stream; the node forks its own per incarnation for election timeouts. */
+  readonly prng: Prng;
+  /** The member's durable state; pass the same object again after a restart. */
+  readonly storage: RaftStorage;
+  readonly config?: Partial<RaftConfig>;
+  readonly trace?: Trace;
+  /** etcd's consistent index: the state machine already holds every entry up to here. */
+  readonly appliedIndex?: number;
+  readonly onApply?: (entry: Entry) => void;
+  readonly onSoftState?: (s: SoftState) => void;
+}
+
+type CampaignType = 'pre-election' | 'election' | 'transfer';
+type StepDownReason = 'check-quorum' | 'higher-term' | 'transfer';
+
+/**
+ * One member's raft (etcd-io/raft's `raft` struct together with the Ready loop etcd's raftNode runs
+ * around it), driven by ticks every heartbeat interval on the member's process.
+ *
+ * Durability follows etcd: term, vote and new entries reach the RaftStorage only after a WAL write of
+ * `fsyncUs`; a follower's or candidate's messages leave only once the state they depend on is durable;
+ * a leader sends at once (writing in parallel, as etcd's leader does) but counts itself toward a commit
+ * only for what its own write has made durable. Committed entries are applied in order, once durable
+ * here, in the same event that makes them so.
+ */
+export class RaftNode implements RaftPeer {
+  readonly id: string;
+  private readonly cfg: ResolvedRaftConfig;
+  private readonly proc: Process;
+  private readonly incarnation: number;
+  private readonly transport: RaftTransport;
+  private readonly prng: Prng;
+  private readonly trace: Trace;
+  private readonly storage: RaftStorage;
+  private readonly onApply: ((entry: Entry) => void) | undefined;
+  private readonly onSoftState: ((s: SoftState) => void) | undefined;
+  private readonly raftLog: RaftLog;
+  private readonly tracker: ProgressTracker;
+  private readonly peerIds: readonly string[];
+  private readonly readOnly = new ReadOnly();
+
+  private currentTerm: number;
+  private vote: string | undefined;
+  private lead: string | undefined = undefined;
+  private state: RaftRole = 'follower';
+  private electionElapsed = 0;
+  private heartbeatElapsed = 0;
+  private randomizedElectionTimeout = 0;
+  private leadTransferee: string | undefined = undefined;
+  /** Ticks since start; read requests are stamped with it. */
+  private ticks = 0;
+  private readSeq = 0;
+  /** Confirmed reads waiting for the apply index to reach theirs (etcd's ReadStates). */
+  private readonly readStates: { readonly index: number; readonly cb: ReadIndexCallback }[] = [];
+  private readonly failedReads: ReadIndexCallback[] = [];
+
+  /** Term or vote changed since the last WAL write started. */
+  private hardStateDirty = false;
+  private writing = false;
+  /** Messages released when the write in flight is durable. */
+  private afterWrite: Message[] = [];
+  /** Messages released when the next write (not yet started) is durable. */
+  private afterNextWrite: Message[] = [];
+
+  private notifiedLead: string | undefined = undefined;
+  private notifiedRole: RaftRole = 'follower';
+  private inEndStep = false;
+
+  constructor(opts: RaftNodeOptions) {
+    if (!opts.members.includes(opts.id)) throw new Error(`raft: ${opts.id} is not one of the members ${opts.members.join(',')}`);
+    this.id = opts.id;
+    this.cfg = resolveRaftConfig(opts.config ?? {});
+    this.proc = opts.process;
+    this.incarnation = opts.process.generation;
+    this.transport = opts.transport;
+    this.prng = opts.prng.fork(`raft/${this.incarnation}`);
+    this.trace = opts.trace ?? NO_TRACE;
+    this.storage = opts.storage;
+    this.onApply = opts.onApply;
+    this.onSoftState = opts.onSoftState;
+    this.peerIds = opts.members.filter((m) => m !== opts.id);
+
+    const st = opts.storage;
+    const applied = opts.appliedIndex ?? 0;
+    if (!Number.isInteger(applied) || applied < 0 || applied > st.lastIndex()) {
+      throw new RangeError(`raft: appliedIndex ${applied} is outside the stored log [0, ${st.lastIndex()}]`);
+    }
+    // Everything the state machine holds was committed, so the commit index is at least that.
+    this.raftLog = new RaftLog(st.entries(), Math.max(Math.min(st.commit, st.lastIndex()), applied), applied);
+    this.currentTerm = st.term;
+    this.vote = st.vote;
+    this.tracker = new ProgressTracker(this.peerIds, this.raftLog.lastIndex());
+    this.resetRandomizedElectionTimeout();
+
+    opts.transport.register(this);
+    this.proc.after(this.cfg.tickUs, this.onTick);
+    // A restarted member re-applies what it knows to be committed straight away, as etcd's first Ready does.
+    if (this.raftLog.hasNextEntry()) this.proc.after(0, () => this.endStep());
+  }
+
+  get term(): number {
+    return this.currentTerm;
+  }
+
+  get role(): RaftRole {
+    return this.state;
+  }
+
+  /** The leader this member knows of, itself included; undefined when it knows none. */
+  get leader(): string | undefined {
+    return this.lead;
+  }
+
+  get commitIndex(): number {
+    return this.raftLog.committed;
+  }
+
+  get appliedIndex(): number {
+    return this.raftLog.applied;
+  }
+
+  get log(): RaftLogView {
+    return this.raftLog;
+  }
+
+  /** The member a leadership transfer is under way to. */
+  get transferee(): string | undefined {
+    return this.leadTransferee;
+  }
+
+  /** Node.Campaign: start an election now (a pre-vote first when PreVote is on). A leader ignores it. */
+  campaign(): void {
+    if (this.defunct) return;
+    this.hup();
+    this.endStep();
+  }
+
+  /** Appends `data` as a new entry; leader only, and not while a leadership transfer is under way. */
+  propose(data: unknown): ProposeResult {
+    if (this.defunct || this.state !== 'leader') return { error: 'not-leader' };
+    if (this.leadTransferee !== undefined) return { error: 'transferring' };
+    const e = this.appendEntry(data);
+    this.bcastAppend();
+    this.endStep();
+    return { index: e.index, term: e.term };
+  }
+
+  /**
+   * MsgTransferLeader on the leader: stop taking proposals, bring `to` up to date, then send it
+   * MsgTimeoutNow; given up after an election timeout. False when this member is not leader.
+   */
+  transferLeadership(to: string): boolean {
+    if (this.defunct || this.state !== 'leader') return false;
+    const pr = this.tracker.get(to);
+    if (pr === undefined) return false;
+    if (this.leadTransferee === to) return true;
+    this.leadTransferee = to;
+    // The transfer must finish within an election timeout, counted from now.
+    this.electionElapsed = 0;
+    this.emit('raft-transfer', { to });
+    if (pr.match === this.raftLog.lastIndex()) this.sendTimeoutNow(to);
+    else this.sendAppend(pr);
+    this.endStep();
+    return true;
+  }
+
+  /**
+   * A linearizable read point (ReadOnlySafe): the leader takes its commit index, confirms it still leads
+   * with a heartbeat round a quorum answers, and calls back once it has applied up to that index. Fails
+   * (ok = false) on a non-leader, on a leader with nothing committed in its term yet, when leadership is
+   * lost, or when no quorum confirms within an election timeout. Never calls back synchronously.
+   */
+  readIndex(cb: ReadIndexCallback): void {
+    if (this.defunct) return;
+    this.proc.after(0, () => {
+      this.handleReadIndex(cb);
+      this.endStep();
+    });
+  }
+
+  /** Handles a message from a peer (called by the transport on this member's process). */
+  step(m: Message): void {
+    if (this.defunct) return;
+    this.stepMessage(m);
+    this.endStep();
+  }
+
+  // ---- time ----
+
+  private readonly onTick = (): void => {
+    this.proc.after(this.cfg.tickUs, this.onTick);
+    this.ticks++;
+    if (this.state === 'leader') this.tickHeartbeat();
+    else this.tickElection();
+    this.endStep();
+  };
+
+  private tickElection(): void {
+    this.electionElapsed++;
+    if (this.electionElapsed >= this.randomizedElectionTimeout) {
+      this.electionElapsed = 0;
+      this.hup();
+    }
+  }
+
+  private tickHeartbeat(): void {
+    this.heartbeatElapsed++;
+    this.electionElapsed++;
+    for (const s of this.readOnly.expire(this.ticks - this.cfg.electionTicks)) this.failedReads.push(s.cb);
+    if (this.electionElapsed >= this.cfg.electionTicks) {
+      this.electionElapsed = 0;
+      if (this.cfg.checkQuorum) this.checkQuorum();
+      // A transfer that has not finished within an election timeout is given up.
+      if (this.state === 'leader') this.leadTransferee = undefined;
+    }
+    if (this.state !== 'leader') return;
+    if (this.heartbeatElapsed >= 1) {
+      this.heartbeatElapsed = 0;
+      this.bcastHeartbeat();
+    }
+  }
+
+  /** Uniform in [electionTicks, 2*electionTicks - 1], redrawn at every reset. */
+  private resetRandomizedElectionTimeout(): void {
+    this.randomizedElectionTimeout = this.cfg.electionTicks + this.prng.int(0, this.cfg.electionTicks - 1);
+  }
+
+  // ---- role changes ----
+
+  private reset(term: number): void {
+    if (this.currentTerm !== term) {
+      this.currentTerm = term;
+      this.vote = undefined;
+      this.hardStateDirty = true;
+      this.emit('raft-term', { term });
+    }
+    this.setLead(undefined);
+    this.electionElapsed = 0;
+    this.heartbeatElapsed = 0;
+    this.resetRandomizedElectionTimeout();
+    this.leadTransferee = undefined;
+    this.tracker.reset(this.raftLog.lastIndex());
+    for (const s of this.readOnly.drain()) this.failedReads.push(s.cb);
+  }
+
+  private becomeFollower(term: number, lead: string | undefined): void {
+    this.reset(term);
+    this.setRole('follower');
+    this.setLead(lead);
+  }
+
+  private becomePreCandidate(): void {
+    // Neither term nor vote changes: a pre-vote disturbs nobody until it would win.
+    this.tracker.resetVotes();
+    this.setLead(undefined);
+    this.setRole('pre-candidate');
+  }
+
+  private becomeCandidate(): void {
+    this.reset(this.currentTerm + 1);
+    this.vote = this.id;
+    this.hardStateDirty = true;
+    this.setRole('candidate');
+  }
+
+  private becomeLeader(): void {
+    this.reset(this.currentTerm);
+    this.setRole('leader');
+    this.setLead(this.id);
+    // The empty entry commits everything before it once a quorum holds it (§5.4.2), and its apply is
+    // where etcd's server promotes the lessor.
+    this.appendEntry(null);
+  }
+
+  private stepDown(reason: StepDownReason, term: number, lead: string | undefined): void {
+    this.emit('raft-step-down', { reason });
+    this.becomeFollower(term, lead);
+  }
+
+  private setRole(role: RaftRole): void {
+    const changed = role !== this.state;
+    this.state = role;
+    // Every new campaign is worth a line; staying a follower is not.
+    if (changed || role !== 'follower') this.emit('raft-role', { role, term: this.currentTerm });
+  }
+
+  private setLead(lead: string | undefined): void {
+    if (lead === this.lead) return;
+    this.lead = lead;
+    if (lead !== undefined) this.emit('raft-leader', { leader: lead, term: this.currentTerm });
+  }
+
+  // ---- elections ----
+
+  private hup(): void {
+    if (this.state === 'leader') return;
+    this.startCampaign(this.cfg.preVote ? 'pre-election' : 'election');
+  }
+
+  private startCampaign(t: CampaignType): void {
+    let voteType: 'MsgVote' | 'MsgPreVote';
+    let term: number;
+    if (t === 'pre-election') {
+      this.becomePreCandidate();
+      voteType = 'MsgPreVote';
+      // Ask with the term we would campaign at, without moving to it.
+      term = this.currentTerm + 1;
+    } else {
+      this.becomeCandidate();
+      voteType = 'MsgVote';
+      term = this.currentTerm;
+    }
+    if (this.tracker.recordVote(this.id, true) === 'won') {
+      // A single-member cluster wins on its own vote.
+      if (t === 'pre-election') this.startCampaign('election');
+      else this.becomeLeader();
+      return;
+    }
+    const ctx = t === 'transfer' ? CAMPAIGN_TRANSFER : 0;
+    const lastIndex = this.raftLog.lastIndex();
+    const lastTerm = this.raftLog.lastTerm();
+    for (const to of this.peerIds) {
+      this.send(new Message(voteType, this.id, to, term, lastTerm, lastIndex, NO_ENTRIES, 0, false, 0, ctx));
+    }
+  }
+
+  private handleVote(m: Message): void {
+    const respType = voteRespType(m.type as 'MsgVote' | 'MsgPreVote');
+    const canVote =
+      this.vote === m.from ||
+      (this.vote === undefined && this.lead === undefined) ||
+      (m.type === 'MsgPreVote' && m.term > this.currentTerm);
+    if (canVote && this.raftLog.isUpToDate(m.index, m.logTerm)) {
+      if (m.type === 'MsgVote') {
+        this.electionElapsed = 0;
+        if (this.vote !== m.from) {
+          this.vote = m.from;
+          this.hardStateDirty = true;
+        }
+      }
+      // Sent after the vote is recorded, so it waits for the write that makes the vote durable.
+      this.send(new Message(respType, this.id, m.from, m.term));
+    } else {
+      this.send(new Message(respType, this.id, m.from, this.currentTerm, 0, 0, NO_ENTRIES, 0, true));
+    }
+  }
+
+  // ---- message handling (raft.Step and the per-role step functions) ----
+
+  private stepMessage(m: Message): void {
+    if (m.term > this.currentTerm) {
+      if (m.type === 'MsgVote' || m.type === 'MsgPreVote') {
+        // With CheckQuorum, a member that heard from a leader within an election timeout ignores
+        // candidates, unless the leader itself asked for the election (transfer).
+        const inLease = this.cfg.checkQuorum && this.lead !== undefined && this.electionElapsed < this.cfg.electionTicks;
+        if (m.context !== CAMPAIGN_TRANSFER && inLease) return;
+      }
+      // A pre-vote never moves our term; a granted pre-vote response moves it only once a quorum grants.
+      if (m.type !== 'MsgPreVote' && !(m.type === 'MsgPreVoteResp' && !m.reject)) {
+        const lead = m.type === 'MsgApp' || m.type === 'MsgHeartbeat' ? m.from : undefined;
+        if (this.state === 'leader') this.stepDown(m.from === this.leadTransferee ? 'transfer' : 'higher-term', m.term, lead);
+        else this.becomeFollower(m.term, lead);
+      }
+    } else if (m.term < this.currentTerm) {
+      if ((this.cfg.checkQuorum || this.cfg.preVote) && (m.type === 'MsgHeartbeat' || m.type === 'MsgApp')) {
+        // A stale leader cut off by a partition would otherwise never learn the new term.
+        this.send(new Message('MsgAppResp', this.id, m.from, this.currentTerm));
+      } else if (m.type === 'MsgPreVote') {
+        this.send(new Message('MsgPreVoteResp', this.id, m.from, this.currentTerm, 0, 0, NO_ENTRIES, 0, true));
+      }
+      return;
+    }
+
+    if (m.type === 'MsgVote' || m.type === 'MsgPreVote') {
+      this.handleVote(m);
+      return;
+    }
+    switch (this.state) {
+      case 'leader':
+        this.stepLeader(m);
+        break;
+      case 'candidate':
+      case 'pre-candidate':
+        this.stepCandidate(m);
+        break;
+      case 'follower':
+        this.stepFollower(m);
+        break;
+    }
+  }
+
+  private stepLeader(m: Message): void {
+    const pr = this.tracker.get(m.from);
+    if (pr === undefined) return;
+    if (m.type === 'MsgAppResp') {
+      pr.recentActive = true;
+      if (m.reject) {
+        const hint = m.logTerm > 0 ? this.raftLog.findConflictByTerm(m.rejectHint, m.logTerm) : m.rejectHint;
+        if (pr.maybeDecrTo(m.index, hint)) {
+          if (pr.state === 'replicate') pr.becomeProbe();
+          this.sendAppend(pr);
+        }
+        return;
+      }
+      const oldPaused = pr.isPaused();
+      if (!pr.maybeUpdate(m.index)) return;
+      if (pr.state === 'probe') pr.becomeReplicate();
+      if (this.maybeCommit()) this.bcastAppend();
+      else if (oldPaused) this.sendAppend(pr);
+      // Entries proposed while the follower was being probed.
+      this.maybeSendAppend(pr, false);
+      if (m.from === this.leadTransferee && pr.match === this.raftLog.lastIndex()) this.sendTimeoutNow(m.from);
+    } else if (m.type === 'MsgHeartbeatResp') {
+      pr.recentActive = true;
+      pr.probeSent = false;
+      if (pr.match < this.raftLog.lastIndex()) this.sendAppend(pr);
+      if (m.context === 0 || this.readOnly.recvAck(m.from, m.context) + 1 < this.tracker.quorum) return;
+      for (const s of this.readOnly.advance(m.context)) this.readStates.push({ index: s.index, cb: s.cb });
+    }
+  }
+
+  private stepCandidate(m: Message): void {
+    const myVoteRespType: MessageType = this.state === 'pre-candidate' ? 'MsgPreVoteResp' : 'MsgVoteResp';
+    if (m.type === 'MsgApp') {
+      this.becomeFollower(m.term, m.from);
+      this.handleAppendEntries(m);
+    } else if (m.type === 'MsgHeartbeat') {
+      this.becomeFollower(m.term, m.from);
+      this.handleHeartbeat(m);
+    } else if (m.type === myVoteRespType) {
+      const res = this.tracker.recordVote(m.from, !m.reject);
+      if (res === 'won') {
+        if (this.state === 'pre-candidate') this.startCampaign('election');
+        else {
+          this.becomeLeader();
+          this.bcastAppend();
+        }
+      } else if (res === 'lost') {
+        this.becomeFollower(this.currentTerm, undefined);
+      }
+    }
+  }
+
+  private stepFollower(m: Message): void {
+    if (m.type === 'MsgApp') {
+      this.electionElapsed = 0;
+      this.setLead(m.from);
+      this.handleAppendEntries(m);
+    } else if (m.type === 'MsgHeartbeat') {
+      this.electionElapsed = 0;
+      this.setLead(m.from);
+      this.handleHeartbeat(m);
+    } else if (m.type === 'MsgTimeoutNow') {
+      this.startCampaign('transfer');
+    }
+  }
+
+  private handleAppendEntries(m: Message): void {
+    const log = this.raftLog;
+    if (m.index < log.committed) {
+      this.send(new Message('MsgAppResp', this.id, m.from, this.currentTerm, 0, log.committed));
+      return;
+    }
+    const last = log.maybeAppend(m.index, m.logTerm, m.commit, m.entries);
+    if (last >= 0) {
+      this.send(new Message('MsgAppResp', this.id, m.from, this.currentTerm, 0, last));
+      return;
+    }
+    // Fast backtracking: point the leader at our last entry whose term is at most the one it probed with.
+    const hint = log.findConflictByTerm(Math.min(m.index, log.lastIndex()), m.logTerm);
+    this.send(new Message('MsgAppResp', this.id, m.from, this.currentTerm, log.term(hint) ?? 0, m.index, NO_ENTRIES, 0, true, hint));
+  }
+
+  private handleHeartbeat(m: Message): void {
+    this.raftLog.commitTo(m.commit);
+    this.send(new Message('MsgHeartbeatResp', this.id, m.from, this.currentTerm, 0, 0, NO_ENTRIES, 0, false, 0, m.context));
+  }
+
+  private checkQuorum(): void {
+    if (!this.tracker.quorumActive()) this.stepDown('check-quorum', this.currentTerm, undefined);
+    for (const p of this.tracker.peers) p.recentActive = false;
+  }
+
+  private handleReadIndex(cb: ReadIndexCallback): void {
+    const log = this.raftLog;
+    // Until its empty entry commits, a new leader does not know the true commit index.
+    if (this.state !== 'leader' || log.term(log.committed) !== this.currentTerm) {
+      this.failedReads.push(cb);
+      return;
+    }
+    if (this.peerIds.length === 0) {
+      this.readStates.push({ index: log.committed, cb });
+      return;
+    }
+    const ctx = ++this.readSeq;
+    this.readOnly.add(log.committed, ctx, this.ticks, cb);
+    this.bcastHeartbeat();
+  }
+
+  // ---- replication (leader) ----
+
+  private appendEntry(data: unknown): Entry {
+    const e: Entry = { index: this.raftLog.lastIndex() + 1, term: this.currentTerm, data };
+    this.raftLog.push(e);
+    return e;
+  }
+
+  /** The leader's durable index counts as its own match: it commits only what its own WAL holds. */
+  private maybeCommit(): boolean {
+    return this.raftLog.maybeCommit(this.tracker.committed(this.raftLog.stable), this.currentTerm);
+  }
+
+  private bcastAppend(): void {
+    for (const pr of this.tracker.peers) this.sendAppend(pr);
+  }
+
+  private sendAppend(pr: Progress): void {
+    this.maybeSendAppend(pr, true);
+  }
+
+  private maybeSendAppend(pr: Progress, sendIfEmpty: boolean): boolean {
+    if (pr.isPaused()) return false;
+    const log = this.raftLog;
+    const prev = pr.next - 1;
+    const ents = log.slice(pr.next, log.lastIndex() + 1);
+    if (ents.length === 0 && !sendIfEmpty) return false;
+    if (ents.length > 0) {
+      if (pr.state === 'replicate') pr.optimisticUpdate(ents[ents.length - 1]!.index);
+      else pr.probeSent = true;
+    }
+    this.send(new Message('MsgApp', this.id, pr.id, this.currentTerm, log.term(prev) ?? 0, prev, ents, log.committed));
+    return true;
+  }
+
+  private bcastHeartbeat(): void {
+    const ctx = this.readOnly.lastPendingCtx();
+    const committed = this.raftLog.committed;
+    for (const pr of this.tracker.peers) {
+      // Never tell a follower to commit past what it is known to hold.
+      const commit = Math.min(pr.match, committed);
+      this.send(new Message('MsgHeartbeat', this.id, pr.id, this.currentTerm, 0, 0, NO_ENTRIES, commit, false, 0, ctx));
+    }
+  }
+
+  private sendTimeoutNow(to: string): void {
+    this.send(new Message('MsgTimeoutNow', this.id, to, this.currentTerm));
+  }
+
+  // ---- durability and the Ready loop ----
+
+  private unpersisted(): boolean {
+    return this.hardStateDirty || this.raftLog.hasUnstable();
+  }
+
+  private send(m: Message): void {
+    if (this.state === 'leader' || (!this.writing && !this.unpersisted())) this.transport.send(m);
+    else if (this.unpersisted()) this.afterNextWrite.push(m);
+    else this.afterWrite.push(m);
+  }
+
+  private startWrite(): void {
+    const log = this.raftLog;
+    this.writing = true;
+    this.hardStateDirty = false;
+    const from = log.unstableFrom;
+    const ents = log.takeUnstable();
+    const term = this.currentTerm;
+    const vote = this.vote;
+    const commit = log.committed;
+    // afterWrite is empty whenever no write is in flight.
+    const spare = this.afterWrite;
+    this.afterWrite = this.afterNextWrite;
+    this.afterNextWrite = spare;
+    this.proc.after(this.cfg.fsyncUs, () => this.writeDone(term, vote, commit, from, ents));
+  }
+
+  private writeDone(term: number, vote: string | undefined, commit: number, from: number, ents: readonly Entry[]): void {
+    this.storage.save(term, vote, commit, from, ents);
+    const last = ents[ents.length - 1];
+    if (last !== undefined) this.raftLog.stableTo(last.index, last.term);
+    this.writing = false;
+    const msgs = this.afterWrite;
+    for (const m of msgs) this.transport.send(m);
+    msgs.length = 0;
+    if (this.state === 'leader' && this.maybeCommit()) this.bcastAppend();
+    this.endStep();
+  }
+
+  /**
+   * What etcd's raftNode does with each Ready, run at the end of every event that touched this node:
+   * report a soft-state change, start the next WAL write, apply committed entries, answer reads.
+   * Callbacks may call back in; the loop picks up whatever they changed.
+   */
+  private endStep(): void {
+    if (this.inEndStep) return;
+    this.inEndStep = true;
+    try {
+      while (!this.defunct) {
+        if (this.lead !== this.notifiedLead || this.state !== this.notifiedRole) {
+          this.notifiedLead = this.lead;
+          this.notifiedRole = this.state;
+          this.onSoftState?.({ leader: this.lead, role: this.state, term: this.currentTerm });
+          continue;
+        }
+        if (!this.writing && this.unpersisted()) this.startWrite();
+        if (this.raftLog.hasNextEntry()) {
+          const e = this.raftLog.nextEntry();
+          this.onApply?.(e);
+          continue;
+        }
+        const rs = this.readStates[0];
+        if (rs !== undefined && rs.index <= this.raftLog.applied) {
+          this.readStates.shift();
+          rs.cb(true, rs.index);
+          continue;
+        }
+        const failed = this.failedReads.shift();
+        if (failed === undefined) break;
+        failed(false, 0);
+      }
+    } finally {
+      this.inEndStep = false;
+    }
+  }
+
+  /** This node belongs to an incarnation of the process that has since been killed. */
+  private get defunct(): boolean {
+    return this.proc.generation !== this.incarnation;
+  }
+
+  private emit(kind: string, fields: Record<string, FieldValue>): void {
+    if (this.trace.enabled) this.trace.emit({ t: this.proc.now(), member: this.id, kind, fields });
+  }
+}

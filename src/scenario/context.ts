@@ -1,0 +1,27 @@
+/**
+ * State shared by validators while one file is parsed: the error sink, the member count, and the names
+ * earlier steps introduced (lease labels, locks, fenced resources), which later steps may only refer to.
+ */
+import { ErrorSink } from './errors.js';
+import { LeaseLabels } from './lease-labels.js';
+import type { SourcePos } from './types.js';
+
+export class ParseContext {
+  readonly errors = new ErrorSink();
+  /** Set from the cluster section before steps are read. */
+  members = 3;
+  readonly labels = new LeaseLabels();
+  /** Lock name → clients that asked for it in an earlier `lock` step. */
+  readonly locks = new Map<string, Set<string>>();
+  /** Resources an earlier `fenced-write` wrote to. */
+  readonly resources = new Set<string>();
+
+  constructor(
+    readonly file: string,
+    readonly knownBugs: readonly string[] | undefined,
+  ) {}
+
+  error(pos: SourcePos, message: string): void {
+    this.errors.add(pos, message);
+  }
+}

@@ -1,0 +1,298 @@
+/**
+ * The validated scenario model the simulator consumes. Everything here has been checked by the parser:
+ * members exist, lease labels were granted earlier, steps are in time order, defaults are filled in.
+ * Times and durations are integer microseconds; TTLs are whole seconds as in etcd's API.
+ */
+import type { Micros } from '../clock/time.js';
+
+/** Where a node starts in its source file; `line` and `col` count from 1. */
+export interface SourcePos {
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+}
+
+export interface ScenarioError extends SourcePos {
+  readonly message: string;
+}
+
+export const PROFILES = ['v3.4', 'v3.5'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+/** `n1`..`nN`; `n1` is the first leader. */
+export type MemberName = string;
+/** A client process: `c1`, `writer-2` (`[a-z][a-z0-9-]*`). */
+export type ClientName = string;
+/** The name a scenario gives a lease when granting it. */
+export type LeaseLabel = string;
+
+export interface ClusterConfig {
+  readonly members: number;
+  /** --heartbeat-interval */
+  readonly heartbeatUs: Micros;
+  /** --election-timeout */
+  readonly electionTimeoutUs: Micros;
+  /** --experimental-enable-lease-checkpoint */
+  readonly leaseCheckpoint: boolean;
+  /** --experimental-enable-lease-checkpoint-persist */
+  readonly leaseCheckpointPersist: boolean;
+  /** LessorConfig.CheckpointInterval */
+  readonly checkpointIntervalUs: Micros;
+  readonly revokeRatePerSecond: number;
+  /** One-way peer and client network delay. */
+  readonly latencyUs: Micros;
+  /** Extra delay before a member acknowledges an append. */
+  readonly fsyncUs: Micros;
+  /** Upper bound of a uniform extra one-way delay. */
+  readonly jitterUs: Micros;
+  /** Probability in [0, 1) that a peer message is lost. */
+  readonly lossProbability: number;
+  /** e.g. `3.6.0`; undefined leaves the profile's own version. */
+  readonly clusterVersion?: string;
+  readonly preVote: boolean;
+  /** LessorConfig.ExpiredLeasesRetryInterval; undefined means derive etcd's ReqTimeout(). */
+  readonly expiredLeaseRetryUs?: Micros;
+}
+
+export interface IntRange {
+  readonly min?: number;
+  readonly max?: number;
+}
+
+interface StepBase<K extends string> {
+  readonly kind: K;
+  readonly atUs: Micros;
+  readonly pos: SourcePos;
+}
+
+/** `via` is the member that receives the client request; undefined means the current leader. */
+export interface GrantStep extends StepBase<'grant'> {
+  readonly lease: LeaseLabel;
+  readonly ttlSeconds: number;
+  readonly id?: bigint;
+  readonly via?: MemberName;
+}
+export interface GrantManyStep extends StepBase<'grant-many'> {
+  /** Labels are `${prefix}1` .. `${prefix}${count}`. */
+  readonly prefix: string;
+  readonly count: number;
+  readonly ttlSeconds: number;
+  readonly via?: MemberName;
+  /** Grants are spaced evenly over this span, starting at `atUs`. */
+  readonly spreadUs: Micros;
+}
+export interface RevokeStep extends StepBase<'revoke'> {
+  readonly lease: LeaseLabel;
+  readonly via?: MemberName;
+}
+export interface PutStep extends StepBase<'put'> {
+  readonly key: string;
+  readonly value: string;
+  readonly lease?: LeaseLabel;
+  readonly via?: MemberName;
+}
+export interface DeleteStep extends StepBase<'delete'> {
+  readonly key: string;
+  readonly via?: MemberName;
+}
+export interface KeepaliveStep extends StepBase<'keepalive'> {
+  readonly lease: LeaseLabel;
+  readonly client: ClientName;
+  readonly via?: MemberName;
+}
+export interface KeepaliveStopStep extends StepBase<'keepalive-stop'> {
+  readonly lease: LeaseLabel;
+  readonly client: ClientName;
+}
+export interface KeepaliveOnceStep extends StepBase<'keepalive-once'> {
+  readonly lease: LeaseLabel;
+  readonly via?: MemberName;
+}
+/** Exactly one of `member` and `client` is set. */
+export interface PauseStep extends StepBase<'pause'> {
+  readonly member?: MemberName;
+  readonly client?: ClientName;
+  readonly forUs?: Micros;
+}
+/** Exactly one of `member` and `client` is set. */
+export interface ResumeStep extends StepBase<'resume'> {
+  readonly member?: MemberName;
+  readonly client?: ClientName;
+}
+export interface CrashStep extends StepBase<'crash'> {
+  readonly member: MemberName;
+}
+export interface RestartStep extends StepBase<'restart'> {
+  readonly member: MemberName;
+}
+export interface TransferLeaderStep extends StepBase<'transfer-leader'> {
+  readonly to: MemberName;
+}
+/** Every member is in exactly one group. */
+export interface PartitionStep extends StepBase<'partition'> {
+  readonly groups: readonly (readonly MemberName[])[];
+}
+export type HealStep = StepBase<'heal'>;
+export interface ClockStep extends StepBase<'clock'> {
+  readonly member: MemberName;
+  /** Signed jump of the member's wall clock. */
+  readonly jumpUs: Micros;
+}
+export interface TimeToLiveStep extends StepBase<'timetolive'> {
+  readonly lease: LeaseLabel;
+  readonly via?: MemberName;
+  readonly keys: boolean;
+}
+export interface LeasesStep extends StepBase<'leases'> {
+  readonly via?: MemberName;
+}
+export interface LockStep extends StepBase<'lock'> {
+  /** Mutex prefix, e.g. `/locks/payment`. */
+  readonly name: string;
+  readonly client: ClientName;
+  readonly sessionTtlSeconds: number;
+}
+export interface UnlockStep extends StepBase<'unlock'> {
+  readonly name: string;
+  readonly client: ClientName;
+}
+export interface FencedWriteStep extends StepBase<'fenced-write'> {
+  readonly client: ClientName;
+  readonly resource: string;
+  /** The lock whose fencing token (revision) the client presents. */
+  readonly lock: string;
+}
+export interface ExpectStep extends StepBase<'expect'> {
+  readonly assertion: Assertion;
+}
+
+export type Step =
+  | GrantStep
+  | GrantManyStep
+  | RevokeStep
+  | PutStep
+  | DeleteStep
+  | KeepaliveStep
+  | KeepaliveStopStep
+  | KeepaliveOnceStep
+  | PauseStep
+  | ResumeStep
+  | CrashStep
+  | RestartStep
+  | TransferLeaderStep
+  | PartitionStep
+  | HealStep
+  | ClockStep
+  | TimeToLiveStep
+  | LeasesStep
+  | LockStep
+  | UnlockStep
+  | FencedWriteStep
+  | ExpectStep;
+
+export type StepKind = Step['kind'];
+
+interface AssertionBase<F extends string> {
+  readonly form: F;
+  readonly pos: SourcePos;
+}
+
+/** Linearizable read on the leader, or serializable read on `via`. */
+export interface KeyExistsAssertion extends AssertionBase<'key-exists'> {
+  readonly key: string;
+  readonly exists: boolean;
+  readonly via?: MemberName;
+}
+export interface KeyValueAssertion extends AssertionBase<'key-value'> {
+  readonly key: string;
+  readonly value: string;
+  readonly via?: MemberName;
+}
+/** Bounds on the key's mod revision. */
+export interface KeyRevisionAssertion extends AssertionBase<'key-revision'> {
+  readonly key: string;
+  readonly revision: IntRange;
+  readonly via?: MemberName;
+}
+/** LeaseTimeToLive finds the lease / answers TTL -1. */
+export interface LeaseExistsAssertion extends AssertionBase<'lease-exists'> {
+  readonly lease: LeaseLabel;
+  readonly exists: boolean;
+  readonly via?: MemberName;
+}
+export interface LeaseTtlAssertion extends AssertionBase<'lease-ttl'> {
+  readonly lease: LeaseLabel;
+  readonly ttlSeconds: IntRange;
+  readonly via?: MemberName;
+}
+/** LeaseTimeToLive with keys lists exactly these keys, in any order. */
+export interface LeaseKeysAssertion extends AssertionBase<'lease-keys'> {
+  readonly lease: LeaseLabel;
+  readonly keys: readonly string[];
+  readonly via?: MemberName;
+}
+/** The member is leader and its lessor is primary. */
+export interface LeaderAssertion extends AssertionBase<'leader'> {
+  readonly member: MemberName;
+}
+export interface KeepaliveAliveAssertion extends AssertionBase<'keepalive-alive'> {
+  readonly lease: LeaseLabel;
+  readonly client: ClientName;
+  readonly alive: boolean;
+}
+export interface LockHeldAssertion extends AssertionBase<'lock-held'> {
+  readonly lock: string;
+  readonly client: ClientName;
+  readonly held: boolean;
+}
+export interface ResourceAcceptedAssertion extends AssertionBase<'resource-accepted'> {
+  readonly resource: string;
+  readonly accepted: number;
+}
+export interface ResourceRejectedAssertion extends AssertionBase<'resource-rejected'> {
+  readonly resource: string;
+  readonly rejected: number;
+}
+/** Bounds on the current revision (on the leader, or on `via`). */
+export interface RevisionAssertion extends AssertionBase<'revision'> {
+  readonly revision: IntRange;
+  readonly via?: MemberName;
+}
+/** LeaseLeases (on the leader, or on `via`) lists this many leases. */
+export interface LeasesCountAssertion extends AssertionBase<'leases-count'> {
+  readonly count: number;
+  readonly via?: MemberName;
+}
+
+export type Assertion =
+  | KeyExistsAssertion
+  | KeyValueAssertion
+  | KeyRevisionAssertion
+  | LeaseExistsAssertion
+  | LeaseTtlAssertion
+  | LeaseKeysAssertion
+  | LeaderAssertion
+  | KeepaliveAliveAssertion
+  | LockHeldAssertion
+  | ResourceAcceptedAssertion
+  | ResourceRejectedAssertion
+  | RevisionAssertion
+  | LeasesCountAssertion;
+
+export type AssertionForm = Assertion['form'];
+
+export interface Scenario {
+  readonly file: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly author?: string;
+  readonly tags: readonly string[];
+  readonly profile: Profile;
+  readonly seed: number;
+  readonly cluster: ClusterConfig;
+  /** Historical etcd bugs switched on, by name. */
+  readonly bugs: readonly string[];
+  readonly steps: readonly Step[];
+  /** Virtual time the simulation runs until. */
+  readonly durationUs: Micros;
+}
