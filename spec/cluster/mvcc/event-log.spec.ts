@@ -26,7 +26,7 @@ describe('mvcc EventLog', () => {
     expect(log.compactRevision).toBe(0);
   });
 
-  it('drops whole revisions, oldest first, when over the cap', () => {
+  it('drops the oldest changes when over the cap and refuses replay from a revision that lost any', () => {
     const log = new EventLog(2);
     log.append([rec('/a', 2)]);
     log.append([rec('/b', 3), rec('/c', 3, 1)]);
@@ -35,8 +35,9 @@ describe('mvcc EventLog', () => {
     expect(log.since(2)).toBeUndefined();
     expect(keys(log.since(3))).toEqual(['/b@3', '/c@3']);
     log.append([rec('/d', 4)]);
-    // Dropping /b alone would leave revision 3 half-kept: /c goes too.
+    // /b goes, /c stays: revision 3 is incomplete, so replay starts after it.
     expect(log.compactRevision).toBe(3);
+    expect(log.since(3)).toBeUndefined();
     expect(keys(log.since(4))).toEqual(['/d@4']);
     log.append([rec('/e', 5), rec('/f', 5, 1), rec('/g', 5, 2)]);
     expect(log.compactRevision).toBe(5);

@@ -2,8 +2,8 @@ import type { KvRecord } from './kv.js';
 
 /**
  * The recent changes a watch may replay from (etcd replays from the backend, bounded by compaction; the
- * cap plays compaction's part here). Holds whole revisions only: when the cap forces the oldest change
- * out, the rest of its revision goes too, so replay from any revision after `compactRevision` is complete.
+ * cap plays compaction's part here). Changes leave oldest first; since a revision may lose only some of
+ * its changes, replay is offered from revisions after the newest one that lost any (`compactRevision`).
  */
 export class EventLog {
   private rows: KvRecord[] = [];
@@ -25,7 +25,6 @@ export class EventLog {
     for (const r of records) this.rows.push(r);
     if (this.rows.length - this.head <= this.cap) return;
     while (this.rows.length - this.head > this.cap) this.compacted = this.rows[this.head++]!.modRevision;
-    while (this.head < this.rows.length && this.rows[this.head]!.modRevision === this.compacted) this.head++;
     // Reclaim the dropped prefix once it outweighs what is kept, so trimming stays amortised O(1).
     if (this.head * 2 > this.rows.length) {
       this.rows = this.rows.slice(this.head);

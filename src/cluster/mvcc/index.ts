@@ -1,5 +1,4 @@
 export { KvBackend } from './backend.js';
-export { compareKeys } from './key-order.js';
 export type { EventType, KeyValue, KvRecord, WatchEvent } from './kv.js';
 export { NoLease, type LeaseIndex } from './lease-index.js';
 export { MvccStore, newStore, restore, type RangeOptions, type StoreOptions } from './store.js';

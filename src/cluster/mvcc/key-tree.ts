@@ -1,5 +1,3 @@
-import { compareKeys } from './key-order.js';
-
 interface Node {
   readonly key: string;
   readonly priority: number;
@@ -11,74 +9,89 @@ interface Node {
  * The live keys in key order (etcd's btree-backed treeIndex, reduced to the key set): a treap, so insert,
  * delete and seek are O(log n) expected. Priorities come from a counter run through a hash, not from a
  * random source, so the shape is a pure function of the operations (and invisible anyway).
+ *
+ * Key order is JavaScript's `<`: UTF-16 code units, the order the lessor's `sort()` uses too, so a revoke
+ * deletes in the order a range lists. etcd compares UTF-8 bytes; the two agree on every pair of strings
+ * except where the first difference is an astral character (a surrogate, D800–DFFF) against one in
+ * E000–FFFF, which no simulated key has. Each level does one comparison: they are most of the cost.
  */
 export class KeyTree {
-  private root: Node | undefined;
+  /** The root hangs off `head.right`, so every link the walks rewrite has a parent node. */
+  private readonly head: Node = { key: '', priority: Infinity, left: undefined, right: undefined };
   private inserted = 0;
 
-  /** Adds a key the tree does not hold (the store knows; a duplicate is a bug and throws). */
+  /** Adds a key the tree does not hold: the store checks its map first, so the tree does not. */
   insert(key: string): void {
-    const node: Node = { key, priority: mix32(this.inserted++), left: undefined, right: undefined };
-    this.root = insertNode(this.root, node);
+    const n: Node = { key, priority: mix32(this.inserted++), left: undefined, right: undefined };
+    // Walk down to where n's priority belongs, then split the subtree there around key.
+    let parent = this.head;
+    let t = parent.right;
+    let onLeft = false;
+    while (t !== undefined && t.priority >= n.priority) {
+      parent = t;
+      onLeft = key < t.key;
+      t = onLeft ? t.left : t.right;
+    }
+    if (onLeft) parent.left = n;
+    else parent.right = n;
+    // Nodes below key chain down n.left's right spine, nodes above down n.right's left spine.
+    let lo = n;
+    let loLeft = true;
+    let hi = n;
+    let hiLeft = false;
+    while (t !== undefined) {
+      if (t.key < key) {
+        if (loLeft) lo.left = t;
+        else lo.right = t;
+        lo = t;
+        loLeft = false;
+        t = t.right;
+      } else {
+        if (hiLeft) hi.left = t;
+        else hi.right = t;
+        hi = t;
+        hiLeft = true;
+        t = t.left;
+      }
+    }
+    if (loLeft) lo.left = undefined;
+    else lo.right = undefined;
+    if (hiLeft) hi.left = undefined;
+    else hi.right = undefined;
   }
 
   /** Removes a key the tree holds (a missing key is a bug and throws). */
   delete(key: string): void {
-    this.root = deleteNode(this.root, key);
+    let parent = this.head;
+    let t = parent.right;
+    let onLeft = false;
+    while (t !== undefined && t.key !== key) {
+      parent = t;
+      onLeft = key < t.key;
+      t = onLeft ? t.left : t.right;
+    }
+    if (t === undefined) throw new Error(`mvcc key tree: missing key ${key}`);
+    const joined = merge(t.left, t.right);
+    if (onLeft) parent.left = joined;
+    else parent.right = joined;
   }
 
   /** Keys >= `from`, ascending; stop iterating to stop the walk. */
   *ascendFrom(from: string): Generator<string, void, undefined> {
     const stack: Node[] = [];
-    let t = this.root;
+    let t = this.head.right;
     while (t !== undefined) {
-      if (compareKeys(t.key, from) >= 0) {
+      if (t.key < from) t = t.right;
+      else {
         stack.push(t);
         t = t.left;
-      } else t = t.right;
+      }
     }
     for (let n = stack.pop(); n !== undefined; n = stack.pop()) {
       yield n.key;
       for (t = n.right; t !== undefined; t = t.left) stack.push(t);
     }
   }
-}
-
-function insertNode(t: Node | undefined, n: Node): Node {
-  if (t === undefined) return n;
-  if (n.priority > t.priority) {
-    [n.left, n.right] = split(t, n.key);
-    return n;
-  }
-  const c = compareKeys(n.key, t.key);
-  if (c === 0) throw new Error(`mvcc key tree: duplicate key ${n.key}`);
-  if (c < 0) t.left = insertNode(t.left, n);
-  else t.right = insertNode(t.right, n);
-  return t;
-}
-
-/** Splits `t` into keys below `key` and keys above it. */
-function split(t: Node | undefined, key: string): [Node | undefined, Node | undefined] {
-  if (t === undefined) return [undefined, undefined];
-  const c = compareKeys(t.key, key);
-  if (c === 0) throw new Error(`mvcc key tree: duplicate key ${key}`);
-  if (c < 0) {
-    const [l, r] = split(t.right, key);
-    t.right = l;
-    return [t, r];
-  }
-  const [l, r] = split(t.left, key);
-  t.left = r;
-  return [l, t];
-}
-
-function deleteNode(t: Node | undefined, key: string): Node | undefined {
-  if (t === undefined) throw new Error(`mvcc key tree: missing key ${key}`);
-  const c = compareKeys(key, t.key);
-  if (c === 0) return merge(t.left, t.right);
-  if (c < 0) t.left = deleteNode(t.left, key);
-  else t.right = deleteNode(t.right, key);
-  return t;
 }
 
 /** Joins two treaps where every key of `a` is below every key of `b`. */

@@ -156,7 +156,7 @@ export class MvccStore {
   lastCreatedBefore(prefix: string, rev: number): KeyValue | undefined {
     let best: KeyValue | undefined;
     for (const kv of this.underPrefix(prefix)) {
-      if (kv.createRevision <= rev && (best === undefined || kv.createRevision > best.createRevision)) best = kv;
+      if (kv.createRevision < rev && (best === undefined || kv.createRevision > best.createRevision)) best = kv;
     }
     return best;
   }

@@ -597,16 +597,15 @@ export class RaftNode implements RaftPeer {
     const ents = log.takeUnstable();
     const term = this.currentTerm;
     const vote = this.vote;
-    const commit = log.committed;
     // afterWrite is empty whenever no write is in flight.
     const spare = this.afterWrite;
     this.afterWrite = this.afterNextWrite;
     this.afterNextWrite = spare;
-    this.proc.after(this.cfg.fsyncUs, () => this.writeDone(term, vote, commit, from, ents));
+    this.proc.after(this.cfg.fsyncUs, () => this.writeDone(term, vote, from, ents));
   }
 
-  private writeDone(term: number, vote: string | undefined, commit: number, from: number, ents: readonly Entry[]): void {
-    this.storage.save(term, vote, commit, from, ents);
+  private writeDone(term: number, vote: string | undefined, from: number, ents: readonly Entry[]): void {
+    this.storage.save(term, vote, from, ents);
     const last = ents[ents.length - 1];
     if (last !== undefined) this.raftLog.stableTo(last.index, last.term);
     this.writing = false;
@@ -636,6 +635,8 @@ export class RaftNode implements RaftPeer {
         if (!this.writing && this.unpersisted()) this.startWrite();
         if (this.raftLog.hasNextEntry()) {
           const e = this.raftLog.nextEntry();
+          // Whatever is applied is committed and durable here.
+          if (e.index > this.storage.commit) this.storage.commit = e.index;
           this.onApply?.(e);
           continue;
         }

@@ -8,7 +8,10 @@ import { SENTINEL, type Entry } from './entry.js';
 export class RaftStorage {
   term = 0;
   vote: string | undefined = undefined;
-  /** The commit index known when the last write started; a restart re-applies up to here at once. */
+  /**
+   * The highest index known here to be committed and durable; a restart re-applies up to it at once.
+   * It needs no fsync: like the HardState etcd writes when only Commit changed, it outlives a process crash.
+   */
   commit = 0;
   private readonly ents: Entry[] = [SENTINEL];
 
@@ -25,11 +28,10 @@ export class RaftStorage {
     return this.ents.slice();
   }
 
-  /** One WAL write: hard state, then entries from `from` on, replacing whatever the WAL held there. */
-  save(term: number, vote: string | undefined, commit: number, from: number, ents: readonly Entry[]): void {
+  /** One WAL write: term and vote, then entries from `from` on, replacing whatever the WAL held there. */
+  save(term: number, vote: string | undefined, from: number, ents: readonly Entry[]): void {
     this.term = term;
     this.vote = vote;
-    this.commit = commit;
     if (ents.length === 0) return;
     if (from < 1 || from > this.ents.length) throw new Error(`raft storage: write at ${from} leaves a gap after ${this.lastIndex()}`);
     this.ents.length = from;

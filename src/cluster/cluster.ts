@@ -1,0 +1,276 @@
+import { Prng } from '../clock/prng.js';
+import { Process } from '../clock/process.js';
+import { Scheduler } from '../clock/scheduler.js';
+import type { Micros } from '../clock/time.js';
+import { Marks } from '../trace/marks.js';
+import { Trace } from '../trace/trace.js';
+import { Network } from './network/network.js';
+import { RaftTransport } from './raft/transport.js';
+import type { ClientRequest, ClientResponse, ClusterTransport, KeepAliveHandlers, KeepAliveStream, RpcError, WatchHandlers, WatchStream } from './server/api.js';
+import { serveUnary } from './server/client-api.js';
+import { defaultServerConfig, type ServerConfig } from './server/config.js';
+import { Disk } from './server/disk.js';
+import { EtcdServer, type ServedStream } from './server/etcd-server.js';
+import { toRpcError, ErrNoLeader } from './server/errors.js';
+import { KeepAliveServerStream } from './server/keepalive-stream.js';
+
+export interface ClusterConfig extends ServerConfig {
+  readonly members: number;
+  readonly latencyUs: Micros;
+  readonly jitterUs: Micros;
+  readonly lossProbability: number;
+  readonly seed: number | string;
+}
+
+export const defaultClusterConfig: ClusterConfig = {
+  ...defaultServerConfig,
+  members: 3,
+  latencyUs: 1000,
+  jitterUs: 0,
+  lossProbability: 0,
+  seed: 1,
+};
+
+export interface ClusterDeps {
+  readonly sched?: Scheduler;
+  readonly trace?: Trace;
+  readonly marks?: Marks;
+}
+
+const connectionReset: RpcError = { code: 'Unavailable', name: 'ErrConnectionReset', message: 'transport is closing' };
+
+/**
+ * A simulated etcd cluster: members n1..nN on one network and one virtual clock, each with a disk that
+ * survives crashes, and the fault actions scenario files name (crash, restart, pause, resume,
+ * partition, heal, clock jumps, leader transfer). n1 campaigns at time 0, so it is the first leader.
+ */
+export class Cluster {
+  readonly config: ClusterConfig;
+  readonly sched: Scheduler;
+  readonly trace: Trace;
+  readonly marks: Marks;
+  readonly network: Network;
+  readonly prng: Prng;
+  readonly names: readonly string[];
+  private readonly transport: RaftTransport;
+  private readonly procs = new Map<string, Process>();
+  private readonly disks = new Map<string, Disk>();
+  private readonly servers = new Map<string, EtcdServer>();
+
+  constructor(config: Partial<ClusterConfig> = {}, deps: ClusterDeps = {}) {
+    this.config = { ...defaultClusterConfig, ...config };
+    const c = this.config;
+    if (!Number.isInteger(c.members) || c.members < 1 || c.members > 7) throw new RangeError(`cluster: members must be 1..7, got ${c.members}`);
+    this.sched = deps.sched ?? new Scheduler();
+    this.trace = deps.trace ?? new Trace();
+    this.marks = deps.marks ?? new Marks();
+    this.prng = new Prng(c.seed);
+    this.network = new Network(this.sched, this.prng, { latencyUs: c.latencyUs, jitterUs: c.jitterUs, lossProbability: c.lossProbability }, this.trace);
+    this.transport = new RaftTransport(this.network);
+    this.names = Array.from({ length: c.members }, (_, i) => `n${i + 1}`);
+    for (const name of this.names) {
+      const p = new Process(name, this.sched);
+      this.procs.set(name, p);
+      this.network.attach(name, p);
+      this.disks.set(name, new Disk());
+    }
+    for (const name of this.names) this.boot(name);
+    this.servers.get('n1')!.raft.campaign();
+  }
+
+  private boot(name: string): void {
+    const s = new EtcdServer({
+      name,
+      memberNumber: this.names.indexOf(name) + 1,
+      members: this.names,
+      process: this.procs.get(name)!,
+      network: this.network,
+      transport: this.transport,
+      registry: (n) => this.servers.get(n),
+      prng: this.prng.fork(name),
+      trace: this.trace,
+      marks: this.marks,
+      disk: this.disks.get(name)!,
+      config: this.config,
+    });
+    this.servers.set(name, s);
+  }
+
+  // ---- Views ---------------------------------------------------------------------------------------
+
+  now(): Micros {
+    return this.sched.now();
+  }
+
+  /** The running server of a member; undefined while it is crashed. */
+  server(name: string): EtcdServer | undefined {
+    const s = this.servers.get(name);
+    return s === undefined || s.stopped ? undefined : s;
+  }
+
+  process(name: string): Process {
+    const p = this.procs.get(name);
+    if (p === undefined) throw new RangeError(`cluster: unknown member ${name}; members are ${this.names.join(', ')}`);
+    return p;
+  }
+
+  /** The member that is raft leader in the highest term among running members, if any. */
+  leader(): EtcdServer | undefined {
+    let best: EtcdServer | undefined;
+    for (const name of this.names) {
+      const s = this.server(name);
+      if (s === undefined || !this.procs.get(name)!.running || s.raft.role !== 'leader') continue;
+      if (best === undefined || s.raft.term > best.raft.term) best = s;
+    }
+    return best;
+  }
+
+  runUntil(t: Micros): void {
+    this.sched.runUntil(t);
+  }
+
+  // ---- Faults --------------------------------------------------------------------------------------
+
+  crash(name: string): void {
+    const p = this.process(name);
+    if (!p.alive) return;
+    this.servers.get(name)?.stop();
+    p.kill();
+    this.emit(name, 'member-crash');
+  }
+
+  restart(name: string): void {
+    const p = this.process(name);
+    if (p.alive) throw new Error(`cluster: ${name} is running; only a crashed member can restart`);
+    p.restart();
+    this.emit(name, 'member-restart');
+    this.boot(name);
+  }
+
+  pause(name: string): void {
+    this.process(name).pause();
+    this.emit(name, 'member-pause');
+  }
+
+  resume(name: string): void {
+    this.emit(name, 'member-resume');
+    this.process(name).resume();
+  }
+
+  partition(groups: readonly (readonly string[])[]): void {
+    for (const g of groups) for (const n of g) this.process(n);
+    this.network.partition(groups);
+  }
+
+  heal(): void {
+    this.network.heal();
+  }
+
+  /** The member's wall clock jumps by `delta`; its monotonic clock does not move. */
+  clockJump(name: string, delta: Micros): void {
+    this.process(name).jumpWall(delta);
+    this.emit(name, 'member-clock-jump', { delta: delta / 1_000_000 });
+  }
+
+  /** etcdctl move-leader: asks the current leader to hand over to `to`. False when there is no leader. */
+  transferLeader(to: string): boolean {
+    this.process(to);
+    const l = this.leader();
+    if (l === undefined || l.name === to) return l !== undefined;
+    return l.raft.transferLeadership(to);
+  }
+
+  // ---- Clients -------------------------------------------------------------------------------------
+
+  /** Attaches a client process to the network and returns its way into the cluster. */
+  connect(clientName: string, clientProcess: Process): ClusterTransport {
+    this.network.attach(clientName, clientProcess);
+    return new ClientTransport(this, clientName);
+  }
+
+  private emit(member: string, kind: string, fields: Record<string, number> = {}): void {
+    if (this.trace.enabled) this.trace.emit({ t: this.sched.now(), member, kind, fields });
+  }
+}
+
+/** The client side of the gRPC connections: requests and stream messages as 'client' traffic. */
+class ClientTransport implements ClusterTransport {
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly client: string,
+  ) {}
+
+  get members(): readonly string[] {
+    return this.cluster.names;
+  }
+
+  private toMember(to: string, fn: (s: EtcdServer) => void): void {
+    this.cluster.network.send(this.client, to, 'client', () => {
+      const s = this.cluster.server(to);
+      if (s !== undefined) fn(s);
+    });
+  }
+
+  private toClient(from: string, fn: () => void): void {
+    this.cluster.network.send(from, this.client, 'client', fn);
+  }
+
+  unary(to: string, req: ClientRequest, cb: (res: ClientResponse | RpcError) => void): void {
+    this.toMember(to, (s) => serveUnary(s, req, (res) => this.toClient(to, () => cb(res))));
+  }
+
+  openKeepAlive(to: string, handlers: KeepAliveHandlers): KeepAliveStream {
+    let server: KeepAliveServerStream | undefined;
+    let closed = false;
+    const pending: bigint[] = [];
+    this.toMember(to, (s) => {
+      if (closed) return;
+      server = new KeepAliveServerStream(
+        s,
+        (r) => this.toClient(to, () => !closed && handlers.onResponse(r)),
+        (e) => this.toClient(to, () => !closed && handlers.onError(e)),
+      );
+      for (const id of pending.splice(0)) server.recv(id);
+    });
+    return {
+      send: (id) =>
+        this.toMember(to, () => {
+          if (server === undefined) pending.push(id);
+          else server.recv(id);
+        }),
+      close: () => {
+        closed = true;
+        this.toMember(to, () => server?.cancel());
+      },
+    };
+  }
+
+  watch(to: string, key: string, opts: { prefix?: boolean; fromRevision?: number }, handlers: WatchHandlers): WatchStream {
+    let closed = false;
+    let cancel: (() => void) | undefined;
+    this.toMember(to, (s) => {
+      if (closed) return;
+      const stream: ServedStream = {
+        requireLeader: true,
+        abort: (reason) => {
+          cancel?.();
+          s.removeStream(stream);
+          this.toClient(to, () => !closed && handlers.onError(reason === 'no-leader' ? toRpcError(ErrNoLeader) : connectionReset));
+        },
+      };
+      s.addStream(stream);
+      const watchOpts = { ...(opts.prefix === true ? { prefix: true } : {}), ...(opts.fromRevision !== undefined ? { fromRevision: opts.fromRevision } : {}) };
+      cancel = s.store.watch(key, watchOpts, (events, compacted) => {
+        if (compacted !== undefined) return stream.abort('stopped');
+        const header = s.header();
+        this.toClient(to, () => !closed && handlers.onEvents(events, header));
+      });
+    });
+    return {
+      close: () => {
+        closed = true;
+        this.toMember(to, () => cancel?.());
+      },
+    };
+  }
+}

@@ -1,0 +1,63 @@
+import { MICROS_PER_MS, type Micros } from '../../clock/time.js';
+import { minLeaseTTLFor, reqTimeoutUs } from '../../lessor/config.js';
+import { V3_5, type Profile } from '../../lessor/profile.js';
+
+/** One member's settings: etcd's flags and the server-derived lessor values (spec §1.2). */
+export interface ServerConfig {
+  readonly heartbeatMs: number;
+  readonly electionMs: number;
+  readonly preVote: boolean;
+  /** WAL write latency: a member acknowledges an append only after it. */
+  readonly fsyncUs: Micros;
+  /** --experimental-enable-lease-checkpoint */
+  readonly leaseCheckpoint: boolean;
+  /** --experimental-enable-lease-checkpoint-persist */
+  readonly leaseCheckpointPersist: boolean;
+  /** LessorConfig.CheckpointInterval (no flag in etcd; 0 means 5 min). */
+  readonly checkpointIntervalUs: Micros;
+  readonly leaseRevokeRate: number;
+  /** ExpiredLeasesRetryInterval; undefined means what etcd passes: ReqTimeout(). */
+  readonly expiredLeaseRetryUs: Micros | undefined;
+  readonly clusterVersion: string | undefined;
+  readonly profile: Profile;
+}
+
+export const defaultServerConfig: ServerConfig = {
+  heartbeatMs: 100,
+  electionMs: 1000,
+  preVote: false,
+  fsyncUs: 0,
+  leaseCheckpoint: false,
+  leaseCheckpointPersist: false,
+  checkpointIntervalUs: 0,
+  leaseRevokeRate: 1000,
+  expiredLeaseRetryUs: undefined,
+  clusterVersion: undefined,
+  profile: V3_5,
+};
+
+/** Values etcd derives from the flags. */
+export interface DerivedTimings {
+  readonly tickUs: Micros;
+  /** ElectionTimeout(): what Promote extends every lease by. */
+  readonly electionTimeoutUs: Micros;
+  /** ReqTimeout(): 5 s + 2 election timeouts. */
+  readonly reqTimeoutUs: Micros;
+  readonly minLeaseTTL: number;
+  /** applyTimeout of LeaseRenew / TimeToLive and of the lease HTTP handler. */
+  readonly applyTimeoutUs: Micros;
+  /** isActive: a member whose last tick is this recent is taken to still lead. */
+  readonly activeThresholdUs: Micros;
+}
+
+export function deriveTimings(c: ServerConfig): DerivedTimings {
+  const electionTicks = Math.trunc(c.electionMs / c.heartbeatMs);
+  return {
+    tickUs: c.heartbeatMs * MICROS_PER_MS,
+    electionTimeoutUs: electionTicks * c.heartbeatMs * MICROS_PER_MS,
+    reqTimeoutUs: reqTimeoutUs(c.heartbeatMs, c.electionMs),
+    minLeaseTTL: minLeaseTTLFor(c.heartbeatMs, c.electionMs),
+    applyTimeoutUs: 1000 * MICROS_PER_MS,
+    activeThresholdUs: 3 * c.heartbeatMs * MICROS_PER_MS,
+  };
+}

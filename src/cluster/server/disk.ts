@@ -1,0 +1,15 @@
+import { LeaseBucket } from '../../lessor/lease-bucket.js';
+import { KvBackend } from '../mvcc/backend.js';
+import { RaftStorage } from '../raft/storage.js';
+
+/**
+ * What one member keeps across a crash: the WAL (raft storage) and the backend (lease bucket, key
+ * bucket, consistent index). Everything else of a member is volatile and rebuilt on restart.
+ */
+export class Disk {
+  readonly wal = new RaftStorage();
+  readonly leases = new LeaseBucket();
+  readonly kv = new KvBackend();
+  /** etcd's consistent index: the last raft entry the backend reflects. */
+  consistentIndex = 0;
+}

@@ -1,0 +1,350 @@
+import type { Prng } from '../../clock/prng.js';
+import type { Process } from '../../clock/process.js';
+import type { Micros } from '../../clock/time.js';
+import { ErrNotPrimary } from '../../lessor/errors.js';
+import { createLessor, type Checkpointer, type Lessor } from '../../lessor/lessor.js';
+import type { Lease } from '../../lessor/lease.js';
+import type { Marks } from '../../trace/marks.js';
+import type { FieldValue, Trace } from '../../trace/trace.js';
+import { restore, type LeaseIndex, type MvccStore } from '../mvcc/index.js';
+import type { Network } from '../network/network.js';
+import type { Entry } from '../raft/entry.js';
+import { RaftNode, type SoftState } from '../raft/raft-node.js';
+import type { RaftTransport } from '../raft/transport.js';
+import type { ResponseHeader } from './api.js';
+import { applyRequest, type ApplyResult } from './applier.js';
+import { deriveTimings, type DerivedTimings, type ServerConfig } from './config.js';
+import { Deadline } from './deadline.js';
+import type { Disk } from './disk.js';
+import { ErrTimeout, ErrTimeoutWaitAppliedIndex, type AnyServerError } from './errors.js';
+import { IdGenerator } from './id-gen.js';
+import type { RaftRequest, RaftRequestBody } from './raft-request.js';
+
+/** Finds the current incarnation of a member's server (a restart replaces the object). */
+export type ServerRegistry = (name: string) => EtcdServer | undefined;
+
+export interface ServerDeps {
+  readonly name: string;
+  /** 1-based position in the cluster: the member ID the request-ID generator uses. */
+  readonly memberNumber: number;
+  readonly members: readonly string[];
+  readonly process: Process;
+  readonly network: Network;
+  readonly transport: RaftTransport;
+  readonly registry: ServerRegistry;
+  readonly prng: Prng;
+  readonly trace: Trace;
+  readonly marks: Marks;
+  readonly disk: Disk;
+  readonly config: ServerConfig;
+}
+
+/** A stream the member serves (keep-alive, watch) that must end when the member stops or loses its leader. */
+export interface ServedStream {
+  readonly requireLeader: boolean;
+  /** Ends the stream with the error the client should see. */
+  abort(reason: 'no-leader' | 'stopped'): void;
+}
+
+/** An empty entry applied while leader promotes the lessor (etcd's applyEntryNormal). */
+const isNoop = (e: Entry): boolean => e.data === null || e.data === undefined;
+
+/**
+ * One etcd member (etcdserver.EtcdServer): raft, the lessor and the keyspace wired together as etcd
+ * wires them. Requests that change state are raft proposals applied on every member in log order; the
+ * lessor is Promoted when this member applies its own term's empty entry while leader and Demoted on
+ * every soft-state change that leaves it not leader.
+ */
+export class EtcdServer {
+  readonly name: string;
+  readonly config: ServerConfig;
+  readonly timings: DerivedTimings;
+  readonly lessor: Lessor;
+  readonly store: MvccStore;
+  readonly raft: RaftNode;
+  readonly proc: Process;
+  readonly disk: Disk;
+  private readonly deps: ServerDeps;
+  private readonly idGen: IdGenerator;
+  /** etcd's wait registry: the origin member's callbacks for its proposals, by request ID. */
+  private readonly wait = new Map<bigint, (r: ApplyResult) => void>();
+  private readonly applyWaiters: Array<{ readonly index: number; readonly fn: () => void }> = [];
+  private readonly streams = new Set<ServedStream>();
+  private appliedIdx: number;
+  private latestTickTs: Micros;
+  private noLeaderCnt = 0;
+  private stoppedFlag = false;
+
+  constructor(deps: ServerDeps) {
+    this.deps = deps;
+    this.name = deps.name;
+    this.config = deps.config;
+    this.proc = deps.process;
+    this.disk = deps.disk;
+    this.timings = deriveTimings(deps.config);
+    const c = deps.config;
+    this.idGen = new IdGenerator(deps.memberNumber, Math.trunc(deps.process.wallNow() / 1000));
+    // The lessor is recovered before the keyspace, so restored keys can attach to their leases.
+    this.lessor = createLessor(
+      deps.process,
+      {
+        minLeaseTTLSeconds: this.timings.minLeaseTTL,
+        checkpointIntervalUs: c.checkpointIntervalUs,
+        expiredLeasesRetryIntervalUs: c.expiredLeaseRetryUs ?? this.timings.reqTimeoutUs,
+        leaseRevokeRate: c.leaseRevokeRate,
+        checkpointPersist: c.leaseCheckpointPersist,
+        clusterVersion: c.clusterVersion,
+        profile: c.profile,
+      },
+      { member: deps.name, bucket: deps.disk.leases, trace: deps.trace, marks: deps.marks },
+    );
+    const lessor = this.lessor;
+    const leaseIndex: LeaseIndex = {
+      lookup: (id) => lessor.lookup(id) !== undefined,
+      getLease: (key) => lessor.getLease(key),
+      attach: (id, keys) => lessor.attach(id, keys),
+      detach: (id, keys) => lessor.detach(id, keys),
+    };
+    this.store = restore(deps.disk.kv, leaseIndex, { member: deps.name, trace: deps.trace, now: () => deps.process.now() });
+    lessor.setRangeDeleter(this.store.rangeDeleter);
+    if (c.leaseCheckpoint) lessor.setCheckpointer(this.checkpointer);
+    lessor.expiredLeasesC.onReady = () => this.proc.after(0, () => this.receiveExpired());
+
+    this.appliedIdx = deps.disk.consistentIndex;
+    this.latestTickTs = deps.process.now();
+    this.raft = new RaftNode({
+      id: deps.name,
+      members: deps.members,
+      process: deps.process,
+      transport: deps.transport,
+      prng: deps.prng,
+      storage: deps.disk.wal,
+      config: { heartbeatMs: c.heartbeatMs, electionMs: c.electionMs, preVote: c.preVote, checkQuorum: true, fsyncUs: c.fsyncUs },
+      trace: deps.trace,
+      appliedIndex: deps.disk.consistentIndex,
+      onApply: (e) => this.apply(e),
+      onSoftState: (s) => this.onSoftState(s),
+    });
+    this.proc.after(this.timings.tickUs, this.tick);
+    this.proc.after(this.timings.electionTimeoutUs, this.monitorLeader);
+  }
+
+  // ---- State -----------------------------------------------------------------------------------
+
+  get stopped(): boolean {
+    return this.stoppedFlag;
+  }
+
+  get appliedIndex(): number {
+    return this.appliedIdx;
+  }
+
+  /** isLeader(): raft's soft state names this member as leader. */
+  isLeader(): boolean {
+    return this.raft.leader === this.name;
+  }
+
+  leader(): string | undefined {
+    return this.raft.leader;
+  }
+
+  header(): ResponseHeader {
+    return { memberId: this.name, revision: this.store.currentRevision, raftTerm: this.raft.term };
+  }
+
+  registry(name: string): EtcdServer | undefined {
+    return this.deps.registry(name);
+  }
+
+  get network(): Network {
+    return this.deps.network;
+  }
+
+  emit(kind: string, fields: Record<string, FieldValue>, lease?: bigint): void {
+    const t = this.deps.trace;
+    if (!t.enabled) return;
+    t.emit(lease === undefined ? { t: this.proc.now(), member: this.name, kind, fields } : { t: this.proc.now(), member: this.name, kind, lease, fields });
+  }
+
+  /** Allocates a lease ID as LeaseGrant does for ID 0: the next request ID, masked to 63 bits. */
+  allocateLeaseId(): bigint {
+    let id = 0n;
+    while (id === 0n) id = this.idGen.next() & ((1n << 63n) - 1n);
+    return id;
+  }
+
+  // ---- Raft plumbing -----------------------------------------------------------------------------
+
+  /**
+   * raftRequestOnce: proposes `body` and calls back with the local apply result, or ErrTimeout after
+   * ReqTimeout. A follower hands the proposal to the leader it knows (raft's MsgProp forwarding); with no
+   * leader the proposal is dropped and only the timeout answers.
+   */
+  raftRequest(body: RaftRequestBody, cb: (r: ApplyResult) => void): void {
+    const req = { ...body, reqId: this.idGen.next(), origin: this.name } as RaftRequest;
+    const d = new Deadline(this.proc, this.timings.reqTimeoutUs, () => {
+      this.wait.delete(req.reqId);
+      cb({ ok: false, err: ErrTimeout });
+    });
+    this.wait.set(req.reqId, (r) => {
+      if (d.settle()) cb(r);
+    });
+    this.propose(req);
+  }
+
+  private propose(req: RaftRequest): void {
+    if (this.raft.role === 'leader') {
+      this.raft.propose(req);
+      return;
+    }
+    const leader = this.raft.leader;
+    if (leader === undefined || leader === this.name) return;
+    this.network.send(this.name, leader, 'peer', () => this.registry(leader)?.acceptForwardedProposal(req));
+  }
+
+  private acceptForwardedProposal(req: RaftRequest): void {
+    if (!this.stoppedFlag && this.raft.role === 'leader') this.raft.propose(req);
+  }
+
+  private apply(e: Entry): void {
+    if (this.stoppedFlag) return;
+    if (isNoop(e)) {
+      // Every earlier entry is applied by now, so renewals cannot race a revoke from an older term.
+      if (this.isLeader()) this.lessor.promote(this.timings.electionTimeoutUs);
+    } else {
+      const req = e.data as RaftRequest;
+      const r = applyRequest(req, this.lessor, this.store);
+      if (req.origin === this.name) {
+        const w = this.wait.get(req.reqId);
+        if (w !== undefined) {
+          this.wait.delete(req.reqId);
+          // The waiting goroutine runs after the apply loop moves on.
+          this.proc.after(0, () => w(r));
+        }
+      }
+    }
+    this.appliedIdx = e.index;
+    this.disk.consistentIndex = e.index;
+    if (this.applyWaiters.length > 0) this.releaseApplyWaiters();
+  }
+
+  private releaseApplyWaiters(): void {
+    for (let i = 0; i < this.applyWaiters.length; ) {
+      const w = this.applyWaiters[i]!;
+      if (w.index <= this.appliedIdx) {
+        this.applyWaiters.splice(i, 1);
+        this.proc.after(0, w.fn);
+      } else i++;
+    }
+  }
+
+  /** Calls back once applied ≥ index, or with the timeout error after `timeout`. */
+  waitApplied(index: number, timeout: Micros, onTimeout: AnyServerError, cb: (err?: AnyServerError) => void): void {
+    if (this.appliedIdx >= index) return cb();
+    const d = new Deadline(this.proc, timeout, () => cb(onTimeout));
+    this.applyWaiters.push({ index, fn: () => d.settle() && cb() });
+  }
+
+  /** waitAppliedIndex: applied ≥ the commit index as of now, within applyTimeout (1 s). */
+  waitAppliedIndex(cb: (err?: AnyServerError) => void): void {
+    this.waitApplied(this.raft.commitIndex, this.timings.applyTimeoutUs, ErrTimeoutWaitAppliedIndex, cb);
+  }
+
+  private onSoftState(s: SoftState): void {
+    if (this.stoppedFlag) return;
+    // etcd demotes on every soft-state change that leaves this member not leader (harmless on followers).
+    if (s.leader !== this.name) this.lessor.demote();
+  }
+
+  /** The raft loop's tick: remembered for isActive(). */
+  private readonly tick = (): void => {
+    if (this.stoppedFlag) return;
+    this.latestTickTs = this.proc.now();
+    this.proc.after(this.timings.tickUs, this.tick);
+  };
+
+  /** The require-leader interceptor: three election timeouts without a leader cancel leader-bound streams. */
+  private readonly monitorLeader = (): void => {
+    if (this.stoppedFlag) return;
+    this.noLeaderCnt = this.raft.leader === undefined ? this.noLeaderCnt + 1 : 0;
+    if (this.noLeaderCnt >= 3) {
+      for (const s of [...this.streams]) if (s.requireLeader) s.abort('no-leader');
+    }
+    this.proc.after(this.timings.electionTimeoutUs, this.monitorLeader);
+  };
+
+  /**
+   * ensureLeadership: a member that ticked recently is taken to still lead; otherwise it confirms with a
+   * linearizable read (ReadIndex) and checks raft still names it leader.
+   */
+  ensureLeadership(cb: (ok: boolean) => void): void {
+    if (this.latestTickTs + this.timings.activeThresholdUs > this.proc.now()) return cb(true);
+    const d = new Deadline(this.proc, this.timings.reqTimeoutUs, () => cb(false));
+    this.raft.readIndex((ok) => {
+      if (d.settle()) cb(ok && this.raft.leader === this.name);
+    });
+  }
+
+  // ---- Lessor wiring ---------------------------------------------------------------------------------
+
+  /** The Checkpointer: a LeaseCheckpoint proposal, result ignored; 3.5 first confirms leadership. */
+  private readonly checkpointer: Checkpointer = (cps, done) => {
+    const propose = (): void => this.raftRequest({ type: 'LeaseCheckpoint', checkpoints: cps }, () => done());
+    if (!this.config.profile.ensureLeadership) return propose();
+    this.ensureLeadership((ok) => {
+      if (ok) return propose();
+      this.emit('server-checkpoint-refused', { count: cps.length });
+      done(ErrNotPrimary);
+    });
+  };
+
+  private receiveExpired(): void {
+    const batch = this.lessor.expiredLeasesC.receive();
+    if (batch !== undefined && !this.stoppedFlag) this.revokeExpiredLeases(batch);
+  }
+
+  /**
+   * revokeExpiredLeases: one LeaseRevoke proposal per expired lease, at most 16 in flight for this batch.
+   * Nothing retries here: an unrevoked lease is offered again by the lessor after the retry interval.
+   */
+  private revokeExpiredLeases(batch: readonly Lease[]): void {
+    const ids = batch.map((l) => l.id);
+    const run = (): void => {
+      let next = 0;
+      const startOne = (): void => {
+        if (next >= ids.length || this.stoppedFlag) return;
+        const id = ids[next++]!;
+        this.raftRequest({ type: 'LeaseRevoke', id }, (r) => {
+          this.emit('server-expired-revoke', r.ok ? { ok: true } : { ok: false, err: r.err.name }, id);
+          startOne();
+        });
+      };
+      for (let i = 0; i < 16; i++) startOne();
+    };
+    if (!this.config.profile.ensureLeadership) return run();
+    this.ensureLeadership((ok) => {
+      if (ok) return run();
+      this.emit('server-expired-revoke-skipped', { count: ids.length });
+    });
+  }
+
+  // ---- Streams and lifecycle -------------------------------------------------------------------------
+
+  addStream(s: ServedStream): void {
+    this.streams.add(s);
+  }
+
+  removeStream(s: ServedStream): void {
+    this.streams.delete(s);
+  }
+
+  /** The member dies: volatile state is dropped, open streams break. */
+  stop(): void {
+    if (this.stoppedFlag) return;
+    this.stoppedFlag = true;
+    this.lessor.stop();
+    for (const s of [...this.streams]) s.abort('stopped');
+    this.streams.clear();
+    this.wait.clear();
+  }
+}

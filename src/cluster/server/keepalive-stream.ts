@@ -1,0 +1,67 @@
+import { ErrLeaseNotFound } from '../../lessor/errors.js';
+import type { KeepAliveResponse, RpcError } from './api.js';
+import { ErrNoLeader, toRpcError } from './errors.js';
+import type { EtcdServer, ServedStream } from './etcd-server.js';
+import { leaseRenew } from './lease-ops.js';
+
+const unavailable: RpcError = { code: 'Unavailable', name: 'ErrConnectionReset', message: 'transport is closing' };
+
+/**
+ * The server half of one LeaseKeepAlive stream (v3rpc/lease.go). Requests are handled one at a time:
+ * a renew blocked on an expired lease holds up every other lease on the same stream. The response
+ * header is filled before the renew, so its revision never postdates the renewal.
+ */
+export class KeepAliveServerStream implements ServedStream {
+  readonly requireLeader = true;
+  private readonly queue: bigint[] = [];
+  private busy = false;
+  private ended = false;
+
+  constructor(
+    private readonly server: EtcdServer,
+    private readonly send: (r: KeepAliveResponse) => void,
+    private readonly fail: (e: RpcError) => void,
+  ) {
+    server.addStream(this);
+  }
+
+  recv(id: bigint): void {
+    if (this.ended) return;
+    this.queue.push(id);
+    this.pump();
+  }
+
+  /** The client cancelled the stream. */
+  cancel(): void {
+    this.end();
+  }
+
+  abort(reason: 'no-leader' | 'stopped'): void {
+    if (this.ended) return;
+    this.end();
+    this.fail(reason === 'no-leader' ? toRpcError(ErrNoLeader) : unavailable);
+  }
+
+  private pump(): void {
+    if (this.busy || this.ended) return;
+    const id = this.queue.shift();
+    if (id === undefined) return;
+    this.busy = true;
+    const header = this.server.header();
+    leaseRenew(this.server, id, (r) => {
+      this.busy = false;
+      if (this.ended) return;
+      if (r.err === ErrLeaseNotFound) this.send({ header, id, ttl: 0 });
+      else if (r.err !== undefined) {
+        this.end();
+        return this.fail(toRpcError(r.err));
+      } else this.send({ header, id, ttl: r.ttl });
+      this.pump();
+    });
+  }
+
+  private end(): void {
+    this.ended = true;
+    this.server.removeStream(this);
+  }
+}

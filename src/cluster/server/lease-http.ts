@@ -1,0 +1,59 @@
+import { ErrLeaseNotFound, ErrNotPrimary } from '../../lessor/errors.js';
+import type { RenewOutcome } from '../../lessor/lessor.js';
+import { ErrLeaseHTTPTimeout, type AnyServerError } from './errors.js';
+import type { EtcdServer } from './etcd-server.js';
+
+/** leasehttp's answers, as status codes: the forwarding member maps them back to errors. */
+export type RenewHTTPResult = { readonly status: 200; readonly ttl: number } | { readonly status: 404 | 400 | 408; readonly err: AnyServerError };
+
+export interface TimeToLiveBody {
+  readonly ttl: number;
+  readonly grantedTTL: number;
+  readonly keys: readonly string[];
+}
+
+export type TimeToLiveHTTPResult =
+  | { readonly status: 200; readonly body: TimeToLiveBody }
+  | { readonly status: 404 | 408 | 500; readonly err: AnyServerError };
+
+/**
+ * POST /leases on `server` (the leader, as the sender believes): wait for the applied index (1 s, else
+ * 408), then Renew on its lessor. No leadership check here: a member that is not primary answers 400.
+ */
+export function serveRenewHTTP(server: EtcdServer, id: bigint, respond: (r: RenewHTTPResult) => void): void {
+  server.waitApplied(server.raft.commitIndex, server.timings.applyTimeoutUs, ErrLeaseHTTPTimeout, (err) => {
+    if (err !== undefined) return respond({ status: 408, err });
+    server.lessor.renew(id, (o: RenewOutcome) => {
+      if (o.err === undefined) respond({ status: 200, ttl: o.ttl });
+      else respond({ status: o.err === ErrLeaseNotFound ? 404 : 400, err: o.err });
+    });
+  });
+}
+
+/** POST /leases/internal: TimeToLive from the leader's lessor; a demoted lease answers 500 in 3.5. */
+export function serveTimeToLiveHTTP(server: EtcdServer, id: bigint, keys: boolean, respond: (r: TimeToLiveHTTPResult) => void): void {
+  server.waitApplied(server.raft.commitIndex, server.timings.applyTimeoutUs, ErrLeaseHTTPTimeout, (err) => {
+    if (err !== undefined) return respond({ status: 408, err });
+    const l = server.lessor.lookup(id);
+    if (l === undefined) return respond({ status: 404, err: ErrLeaseNotFound });
+    if (server.config.profile.timeToLiveRejectsDemoted && l.demoted()) return respond({ status: 500, err: ErrNotPrimary });
+    respond({ status: 200, body: { ttl: l.remainingSeconds(server.proc.now()), grantedTTL: l.ttl, keys: keys ? l.keys() : [] } });
+  });
+}
+
+/**
+ * Calls a handler on member `to` over the peer network and delivers its answer back to `from`. No answer
+ * comes if either side is dead, paused or partitioned away: the caller's context deadline decides.
+ */
+export function peerCall<R>(from: EtcdServer, to: string, handler: (remote: EtcdServer, respond: (r: R) => void) => void, cb: (r: R) => void): void {
+  const net = from.network;
+  net.send(from.name, to, 'peer', () => {
+    const remote = from.registry(to);
+    if (remote === undefined || remote.stopped) return;
+    handler(remote, (r) =>
+      net.send(to, from.name, 'peer', () => {
+        if (!from.stopped) cb(r);
+      }),
+    );
+  });
+}

@@ -1,0 +1,20 @@
+import type { LeaseCheckpoint } from '../../lessor/lessor.js';
+import type { TxnCompare, TxnOp } from './api.js';
+
+/**
+ * etcd's InternalRaftRequest: what a proposal carries. `reqId` comes from the proposing member's ID
+ * generator; `origin` is the member that waits for the result (etcd's wait registry is per member).
+ */
+export type RaftRequest = { readonly reqId: bigint; readonly origin: string } & (
+  | { readonly type: 'LeaseGrant'; readonly id: bigint; readonly ttl: number }
+  | { readonly type: 'LeaseRevoke'; readonly id: bigint }
+  | { readonly type: 'LeaseCheckpoint'; readonly checkpoints: readonly LeaseCheckpoint[] }
+  | { readonly type: 'Put'; readonly key: string; readonly value: string; readonly lease: bigint }
+  | { readonly type: 'DeleteRange'; readonly key: string }
+  | { readonly type: 'Txn'; readonly compare: readonly TxnCompare[]; readonly success: readonly TxnOp[]; readonly failure: readonly TxnOp[] }
+);
+
+/** Distributes Omit over the union, so each request kind keeps its own fields. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export type RaftRequestBody = DistributiveOmit<RaftRequest, 'reqId' | 'origin'>;
