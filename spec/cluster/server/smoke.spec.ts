@@ -26,6 +26,5 @@ describe('cluster smoke', () => {
       expect(c.server(n)!.store.range('/a')).toBeUndefined();
       expect(c.server(n)!.lessor.lookup(id)).toBeUndefined();
     }
-    console.log(c.trace.lines().filter((l) => !l.includes('raft-')).join('\n'));
   });
 });

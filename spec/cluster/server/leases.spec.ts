@@ -1,0 +1,171 @@
+// Cluster-level lease behaviour, each asserting numbers from the reference (spec §4, bug catalogue A1, B1).
+import { describe, expect, it } from 'vitest';
+import { MICROS_PER_SECOND, ms, seconds } from '../../../src/clock/time.js';
+import { V3_4, V3_5 } from '../../../src/lessor/profile.js';
+import { leaseRenew } from '../../../src/cluster/server/lease-ops.js';
+import { clusterHarness } from './harness.js';
+
+describe('leader change', () => {
+  it('without checkpointing resets a lease to its full TTL plus the election timeout (A1)', () => {
+    const { c, grant, call } = clusterHarness();
+    c.runUntil(seconds(1));
+    const id = grant(10);
+    c.runUntil(seconds(7)); // 4 s left on n1
+    c.crash('n1');
+    let promotedAt = 0;
+    c.trace.subscribe((e) => {
+      if (e.kind === 'lessor-promote') promotedAt = e.t;
+    });
+    c.runUntil(seconds(12));
+    const leader = c.leader()!;
+    expect(leader.name).not.toBe('n1');
+    const l = leader.lessor.lookup(id)!;
+    expect(l.expiry - promotedAt).toBe(seconds(10) + seconds(1));
+    const ttl = call(leader.name, { op: 'LeaseTimeToLive', id, keys: false });
+    expect(ttl).toMatchObject({ ttl: Math.trunc((l.expiry - c.now()) / MICROS_PER_SECOND) });
+  });
+
+  it('with checkpointing, a lease longer than the interval resumes from the checkpointed remaining TTL', () => {
+    const { c, grant } = clusterHarness({ leaseCheckpoint: true, checkpointIntervalUs: seconds(10) });
+    c.runUntil(seconds(1));
+    const id = grant(30);
+    const grantedAt = c.now();
+    c.runUntil(grantedAt + seconds(15)); // checkpoint at +10 s (on the first tick after it) recorded ~20 s
+    const checkpointed = c.server('n2')!.lessor.lookup(id)!.remainingTTL;
+    expect(checkpointed).toBe(20);
+    let promotedAt = 0;
+    c.trace.subscribe((e) => {
+      if (e.kind === 'lessor-promote') promotedAt = e.t;
+    });
+    c.transferLeader('n2');
+    c.runUntil(c.now() + seconds(1));
+    expect(c.leader()!.name).toBe('n2');
+    const l = c.server('n2')!.lessor.lookup(id)!;
+    expect(l.expiry - promotedAt).toBe(seconds(20) + seconds(1));
+  });
+
+  it('a new leader is not primary until it applies its own empty entry', () => {
+    const { c } = clusterHarness();
+    c.runUntil(seconds(1));
+    const order: string[] = [];
+    c.trace.subscribe((e) => {
+      if (e.member === 'n3' && (e.kind === 'raft-leader' || e.kind === 'lessor-promote')) order.push(`${e.kind}@${e.t}`);
+    });
+    c.transferLeader('n3');
+    c.runUntil(seconds(2));
+    expect(order).toHaveLength(2);
+    expect(order[0]).toMatch(/^raft-leader@/);
+    expect(order[1]).toMatch(/^lessor-promote@/);
+    const [leaderAt, promoteAt] = order.map((s) => Number(s.split('@')[1]));
+    expect(promoteAt! - leaderAt!).toBeGreaterThanOrEqual(ms(2)); // one round trip to commit the empty entry
+  });
+});
+
+describe('renew forwarding', () => {
+  it('a renewal through a follower succeeds and returns the granted TTL', () => {
+    const { c, grant } = clusterHarness();
+    c.runUntil(seconds(1));
+    const id = grant(10);
+    c.runUntil(seconds(6));
+    let ttl: number | undefined;
+    const sentAt = c.now();
+    leaseRenew(c.server('n3')!, id, (r) => (ttl = r.err === undefined ? r.ttl : -1));
+    c.runUntil(sentAt + ms(10));
+    expect(ttl).toBe(10);
+    // One hop to the leader: its lessor moved the expiry to (arrival + 10 s).
+    expect(c.server('n1')!.lessor.lookup(id)!.expiry).toBe(sentAt + ms(1) + seconds(10));
+  });
+
+  it.each([V3_4, V3_5])('fails with ErrNoLeader on a follower while there is no leader ($name)', (profile) => {
+    const { c, grant } = clusterHarness({ profile });
+    c.runUntil(seconds(1));
+    const id = grant(60);
+    c.crash('n1');
+    c.crash('n2');
+    const s = c.server('n3')!;
+    let err: string | undefined;
+    const start = c.now();
+    c.runUntil(start + seconds(3)); // n3 has lost its leader by now
+    leaseRenew(s, id, (r) => (err = r.err?.name));
+    c.runUntil(c.now() + seconds(6.9));
+    expect(err).toBeUndefined();
+    c.runUntil(c.now() + seconds(0.2));
+    expect(err).toBe('ErrNoLeader');
+  });
+});
+
+describe('revocation', () => {
+  it('revokes 3000 leases expiring together at no more than 1000 per second', () => {
+    const { c } = clusterHarness();
+    c.runUntil(seconds(1));
+    const revokes: number[] = [];
+    c.trace.subscribe((e) => {
+      if (e.kind === 'lease-revoke' && e.member === 'n1') revokes.push(e.t);
+    });
+    // Explicit IDs, all in one instant through the leader: they all expire together.
+    let answered = 0;
+    for (let i = 1; i <= 3000; i++) {
+      c.server('n1')!.raftRequest({ type: 'LeaseGrant', id: BigInt(i), ttl: 5 }, () => answered++);
+    }
+    c.runUntil(seconds(15));
+    expect(answered).toBe(3000);
+    expect(revokes).toHaveLength(3000);
+    for (const t0 of revokes) {
+      const inWindow = revokes.filter((t) => t >= t0 && t < t0 + MICROS_PER_SECOND).length;
+      expect(inWindow).toBeLessThanOrEqual(1000);
+    }
+    const span = (revokes.at(-1)! - revokes[0]!) / MICROS_PER_SECOND;
+    expect(span).toBeGreaterThanOrEqual(2); // 500 per tick: six ticks, 2.5 s
+    expect(c.marks.count('revoke-rate-limited')).toBeGreaterThan(0);
+  });
+
+  it('a revoke deletes every attached key at one revision on every member', () => {
+    const { c, grant, call } = clusterHarness();
+    c.runUntil(seconds(1));
+    const id = grant(100);
+    for (const k of ['/b', '/a', '/c']) call('n1', { op: 'Put', key: k, value: 'v', lease: id });
+    const events = new Map<string, Array<[string, number]>>();
+    for (const n of c.names) {
+      const list: Array<[string, number]> = [];
+      events.set(n, list);
+      c.server(n)!.store.watch('/', { prefix: true }, (evs) => evs.forEach((e) => list.push([e.key, e.revision])));
+    }
+    const before = c.server('n1')!.store.currentRevision;
+    call('n2', { op: 'LeaseRevoke', id });
+    c.runUntil(c.now() + ms(50));
+    for (const n of c.names) {
+      expect(events.get(n)).toEqual([
+        ['/a', before + 1],
+        ['/b', before + 1],
+        ['/c', before + 1],
+      ]);
+      expect(c.server(n)!.store.currentRevision).toBe(before + 1);
+    }
+  });
+});
+
+describe('persistence', () => {
+  it('a restarted member keeps every committed lease and key; a whole-cluster restart gives full TTL + ET', () => {
+    const { c, grant, call } = clusterHarness();
+    c.runUntil(seconds(1));
+    const id = grant(30);
+    call('n1', { op: 'Put', key: '/k', value: 'v', lease: id });
+    c.runUntil(seconds(10));
+    for (const n of c.names) c.crash(n);
+    c.runUntil(seconds(20));
+    for (const n of c.names) c.restart(n);
+    let promotedAt = 0;
+    c.trace.subscribe((e) => {
+      if (e.kind === 'lessor-promote') promotedAt = e.t;
+    });
+    c.runUntil(seconds(25));
+    const leader = c.leader()!;
+    expect(leader).toBeDefined();
+    for (const n of c.names) {
+      expect(c.server(n)!.store.range('/k')?.lease).toBe(id);
+      expect(c.server(n)!.lessor.lookup(id)?.ttl).toBe(30);
+    }
+    // Downtime never counts: the lease comes back with all 30 s plus the election timeout.
+    expect(leader.lessor.lookup(id)!.expiry - promotedAt).toBe(seconds(31));
+  });
+});
