@@ -77,13 +77,13 @@ export class Process {
     this.pausedSince = undefined;
     const held = this.held;
     this.held = [];
+    const inc = this.incarnation;
     for (const fn of held) {
-      if (this.pausedSince !== undefined || this.dead) {
-        // A held callback paused or killed the process again: keep the rest for the next resume.
-        if (!this.dead) this.held.push(fn);
-        continue;
-      }
-      fn();
+      // A held callback killed (or killed and restarted) the process: the rest belonged to the old one.
+      if (this.dead || this.incarnation !== inc) return;
+      // A held callback paused the process again: keep the rest for the next resume.
+      if (this.pausedSince !== undefined) this.held.push(fn);
+      else fn();
     }
   }
 

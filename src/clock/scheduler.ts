@@ -30,8 +30,13 @@ const byTimeThenSeq = (a: Entry, b: Entry): number => a.at - b.at || a.seq - b.s
 export class Scheduler {
   private readonly queue = new Heap<Entry>(byTimeThenSeq);
   private seq = 0;
-  private current: Micros = 0;
+  private current: Micros;
   private executed = 0;
+
+  /** `start` lets a harness boot a system before its time 0 (a scenario's cluster elects n1 by then). */
+  constructor(start: Micros = 0) {
+    this.current = start;
+  }
 
   now(): Micros {
     return this.current;

@@ -1,9 +1,9 @@
 /** The value types scenario fields are made of, each a codec (decoder plus JSON Schema). */
 import type { Micros } from '../clock/time.js';
 import { INVALID, mismatch, reject, type Codec, type Invalid } from './codec.js';
-import type { ParseContext } from './context.js';
+import { MAX_MEMBERS, type ParseContext } from './context.js';
 import { formatDuration, parseDuration } from './duration.js';
-import { decodeFields, objectSchema, opt, type Decoded, type FieldsFor } from './fields.js';
+import { complete, decodeFields, objectSchema, opt, type Decoded, type FieldsFor } from './fields.js';
 import { describeNode, quote, type PNode } from './node.js';
 import { didYouMean } from './suggest.js';
 import type { IntRange, SourcePos } from './types.js';
@@ -59,9 +59,11 @@ export function int(min: number, max: number, expected = `an integer from ${min}
     schema: { type: 'integer', minimum: min, maximum: max },
     decode(node, ctx) {
       const v = node.kind === 'scalar' ? node.value : null;
-      const n = typeof v === 'bigint' && v >= BigInt(min) && v <= BigInt(max) ? Number(v) : v;
-      if (typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max) return n;
-      return mismatch(ctx, node, expected);
+      const fits =
+        typeof v === 'bigint'
+          ? v >= BigInt(min) && v <= BigInt(max)
+          : typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+      return fits ? Number(v) : mismatch(ctx, node, expected);
     },
   };
 }
@@ -113,7 +115,8 @@ export function duration(opts: { readonly signed?: boolean; readonly positive?: 
     schema: { type: 'string', pattern: `^${opts.signed ? '[-+]?' : ''}${DURATION}$` },
     decode(node, ctx) {
       if (node.kind !== 'scalar' || typeof node.value !== 'string') {
-        const hint = node.kind === 'scalar' && typeof node.value !== 'boolean' && node.value !== null ? ` (a duration needs a unit: ${node.text}s, ${node.text}ms)` : '';
+        const numeric = node.kind === 'scalar' && ['number', 'bigint'].includes(typeof node.value) && node.text.length <= 20;
+        const hint = numeric ? ` (a duration needs a unit: ${node.text}s, ${node.text}ms)` : '';
         return reject(ctx, node, `expected ${expected}, found ${describeNode(node)}${hint}`);
       }
       const r = parseDuration(node.value, { signed: opts.signed === true });
@@ -127,14 +130,14 @@ export function duration(opts: { readonly signed?: boolean; readonly positive?: 
 
 const MEMBER = /^n([1-9][0-9]*)$/;
 
-export function memberList(members: number): string {
+function memberList(members: number): string {
   return members === 1 ? 'one member, n1' : `members n1..n${members}`;
 }
 
 /** `n1`..`nN` for the configured member count. */
 export const member: Codec<string> = {
   expected: 'a member name such as n1',
-  schema: { type: 'string', pattern: '^n[1-7]$' },
+  schema: { type: 'string', pattern: `^n[1-${MAX_MEMBERS}]$` },
   decode(node, ctx) {
     if (node.kind !== 'scalar' || typeof node.value !== 'string') return mismatch(ctx, node, member.expected);
     const m = MEMBER.exec(node.value);
@@ -210,7 +213,10 @@ export function list<T>(item: Codec<T>, opts: { readonly unique?: boolean } = {}
   };
 }
 
-/** A closed map decoded by a field table, with an optional cross-field `check` that reports its own errors. */
+/**
+ * A closed map decoded by a field table. The optional cross-field `check` runs even when some field is
+ * bad (its values are partial then), reports its own errors and returns whether it passed.
+ */
 export function object<T>(
   fields: FieldsFor<T>,
   where: string,
@@ -222,11 +228,24 @@ export function object<T>(
     decode(node, ctx) {
       if (node.kind !== 'map') return mismatch(ctx, node, `a map (${where})`);
       const d = decodeFields(fields, node, where, ctx);
-      if (d === INVALID || (opts.check && !opts.check(d, ctx))) return INVALID;
-      return d.value;
+      const checked = opts.check ? opts.check(d, ctx) : true;
+      return checked ? complete(d) : INVALID;
     },
     // Object defaults are spelled out field by field in the schema; a whole-object default adds nothing.
     encode: () => undefined,
+  };
+}
+
+/** A codec whose decoded value is passed through `f`. */
+export function mapped<A, B>(codec: Codec<A>, f: (a: A) => B): Codec<B> {
+  return {
+    expected: codec.expected,
+    schema: codec.schema,
+    decode(node, ctx) {
+      const a = codec.decode(node, ctx);
+      // A generic A does not narrow on the INVALID check; A never is that symbol, so the cast is exact.
+      return a === INVALID ? INVALID : f(a as A);
+    },
   };
 }
 
@@ -238,12 +257,17 @@ export function range(bound: Codec<number>, where: string): Codec<IntRange> {
   };
   return object(fields, where, {
     schema: { minProperties: 1 },
-    check({ value, pos }, ctx) {
-      if (value.min === undefined && value.max === undefined) ctx.error(pos, `${where} needs "min", "max" or both`);
-      else if (value.min !== undefined && value.max !== undefined && value.min > value.max) {
-        ctx.error(pos, `${where} has min ${value.min} greater than max ${value.max}; nothing could pass`);
-      } else return true;
-      return false;
+    check({ ok, value: { min, max }, pos }, ctx) {
+      if (!ok) return false;
+      if (min === undefined && max === undefined) {
+        ctx.error(pos, `${where} needs "min", "max" or both`);
+        return false;
+      }
+      if (min !== undefined && max !== undefined && min > max) {
+        ctx.error(pos, `${where} has min ${min} greater than max ${max}; nothing could pass`);
+        return false;
+      }
+      return true;
     },
   });
 }
@@ -281,7 +305,7 @@ function decodeGroup(g: PNode, seen: Map<string, SourcePos>, ctx: ParseContext):
     const first = m === INVALID ? undefined : seen.get(m);
     if (m === INVALID) ok = false;
     else if (first) {
-      ctx.error(n.pos, `member ${m} is in two groups (first at line ${first.line}); a member belongs to one group`);
+      ctx.error(n.pos, `member ${m} is in two groups (first at ${first.line}:${first.col}); a member belongs to one group`);
       ok = false;
     } else {
       seen.set(m, n.pos);

@@ -6,10 +6,14 @@ import { ErrorSink } from './errors.js';
 import { LeaseLabels } from './lease-labels.js';
 import type { SourcePos } from './types.js';
 
+/** The documented default member count; the cluster table's default and the context's start value. */
+export const DEFAULT_MEMBERS = 3;
+export const MAX_MEMBERS = 7;
+
 export class ParseContext {
   readonly errors = new ErrorSink();
   /** Set from the cluster section before steps are read. */
-  members = 3;
+  members = DEFAULT_MEMBERS;
   readonly labels = new LeaseLabels();
   /** Lock name → clients that asked for it in an earlier `lock` step. */
   readonly locks = new Map<string, Set<string>>();

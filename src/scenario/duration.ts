@@ -20,7 +20,7 @@ const UNITS: readonly (readonly [name: string, us: bigint, rank: number])[] = [
 const COMPONENT = /(\d+)(?:\.(\d+))?(h|ms|m|s|us|µs|μs)/y;
 const MAX_TEXT = 64;
 const MAX_US = BigInt(Number.MAX_SAFE_INTEGER);
-export const DURATION_EXAMPLES = 'e.g. 250ms, 4s, 4.5s, 1m30s or 2h; units h, m, s, ms, us';
+const DURATION_EXAMPLES = 'e.g. 250ms, 4s, 4.5s, 1m30s or 2h; units h, m, s, ms, us';
 
 export function parseDuration(text: string, opts: { readonly signed?: boolean } = {}): DurationResult {
   const bad = (why: string): DurationResult => ({ ok: false, message: `bad duration "${text.slice(0, MAX_TEXT)}": ${why}` });
@@ -60,24 +60,21 @@ export function parseDuration(text: string, opts: { readonly signed?: boolean } 
 }
 
 /**
- * The shortest exact form that parses back to `us`: hours and minutes as whole components, the rest
- * below a minute in whichever of us, ms or s is shortest (ties go to the smaller unit: `250ms`, `500us`).
+ * The exact form Go's Duration.String prints, without its zero components: `1m30s`, `250ms`, `4.5s`,
+ * `1.5ms`, `500us`, `2h`. It parses back to the same value.
  */
 export function formatDuration(us: Micros): string {
   if (!Number.isSafeInteger(us)) throw new RangeError(`formatDuration: ${us} is not a safe integer`);
   if (us === 0) return '0s';
   const sign = us < 0 ? '-' : '';
   let rest = Math.abs(us);
+  if (rest < 1_000) return `${sign}${rest}us`;
+  if (rest < 1_000_000) return `${sign}${decimal(rest, 3)}ms`;
   const hours = Math.floor(rest / 3_600_000_000);
   rest -= hours * 3_600_000_000;
   const minutes = Math.floor(rest / 60_000_000);
   rest -= minutes * 60_000_000;
-  let out = sign + (hours ? `${hours}h` : '') + (minutes ? `${minutes}m` : '');
-  if (rest > 0) {
-    const candidates = [`${rest}us`, `${decimal(rest, 3)}ms`, `${decimal(rest, 6)}s`];
-    out += candidates.reduce((best, c) => (c.length < best.length ? c : best));
-  }
-  return out;
+  return sign + (hours ? `${hours}h` : '') + (minutes ? `${minutes}m` : '') + (rest ? `${decimal(rest, 6)}s` : '');
 }
 
 /** `n / 10^places` as an exact decimal without trailing zeros. */

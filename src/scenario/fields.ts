@@ -26,7 +26,7 @@ export interface DefaultField<V> extends FieldBase<V> {
   readonly presence: 'default';
   readonly default: V;
 }
-export type AnyField = RequiredField<unknown> | OptionalField<unknown> | DefaultField<unknown>;
+type AnyField = RequiredField<unknown> | OptionalField<unknown> | DefaultField<unknown>;
 
 type IsOptional<T, P extends keyof T> = object extends Pick<T, P> ? true : false;
 
@@ -56,6 +56,12 @@ export const def = <V>(key: string, codec: Codec<V>, value: V, description: stri
   default: value,
 });
 
+/** The value an absent map takes: every field's default. Only for tables without required fields. */
+export function defaultsOf<T>(fields: FieldsFor<T>): T {
+  const entries = Object.entries(fields) as [string, AnyField][];
+  return Object.fromEntries(entries.flatMap(([prop, f]) => (f.presence === 'default' ? [[prop, f.default]] : []))) as T;
+}
+
 export function fieldList(fields: object): AnyField[] {
   return Object.values(fields) as AnyField[];
 }
@@ -70,11 +76,22 @@ export interface FieldMap {
   readonly pos: SourcePos;
 }
 
+/**
+ * What a table decoded. `value` holds every field that decoded (and every default), so hooks can still
+ * register what a step introduces when a sibling field is bad; `ok` says whether all of them did.
+ */
 export interface Decoded<T> {
-  readonly value: T;
+  readonly ok: boolean;
+  readonly value: Partial<T>;
   readonly pos: SourcePos;
   /** Where each property given in the file was written. */
   readonly posOf: { readonly [P in keyof T]?: SourcePos };
+}
+
+/** The decoded value when every field decoded. */
+export function complete<T>(d: Decoded<T>): T | Invalid {
+  // Every required field is present and every defaulted one filled, so the partial value is whole.
+  return d.ok ? (d.value as T) : INVALID;
 }
 
 /**
@@ -87,7 +104,7 @@ export function decodeFields<T>(
   where: string,
   ctx: ParseContext,
   alsoAllowed: readonly string[] = [],
-): Decoded<T> | Invalid {
+): Decoded<T> {
   const specs = Object.entries(fields) as [string, AnyField][];
   const known = [...specs.map(([, f]) => f.key), ...alsoAllowed];
   const given = new Map<string, PNode>();
@@ -111,21 +128,22 @@ export function decodeFields<T>(
       }
       continue;
     }
+    posOf[prop] = node.pos;
     const v = f.codec.decode(node, ctx);
     if (v === INVALID) ok = false;
-    else {
-      value[prop] = v;
-      posOf[prop] = node.pos;
-    }
+    else value[prop] = v;
   }
-  return ok ? { value: value as T, pos: map.pos, posOf: posOf as Decoded<T>['posOf'] } : INVALID;
+  return { ok, value: value as Partial<T>, pos: map.pos, posOf: posOf as Decoded<T>['posOf'] };
 }
 
 /** JSON Schema of one field, with its description and (in YAML form) its default. */
 export function fieldSchema(f: AnyField): JsonSchema {
-  const base: Record<string, unknown> = { ...f.codec.schema, description: f.description };
-  if (f.presence === 'default') base.default = f.codec.encode ? f.codec.encode(f.default) : f.default;
-  return base;
+  const schema: Record<string, unknown> = { ...f.codec.schema, description: f.description };
+  if (f.presence === 'default') {
+    const value = f.codec.encode ? f.codec.encode(f.default) : f.default;
+    if (value !== undefined) schema.default = value;
+  }
+  return schema;
 }
 
 /** JSON Schema of a closed map decoded by `fields`. */

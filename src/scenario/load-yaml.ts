@@ -29,7 +29,8 @@ export function loadYaml(text: string, file: string, errors: ErrorSink): PNode |
   }
   const lineCounter = new LineCounter();
   const at = (offset: number): SourcePos => ({ file, ...lineCounter.linePos(offset) });
-  // prettyErrors off: its context snippets are costly on pathological lines, and we position errors ourselves.
+  // prettyErrors off: building its context snippet for a 40 KB line of `- - - …` exhausts V8's regexp memory,
+  // a fatal error no catch can stop; we position errors ourselves anyway.
   const doc = parseDocument(text, {
     lineCounter,
     schema: 'core',
@@ -95,6 +96,10 @@ class Converter {
         const keyNode = key === null ? undefined : this.convert(key, depth + 1);
         if (keyNode?.kind !== 'scalar' || keyNode.value === null) {
           this.errors.add(keyNode?.pos ?? pos, 'map keys must be plain names such as "ttl"');
+          continue;
+        }
+        if (keyNode.value === '<<') {
+          this.errors.add(keyNode.pos, 'YAML merge keys (<<) are not supported; write the keys out');
           continue;
         }
         const valueNode = pair.value as Node | null;

@@ -1,7 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { formatSeconds, type Micros } from '../clock/time.js';
 
-/** Field values a trace event may carry. Lists are joined with commas; strings must not contain spaces. */
+/** Field values a trace event may carry. Lists are joined with commas; strings with spaces are quoted. */
 export type FieldValue = string | number | bigint | boolean | readonly (string | number | bigint)[];
 
 /**
@@ -27,7 +27,9 @@ function formatValue(v: FieldValue): string {
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : v > 0 ? 'inf' : '-inf';
   if (Array.isArray(v)) return v.length === 0 ? '[]' : v.map((x) => String(x)).join(',');
-  return String(v);
+  const str = String(v);
+  // Quoted only when needed, so the line still splits on spaces into key=value pairs.
+  return str === '' || /[\s"=]/.test(str) ? JSON.stringify(str) : str;
 }
 
 /**

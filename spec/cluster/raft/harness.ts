@@ -22,7 +22,7 @@ export interface Applied {
  * A raft cluster on one scheduler, with a state machine per member that records what it applies, and
  * Raft's safety properties checked as the run goes (a violation throws out of the scheduler):
  * - Election Safety: at most one leader per term;
- * - Leader Completeness: a new leader's log holds every entry committed so far;
+ * - Leader Completeness: a leader's log holds every entry committed in an earlier term;
  * - State Machine Safety: no two members apply different entries at an index; each applies in order;
  * - durability: every applied (so committed) entry is in the storage of a quorum.
  * `checkLogMatching` checks the Log Matching property on demand.
@@ -42,6 +42,8 @@ export class RaftCluster {
   readonly softStates = new Map<string, (SoftState & { t: Micros })[]>();
   /** Entries known to be committed (applied somewhere), by index. */
   readonly committed = new Map<number, Entry>();
+  /** The lowest term of a leader seen applying each committed entry: the term it was committed in. */
+  readonly commitTerm = new Map<number, number>();
   readonly leaderOfTerm = new Map<number, string>();
   private readonly prng: Prng;
   private readonly raftConfig: Partial<RaftConfig>;
@@ -180,6 +182,9 @@ export class RaftCluster {
       if (se !== undefined && se.term === e.term) durable++;
     }
     if (durable < Math.floor(this.ids.length / 2) + 1) throw new Error(`entry ${e.index} applied by ${id} is durable on only ${durable} members`);
+    // A leader applies what it commits in the same event, so the first leader to apply an entry committed it.
+    const node = this.nodes.get(id);
+    if (node?.role === 'leader' && !this.commitTerm.has(e.index)) this.commitTerm.set(e.index, node.term);
     sm.push({ t: this.now, entry: e });
   }
 
@@ -189,9 +194,11 @@ export class RaftCluster {
     const other = this.leaderOfTerm.get(s.term);
     if (other !== undefined && other !== id) throw new Error(`election safety: ${other} and ${id} both lead term ${s.term}`);
     this.leaderOfTerm.set(s.term, id);
-    for (const [i, e] of this.committed) {
+    for (const [i, term] of this.commitTerm) {
+      if (term >= s.term) continue;
+      const e = this.committed.get(i)!;
       const mine = node.log.entry(i);
-      if (mine?.term !== e.term || mine.data !== e.data) throw new Error(`leader completeness: ${id} (term ${s.term}) lacks committed entry ${i}`);
+      if (mine?.term !== e.term || mine.data !== e.data) throw new Error(`leader completeness: ${id} (term ${s.term}) lacks entry ${i} committed in term ${term}`);
     }
   }
 }

@@ -95,6 +95,24 @@ describe('crash and restart', () => {
       expect(toN3.map((m) => [m.type, m.term, m.reject])).toEqual([['MsgVoteResp', 1, true]]);
     });
 
+    it('are made durable when given in the current term too, not only along with a new term', () => {
+      const { c, toN3 } = withSpy(ms(2));
+      // A stray answer from a later term moves n2 to term 1 with no vote and no leader.
+      c.node('n2').step(new Message('MsgAppResp', 'n1', 'n2', 1));
+      c.run(ms(5));
+      expect([c.storage('n2').term, c.storage('n2').vote]).toEqual([1, undefined]);
+      c.node('n2').step(new Message('MsgVote', 'n3', 'n2', 1, 0, 0));
+      c.run(ms(2) + ms(1));
+      expect(toN3.map((m) => [m.type, m.term, m.reject])).toEqual([['MsgVoteResp', 1, false]]);
+      expect(c.storage('n2').vote).toBe('n3');
+      c.crash('n2');
+      c.restart('n2');
+      c.node('n2').step(new Message('MsgVote', 'n1', 'n2', 1, 0, 0));
+      expect(c.node('n2').term).toBe(1);
+      c.run(ms(5));
+      expect(c.storage('n2').vote).toBe('n3');
+    });
+
     it('are sent only once durable, so a crash inside the fsync forgets the vote and the reply with it', () => {
       const { c, toN3, voteRequest } = withSpy(ms(5));
       voteRequest('n3');

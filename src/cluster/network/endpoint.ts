@@ -9,7 +9,6 @@ export class Endpoint {
   private readonly links: (Link | undefined)[] = [];
 
   constructor(
-    readonly name: string,
     readonly index: number,
     readonly process: Process,
   ) {}

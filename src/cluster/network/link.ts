@@ -6,7 +6,7 @@ import type { Micros } from '../../clock/time.js';
  */
 export class Link {
   /** Arrival time of the last message sent on this link. */
-  lastArrival: Micros = 0;
+  lastArrival: Micros = Number.NEGATIVE_INFINITY;
 
   constructor(public latencyUs: Micros) {}
 

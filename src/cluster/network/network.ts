@@ -39,7 +39,7 @@ export class Network {
   /** Binds an endpoint name to the process that receives its messages. */
   attach(name: string, process: Process): void {
     if (this.endpoints.has(name)) throw new Error(`network: endpoint ${name} is already attached`);
-    this.endpoints.set(name, new Endpoint(name, this.endpoints.size, process));
+    this.endpoints.set(name, new Endpoint(this.endpoints.size, process));
   }
 
   /** Sends a message; `deliver` runs on the receiver's process when (and if) it arrives. */

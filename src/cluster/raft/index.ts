@@ -3,7 +3,7 @@ export { RaftNode, type ProposeResult, type RaftNodeOptions, type RaftRole, type
 export { RaftStorage } from './storage.js';
 export { RaftTransport, type RaftPeer } from './transport.js';
 export { defaultRaftConfig, resolveRaftConfig, type RaftConfig, type ResolvedRaftConfig } from './config.js';
-export { SENTINEL, type Entry } from './entry.js';
+export type { Entry } from './entry.js';
 export type { RaftLogView } from './log.js';
 export { CAMPAIGN_TRANSFER, Message, type MessageType } from './messages.js';
 export type { ReadIndexCallback } from './read-only.js';

@@ -75,7 +75,6 @@ export class RaftNode implements RaftPeer {
   private lead: string | undefined = undefined;
   private state: RaftRole = 'follower';
   private electionElapsed = 0;
-  private heartbeatElapsed = 0;
   private randomizedElectionTimeout = 0;
   private leadTransferee: string | undefined = undefined;
   /** Ticks since start; read requests are stamped with it. */
@@ -235,7 +234,6 @@ export class RaftNode implements RaftPeer {
   }
 
   private tickHeartbeat(): void {
-    this.heartbeatElapsed++;
     this.electionElapsed++;
     for (const s of this.readOnly.expire(this.ticks - this.cfg.electionTicks)) this.failedReads.push(s.cb);
     if (this.electionElapsed >= this.cfg.electionTicks) {
@@ -244,11 +242,8 @@ export class RaftNode implements RaftPeer {
       // A transfer that has not finished within an election timeout is given up.
       if (this.state === 'leader') this.leadTransferee = undefined;
     }
-    if (this.state !== 'leader') return;
-    if (this.heartbeatElapsed >= 1) {
-      this.heartbeatElapsed = 0;
-      this.bcastHeartbeat();
-    }
+    // etcd's server sets HeartbeatTick to 1: the leader heartbeats on every tick.
+    if (this.state === 'leader') this.bcastHeartbeat();
   }
 
   /** Uniform in [electionTicks, 2*electionTicks - 1], redrawn at every reset. */
@@ -267,7 +262,6 @@ export class RaftNode implements RaftPeer {
     }
     this.setLead(undefined);
     this.electionElapsed = 0;
-    this.heartbeatElapsed = 0;
     this.resetRandomizedElectionTimeout();
     this.leadTransferee = undefined;
     this.tracker.reset(this.raftLog.lastIndex());
@@ -355,14 +349,14 @@ export class RaftNode implements RaftPeer {
     }
   }
 
-  private handleVote(m: Message): void {
-    const respType = voteRespType(m.type as 'MsgVote' | 'MsgPreVote');
+  private handleVote(m: Message, type: 'MsgVote' | 'MsgPreVote'): void {
+    const respType = voteRespType(type);
     const canVote =
       this.vote === m.from ||
       (this.vote === undefined && this.lead === undefined) ||
-      (m.type === 'MsgPreVote' && m.term > this.currentTerm);
+      (type === 'MsgPreVote' && m.term > this.currentTerm);
     if (canVote && this.raftLog.isUpToDate(m.index, m.logTerm)) {
-      if (m.type === 'MsgVote') {
+      if (type === 'MsgVote') {
         this.electionElapsed = 0;
         if (this.vote !== m.from) {
           this.vote = m.from;
@@ -403,7 +397,7 @@ export class RaftNode implements RaftPeer {
     }
 
     if (m.type === 'MsgVote' || m.type === 'MsgPreVote') {
-      this.handleVote(m);
+      this.handleVote(m, m.type);
       return;
     }
     switch (this.state) {

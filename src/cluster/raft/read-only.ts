@@ -11,6 +11,8 @@ export interface ReadIndexStatus {
   readonly acks: Set<string>;
 }
 
+const NONE: readonly ReadIndexStatus[] = Object.freeze([]);
+
 /**
  * readOnly (ReadOnlySafe): read requests waiting for a heartbeat round to confirm the leader still leads.
  * A quorum of acks for one request's round confirms it and every request queued before it.
@@ -34,24 +36,25 @@ export class ReadOnly {
   }
 
   /** Removes and returns the request `ctx` and every request queued before it. */
-  advance(ctx: number): ReadIndexStatus[] {
+  advance(ctx: number): readonly ReadIndexStatus[] {
     const i = this.queue.findIndex((s) => s.ctx === ctx);
-    if (i < 0) return [];
+    if (i < 0) return NONE;
     const done = this.queue.slice(0, i + 1);
     this.queue = this.queue.slice(i + 1);
     for (const s of done) this.byCtx.delete(s.ctx);
     return done;
   }
 
-  /** Removes and returns the requests that came in at or before `tick`. */
-  expire(tick: number): ReadIndexStatus[] {
+  /** Removes and returns the requests that came in at or before `tick` (checked every leader tick). */
+  expire(tick: number): readonly ReadIndexStatus[] {
     let n = 0;
     while (n < this.queue.length && this.queue[n]!.tick <= tick) n++;
-    return n === 0 ? [] : this.advance(this.queue[n - 1]!.ctx);
+    return n === 0 ? NONE : this.advance(this.queue[n - 1]!.ctx);
   }
 
   /** Removes and returns every request (leadership is gone). */
-  drain(): ReadIndexStatus[] {
+  drain(): readonly ReadIndexStatus[] {
+    if (this.queue.length === 0) return NONE;
     const all = this.queue;
     this.queue = [];
     this.byCtx.clear();

@@ -17,7 +17,7 @@ import { deriveTimings, type DerivedTimings, type ServerConfig } from './config.
 import { Deadline } from './deadline.js';
 import type { Disk } from './disk.js';
 import { ErrTimeout, ErrTimeoutWaitAppliedIndex, type AnyServerError } from './errors.js';
-import { IdGenerator } from './id-gen.js';
+import { IdGenerator, SIM_EPOCH_UNIX_MS } from './id-gen.js';
 import type { RaftRequest, RaftRequestBody } from './raft-request.js';
 
 /** Finds the current incarnation of a member's server (a restart replaces the object). */
@@ -83,7 +83,7 @@ export class EtcdServer {
     this.disk = deps.disk;
     this.timings = deriveTimings(deps.config);
     const c = deps.config;
-    this.idGen = new IdGenerator(deps.memberNumber, Math.trunc(deps.process.wallNow() / 1000));
+    this.idGen = new IdGenerator(deps.memberNumber, SIM_EPOCH_UNIX_MS + Math.trunc(deps.process.wallNow() / 1000));
     // The lessor is recovered before the keyspace, so restored keys can attach to their leases.
     this.lessor = createLessor(
       deps.process,

@@ -4,8 +4,11 @@
  * and every proposal's header ID comes from the same generator, so idle grants differ by 2.
  *
  * [SIM-CHOICE] Member IDs here are small (n1 → 1, n2 → 2 …), so allocated lease IDs stay below 2^53
- * and the lessor keys its maps by number; the layout of the ID is etcd's.
+ * and the lessor keys its maps by number; the layout of the ID is etcd's. The timestamp is the member's
+ * wall clock read as Unix milliseconds, with the simulation's time 0 at SIM_EPOCH_UNIX_MS.
  */
+export const SIM_EPOCH_UNIX_MS = 1_767_225_600_000; // 2026-01-01T00:00:00Z
+
 export class IdGenerator {
   private prefix: bigint;
   private suffix: bigint;

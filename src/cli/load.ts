@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { formatError, parseScenario } from '../scenario/parse.js';
+import type { Scenario } from '../scenario/types.js';
+
+export type Loaded = { readonly ok: true; readonly scenario: Scenario } | { readonly ok: false; readonly messages: readonly string[] };
+
+/** Reads and validates one scenario file; every problem becomes a `file:line:col: message` line. */
+export function loadScenario(file: string, knownBugs: readonly string[]): Loaded {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return { ok: false, messages: [`${file}: cannot read the file (${code ?? String(e)})`] };
+  }
+  const p = parseScenario(text, file, { knownBugs });
+  return p.ok ? { ok: true, scenario: p.scenario } : { ok: false, messages: p.errors.map(formatError) };
+}

@@ -1,0 +1,42 @@
+import { MICROS_PER_SECOND, ms, seconds, type Micros } from '../clock/time.js';
+
+/**
+ * clientv3's constants (client/v3/lease.go, client/v3/client.go, client/v3/concurrency/session.go at
+ * v3.5.33; 3.4.23 has the same values). Durations in µs.
+ */
+
+/** lease.go `defaultTTL`: the first keepalive deadline when DialTimeout is 0. */
+export const DEFAULT_TTL_US: Micros = seconds(5);
+/** lease.go `retryConnWait`: send-loop period and the wait before a keepalive stream is reopened. */
+export const RETRY_CONN_WAIT_US: Micros = ms(500);
+/** lease.go deadlineLoop period. */
+export const DEADLINE_LOOP_US: Micros = seconds(1);
+/** lease.go `LeaseResponseChSize` (documented; responses go to listeners, so the buffer never fills). */
+export const LEASE_RESPONSE_CH_SIZE = 16;
+/** concurrency/session.go `defaultSessionTTL`, seconds. */
+export const DEFAULT_SESSION_TTL = 60;
+
+/** client.go: `defaultUnaryMaxRetries` — attempts, first one included (the interceptor loops `attempt < max`). */
+export const UNARY_MAX_ATTEMPTS = 100;
+/** client.go: `defaultBackoffWaitBetween`. */
+export const BACKOFF_WAIT_BETWEEN_US: Micros = ms(25);
+/** client.go: `defaultBackoffJitterFraction`. */
+export const BACKOFF_JITTER_FRACTION = 0.1;
+
+/** Config defaults. DialTimeout 5 s is the runbook's (and etcdctl's `--dial-timeout` default is 2 s). */
+export const DEFAULT_DIAL_TIMEOUT_US: Micros = seconds(5);
+/** etcd's own request timeout (5 s + 2 × election timeout), used as each unary call's context deadline. */
+export const DEFAULT_REQUEST_TIMEOUT_US: Micros = seconds(7);
+/** etcdctl `--keepalive-time` default: gRPC pings after this long without hearing from the member. */
+export const DEFAULT_DIAL_KEEPALIVE_TIME_US: Micros = seconds(2);
+/** etcdctl `--keepalive-timeout` default: an unanswered ping closes the connection after this long. */
+export const DEFAULT_DIAL_KEEPALIVE_TIMEOUT_US: Micros = seconds(6);
+
+/**
+ * `firstKeepAliveTimeout = DialTimeout + 1 s`, replaced by `defaultTTL` (5 s) when it equals exactly
+ * 1 s, i.e. when DialTimeout is 0 (lease.go NewLease / NewLeaseFromLeaseClient).
+ */
+export function firstKeepAliveTimeout(dialTimeoutUs: Micros): Micros {
+  const t = dialTimeoutUs + MICROS_PER_SECOND;
+  return t === MICROS_PER_SECOND ? DEFAULT_TTL_US : t;
+}

@@ -1,0 +1,40 @@
+import type { RpcCode, RpcError } from '../cluster/server/api.js';
+
+/**
+ * Errors the client produces itself, shaped like the server's `RpcError` (gRPC code + etcd name) so a
+ * caller handles both with one check (`isRpcError`) and compares names, never message text. The
+ * messages are clientv3's own.
+ */
+const err = (code: RpcCode, name: string, message: string): RpcError => Object.freeze({ code, name, message });
+
+/** The call's own deadline passed with no answer (context.DeadlineExceeded). */
+export const ErrDeadlineExceeded = err('DeadlineExceeded', 'DeadlineExceeded', 'context deadline exceeded');
+/** The caller (or client shutdown) cancelled the call (context.Canceled). */
+export const ErrCanceled = err('Canceled', 'Canceled', 'context canceled');
+/**
+ * The client tore down its connection to a member (failover, or the member stopped answering): gRPC's
+ * "transport is closing". Every RPC and stream still open on that connection ends with it.
+ */
+export const ErrConnClosing = err('Unavailable', 'ErrConnClosing', 'transport is closing');
+/** rpctypes.ErrLeaseNotFound as KeepAliveOnce returns it for a TTL ≤ 0 answer. */
+export const ErrLeaseNotFound = err('NotFound', 'ErrLeaseNotFound', 'etcdserver: requested lease not found');
+/** KeepAlive after the client's keepalive loop has exited (Close): clientv3.ErrKeepAliveHalted. */
+export const ErrKeepAliveHalted = err('Canceled', 'ErrKeepAliveHalted', 'etcdclient: leases keep alive halted: context canceled');
+/** concurrency.ErrSessionExpired (3.5): after waiting, the waiter's own lock key was gone. */
+export const ErrSessionExpired = err('Unknown', 'ErrSessionExpired', 'mutex: session is expired');
+/** concurrency.ErrLocked: TryLock found another owner. */
+export const ErrLocked = err('Unknown', 'ErrLocked', 'mutex: Locked by another session');
+/** The watch behind a mutex wait ended without the awaited DELETE ("lost watcher waiting for delete"). */
+export const ErrLostWatcher = err('Unknown', 'ErrLostWatcher', 'lost watcher waiting for delete');
+/** A call made on a client that was closed. */
+export const ErrClientClosed = err('Canceled', 'ErrClientClosed', 'grpc: the client connection is closing');
+
+/** etcd's server error names the client reacts to (it cannot import the server's error values). */
+export const NO_LEADER = 'ErrNoLeader';
+
+/**
+ * True for an error value (server's or client's), false for a response. Same test as the server API's
+ * `isRpcError`, restated here so the client imports only types from the cluster layer.
+ */
+export const isRpcError = (x: unknown): x is RpcError =>
+  typeof x === 'object' && x !== null && 'code' in x && 'name' in x && !('header' in x);

@@ -1,0 +1,145 @@
+import { MICROS_PER_SECOND, type Micros } from '../clock/time.js';
+import type { RunResult } from '../scenario/replay/runner.js';
+import type { Step } from '../scenario/types.js';
+import { formatLeaseId, type TraceEvent } from '../trace/trace.js';
+import { describeStep } from './describe-step.js';
+
+export interface NarrateOptions {
+  /** Also show client sends/receives, follower applies and the bootstrap before time 0. */
+  readonly verbose?: boolean;
+}
+
+/** `  16.502 s` — right-aligned seconds with milliseconds. */
+export function formatTime(t: Micros): string {
+  return `${(t / MICROS_PER_SECOND).toFixed(3).padStart(9)} s`;
+}
+
+/** Events that happen on every member at apply time: narrated once, from the leader. */
+const REPLICATED = new Set(['lease-grant', 'lease-revoke', 'lease-checkpoint', 'kv-put', 'kv-delete', 'lease-attach', 'lease-detach']);
+
+/**
+ * The replay as a story: one line per step, lease event, leadership change, fault and verdict, in time
+ * order. Built from the trace only, so it tells what the simulation did, not what the file asked for.
+ */
+export function narrate(result: RunResult, opts: NarrateOptions = {}): string[] {
+  const { labels } = result;
+  const stepsByLine = new Map<number, Step>(result.scenario.steps.map((s) => [s.pos.line, s]));
+  const name = (id: bigint | undefined): string => {
+    if (id === undefined) return '?';
+    const label = labels.labelOf(id);
+    return label === undefined ? formatLeaseId(id) : `${label} (${formatLeaseId(id)})`;
+  };
+  const short = (id: bigint | undefined): string => (id === undefined ? '?' : (labels.labelOf(id) ?? formatLeaseId(id)));
+  let leader: string | undefined;
+  const out: string[] = [];
+  for (const e of result.trace.events) {
+    const f = e.fields ?? {};
+    if (e.kind === 'raft-leader' && e.member === f.leader) leader = e.member;
+    if (e.t < 0 && opts.verbose !== true) continue;
+    if (REPLICATED.has(e.kind) && e.member !== leader && opts.verbose !== true) continue;
+    const text = describe(e, f, stepsByLine, name, short, opts.verbose === true);
+    if (text !== undefined) out.push(`${formatTime(e.t)}  ${e.member.padEnd(7)} ${text}`);
+  }
+  return out;
+}
+
+function describe(
+  e: TraceEvent,
+  f: Readonly<Record<string, unknown>>,
+  steps: Map<number, Step>,
+  name: (id: bigint | undefined) => string,
+  short: (id: bigint | undefined) => string,
+  verbose: boolean,
+): string | undefined {
+  switch (e.kind) {
+    case 'step': {
+      const s = steps.get(Number(f.line));
+      return `▶ line ${String(f.line)}: ${s === undefined ? String(f.action) : describeStep(s)}`;
+    }
+    case 'step-error':
+      return `✗ step ${String(f.op)} could not run: ${String(f.message)}`;
+    case 'expect-pass':
+      return `✔ PASS line ${String(f.line)}: ${String(f.expect)} (${String(f.got)})`;
+    case 'expect-fail':
+      return `✘ FAIL line ${String(f.line)}: ${String(f.expect)} — got ${String(f.got)}`;
+    case 'ctl-granted':
+      return `granted ${name(e.lease)}, TTL ${String(f.ttl)} s`;
+    case 'ctl-error':
+      return `${String(f.op)} failed: ${String(f.err)}`;
+    case 'ctl-ok':
+      return f.op === 'put' ? `put ${String(f.key)} done at revision ${String(f.rev)} (the fencing token)` : `${String(f.op)} ok${fieldsText(f, ['op'])}`;
+    case 'lease-grant':
+      return `lease ${short(e.lease)} granted with TTL ${String(f.ttl)} s, expires at ${String(f.expiry)} s`;
+    case 'lease-renew':
+      return `lease ${short(e.lease)} renewed: TTL ${String(f.ttl)} s, now expires at ${String(f.expiry)} s`;
+    case 'lease-renew-wait':
+      return `renew of ${short(e.lease)} waits: the lease has expired and its revoke is pending`;
+    case 'lease-checkpoint':
+      return `lease ${short(e.lease)} checkpointed: ${String(f.remaining)} s remaining (used by the next Promote)`;
+    case 'lease-expired':
+      return `lease ${short(e.lease)} expired (expiry ${String(f.expiry)} s); the run loop offers it for revocation`;
+    case 'lease-revoke': {
+      const keys = f.keys as readonly string[] | undefined;
+      return `lease ${short(e.lease)} revoked${keys !== undefined && keys.length > 0 ? `: deleted ${keys.join(', ')}` : ' (no keys)'}`;
+    }
+    case 'server-expired-revoke':
+      return f.ok === true ? undefined : `revoke of expired lease ${short(e.lease)} failed: ${String(f.err)} (retried after the retry interval)`;
+    case 'server-expired-revoke-skipped':
+      return `skipped revoking ${String(f.count)} expired leases: leadership not confirmed`;
+    case 'server-checkpoint-refused':
+      return `refused to checkpoint ${String(f.count)} leases: leadership not confirmed`;
+    case 'lessor-promote':
+      return `lessor promoted: ${String(f.leases)} leases get remaining TTL + ${String(f.extend)} s${Number(f.spread) > 0 ? `; ${String(f.spread)} spread out to avoid a revoke storm` : ''}`;
+    case 'lessor-demote':
+      return `lessor demoted: its ${String(f.leases)} leases no longer expire here`;
+    case 'lessor-expired-dropped':
+      return `expired batch of ${String(f.count)} dropped: the revoke channel is full`;
+    case 'raft-leader':
+      return e.member === f.leader ? `became leader (term ${String(f.term)})` : verbose ? `follows ${String(f.leader)} (term ${String(f.term)})` : undefined;
+    case 'raft-step-down':
+      return `stepped down (${String(f.reason)})`;
+    case 'member-crash':
+      return 'crashed (SIGKILL): volatile state lost';
+    case 'member-restart':
+      return 'restarted from its WAL and backend';
+    case 'member-pause':
+      return 'paused (SIGSTOP)';
+    case 'member-resume':
+      return 'resumed (SIGCONT): held timers fire now';
+    case 'member-clock-jump':
+      return `wall clock jumped ${String(f.delta)} s (monotonic clock unchanged)`;
+    case 'net-partition':
+      return `network partitioned: ${String(f.groups).split('|').map((g) => `{${g}}`).join(' ')}`;
+    case 'net-heal':
+      return 'network healed';
+    case 'client-pause':
+      return 'client paused (GC pause / SIGSTOP)';
+    case 'client-resume':
+      return 'client resumed';
+    case 'client-keepalive-closed':
+      return `keep-alive channel for ${short(e.lease)} closed (${String(f.reason)})`;
+    case 'client-keepalive-recv':
+      return verbose ? `keep-alive answer for ${short(e.lease)}: TTL ${String(f.ttl)}` : undefined;
+    case 'client-keepalive-send':
+      return verbose ? `keep-alive sent for ${short(e.lease)}` : undefined;
+    case 'client-lock-acquired':
+      return `acquired lock ${String(f.name)} (fencing token ${String(f.rev)})`;
+    case 'client-unlock':
+      return `released lock ${String(f.name)}`;
+    case 'client-fenced-write':
+      return `write to ${String(f.resource)} with token ${String(f.token)}: ${f.accepted === true ? 'accepted' : 'REJECTED (stale token)'}`;
+    case 'client-error':
+      return `${String(f.op)} failed: ${String(f.err)}`;
+    case 'client-session-done':
+      return `session for ${short(e.lease)} ended (${String(f.reason)})`;
+    default:
+      return verbose ? `${e.kind}${fieldsText(f, [])}` : undefined;
+  }
+}
+
+function fieldsText(f: Readonly<Record<string, unknown>>, skip: readonly string[]): string {
+  const parts = Object.entries(f)
+    .filter(([k]) => !skip.includes(k))
+    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`);
+  return parts.length === 0 ? '' : ` (${parts.join(' ')})`;
+}

@@ -1,0 +1,33 @@
+import { formatSeconds } from '../clock/time.js';
+import type { RunResult } from '../scenario/replay/runner.js';
+
+/** The verdict block: PASS/FAIL per assertion, the trace hash, and a closing count line. */
+export function summary(r: RunResult): string[] {
+  const out: string[] = [];
+  if (r.setupError !== undefined) out.push(`SETUP ERROR  ${r.scenario.file}: ${r.setupError}`);
+  for (const a of r.assertions) {
+    const where = `${r.scenario.file}:${a.step.pos.line}`;
+    out.push(`${a.pass ? 'PASS' : 'FAIL'}  ${where}  at ${formatSeconds(a.atUs)} s  ${a.text}${a.pass ? '' : ` — got ${a.got}`}`);
+  }
+  out.push(`trace sha256 ${r.trace.hash()}`);
+  const passed = r.assertions.filter((a) => a.pass).length;
+  // A setup error counts as one failure: the scenario did not run as written.
+  const failed = r.assertions.length - passed + (r.setupError !== undefined ? 1 : 0);
+  out.push(`${passed} passed, ${failed} failed`);
+  return out;
+}
+
+/** The machine-readable form of a replay (`lessor-sim run --json`). */
+export function toJson(r: RunResult): object {
+  return {
+    file: r.scenario.file,
+    name: r.scenario.name,
+    profile: r.profile,
+    seed: r.seed,
+    passed: r.passed,
+    setupError: r.setupError ?? null,
+    traceHash: r.trace.hash(),
+    events: r.trace.length,
+    assertions: r.assertions.map((a) => ({ line: a.step.pos.line, col: a.step.pos.col, atSeconds: a.atUs / 1e6, pass: a.pass, expect: a.text, got: a.got })),
+  };
+}

@@ -1,0 +1,129 @@
+import { MICROS_PER_SECOND } from '../../clock/time.js';
+import type { Cluster } from '../../cluster/cluster.js';
+import type { MvccStore } from '../../cluster/mvcc/index.js';
+import type { EtcdServer } from '../../cluster/server/etcd-server.js';
+import type { Lease } from '../../lessor/lease.js';
+import type { Assertion, IntRange, LeaseLabel, MemberName } from '../types.js';
+import type { LabelBook } from './labels.js';
+
+export interface Verdict {
+  readonly pass: boolean;
+  /** What was observed, or why the assertion could not be evaluated. */
+  readonly got: string;
+}
+
+/** What assertions may look at besides the cluster: the scenario's clients and resources. */
+export interface AssertionContext {
+  readonly cluster: Cluster;
+  readonly labels: LabelBook;
+  /** Whether the client's keep-alive channel for the lease is open; undefined if it never started one. */
+  keepAliveAlive(client: string, lease: bigint): boolean | undefined;
+  lockHeld(client: string, lock: string): boolean;
+  resource(name: string): { readonly accepted: number; readonly rejected: number } | undefined;
+}
+
+const fail = (got: string): Verdict => ({ pass: false, got });
+const verdict = (pass: boolean, got: string): Verdict => ({ pass, got });
+
+function inRange(v: number, r: IntRange): boolean {
+  return (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max);
+}
+
+export function describeRange(r: IntRange): string {
+  if (r.min !== undefined && r.max !== undefined) return `in [${r.min}, ${r.max}]`;
+  return r.min !== undefined ? `>= ${r.min}` : `<= ${r.max}`;
+}
+
+/**
+ * Evaluates one assertion against the state at this instant, the way the named request would see it:
+ * a linearizable read or TimeToLive is answered by the leader; `via` a member makes a key read
+ * serializable on that member. Nothing passes by default: a question with no answer fails, saying why.
+ */
+export function evaluate(a: Assertion, ctx: AssertionContext): Verdict {
+  switch (a.form) {
+    case 'key-exists':
+    case 'key-value':
+    case 'key-revision': {
+      const store = readStore(ctx.cluster, a.via);
+      if (typeof store === 'string') return fail(store);
+      const kv = store.range(a.key);
+      if (a.form === 'key-exists') return verdict((kv !== undefined) === a.exists, kv === undefined ? 'absent' : `present (rev ${kv.modRevision})`);
+      if (kv === undefined) return fail('absent');
+      if (a.form === 'key-value') return verdict(kv.value === a.value, `value ${JSON.stringify(kv.value)}`);
+      return verdict(inRange(kv.modRevision, a.revision), `mod revision ${kv.modRevision}`);
+    }
+    case 'lease-exists':
+    case 'lease-ttl':
+    case 'lease-keys': {
+      const found = timeToLive(ctx, a.lease);
+      if (typeof found === 'string') return fail(found);
+      const { lease, server } = found;
+      if (a.form === 'lease-exists') return verdict((lease !== undefined) === a.exists, lease === undefined ? 'TTL -1 (not found)' : 'found');
+      if (lease === undefined) return fail('TTL -1 (not found)');
+      if (a.form === 'lease-keys') {
+        const keys = lease.keys();
+        const want = [...a.keys].sort();
+        return verdict(keys.length === want.length && keys.every((k, i) => k === want[i]), `keys [${keys.join(', ')}]`);
+      }
+      if (server.config.profile.timeToLiveRejectsDemoted && lease.demoted()) return fail('ErrLeaderChanged (the leader has not promoted its lessor yet)');
+      const ttl = lease.remainingSeconds(server.proc.now());
+      return verdict(inRange(ttl, a.ttlSeconds), `TTL ${ttl}`);
+    }
+    case 'leader': {
+      const l = ctx.cluster.leader();
+      if (l === undefined) return fail('no leader');
+      return verdict(l.name === a.member && l.lessor.isPrimary(), `leader ${l.name}${l.lessor.isPrimary() ? '' : ' (lessor not yet primary)'}`);
+    }
+    case 'keepalive-alive': {
+      const id = ctx.labels.id(a.lease);
+      if (id === undefined) return fail(ctx.labels.whyUnbound(a.lease));
+      const alive = ctx.keepAliveAlive(a.client, id);
+      if (alive === undefined) return fail(`client ${a.client} never started a keep-alive for ${a.lease}`);
+      return verdict(alive === a.alive, alive ? 'channel open' : 'channel closed');
+    }
+    case 'lock-held': {
+      const held = ctx.lockHeld(a.client, a.lock);
+      return verdict(held === a.held, held ? 'held' : 'not held');
+    }
+    case 'resource-accepted':
+    case 'resource-rejected': {
+      const r = ctx.resource(a.resource);
+      if (r === undefined) return fail(`no write ever reached resource ${a.resource}`);
+      return a.form === 'resource-accepted'
+        ? verdict(r.accepted === a.accepted, `${r.accepted} accepted`)
+        : verdict(r.rejected === a.rejected, `${r.rejected} rejected`);
+    }
+    case 'revision': {
+      const store = readStore(ctx.cluster, a.via);
+      if (typeof store === 'string') return fail(store);
+      return verdict(inRange(store.currentRevision, a.revision), `revision ${store.currentRevision}`);
+    }
+    case 'leases-count': {
+      const s = a.via === undefined ? ctx.cluster.leader() : ctx.cluster.server(a.via);
+      if (s === undefined) return fail(a.via === undefined ? 'no leader to list leases' : `${a.via} is not running`);
+      const n = s.lessor.leases().length;
+      return verdict(n === a.count, `${n} leases`);
+    }
+  }
+}
+
+function readStore(cluster: Cluster, via: MemberName | undefined): MvccStore | string {
+  if (via === undefined) {
+    const l = cluster.leader();
+    return l === undefined ? 'no leader for a linearizable read' : l.store;
+  }
+  const s = cluster.server(via);
+  return s === undefined ? `${via} is not running` : s.store;
+}
+
+/** LeaseTimeToLive as the leader answers it (followers forward to the leader). */
+function timeToLive(ctx: AssertionContext, label: LeaseLabel): { lease: Lease | undefined; server: EtcdServer } | string {
+  const id = ctx.labels.id(label);
+  if (id === undefined) return ctx.labels.whyUnbound(label);
+  const leader = ctx.cluster.leader();
+  if (leader === undefined) return 'no leader to answer LeaseTimeToLive';
+  return { lease: leader.lessor.lookup(id), server: leader };
+}
+
+/** Seconds with millisecond precision, for messages. */
+export const secondsText = (us: number): string => `${(us / MICROS_PER_SECOND).toFixed(3)} s`;

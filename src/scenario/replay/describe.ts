@@ -1,0 +1,36 @@
+import type { Assertion } from '../types.js';
+import { describeRange } from './assertions.js';
+
+const on = (via: string | undefined, linearizable: string): string => (via === undefined ? linearizable : `on ${via}`);
+
+/** An assertion in words, for PASS/FAIL lines: "key /locks/a exists (linearizable read)". */
+export function describeAssertion(a: Assertion): string {
+  switch (a.form) {
+    case 'key-exists':
+      return `key ${a.key} ${a.exists ? 'exists' : 'does not exist'} ${on(a.via, '(linearizable read)')}`;
+    case 'key-value':
+      return `key ${a.key} = ${JSON.stringify(a.value)} ${on(a.via, '(linearizable read)')}`;
+    case 'key-revision':
+      return `key ${a.key} mod revision ${describeRange(a.revision)} ${on(a.via, '(linearizable read)')}`;
+    case 'lease-exists':
+      return `lease ${a.lease} ${a.exists ? 'exists' : 'is gone (TimeToLive answers -1)'}`;
+    case 'lease-ttl':
+      return `lease ${a.lease} TimeToLive TTL ${describeRange(a.ttlSeconds)} s`;
+    case 'lease-keys':
+      return `lease ${a.lease} has keys [${a.keys.join(', ')}]`;
+    case 'leader':
+      return `${a.member} is leader with a primary lessor`;
+    case 'keepalive-alive':
+      return `${a.client}'s keep-alive for ${a.lease} is ${a.alive ? 'open' : 'closed'}`;
+    case 'lock-held':
+      return `${a.client} ${a.held ? 'holds' : 'does not hold'} lock ${a.lock}`;
+    case 'resource-accepted':
+      return `resource ${a.resource} accepted ${a.accepted} writes`;
+    case 'resource-rejected':
+      return `resource ${a.resource} rejected ${a.rejected} writes`;
+    case 'revision':
+      return `revision ${describeRange(a.revision)} ${on(a.via, 'on the leader')}`;
+    case 'leases-count':
+      return `${a.count} leases listed ${on(a.via, 'on the leader')}`;
+  }
+}
