@@ -3,6 +3,7 @@
 // stdout, exit codes); everything it runs is deterministic.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { explain } from '../report/explain.js';
 import { narrate } from '../report/narrate.js';
 import { summary, toJson } from '../report/summary.js';
 import { runScenario, type RunOptions } from '../scenario/replay/runner.js';
@@ -64,7 +65,13 @@ function main(argv: string[]): number {
       for (const e of r.trace.events) console.log(formatEvent(e));
       return r.passed ? 0 : 1;
     }
-    case 'explain':
+    case 'explain': {
+      const r = runScenario(one(scenarios, command), runOpts);
+      const s = r.scenario;
+      if (s.description !== undefined) console.log(`${s.name}: ${s.description.trim()}\n`);
+      for (const line of explain(r, values.lease)) console.log(line);
+      return r.passed ? 0 : 1;
+    }
     case 'render':
       throw new UsageError(`${command}: not available in this build`);
     default:

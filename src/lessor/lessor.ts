@@ -308,7 +308,11 @@ class LessorImpl implements Lessor {
     }
     let spread = 0;
     if (ordered.length >= this.config.leaseRevokeRate) spread = this.spreadPileup(now, extend, ordered);
-    if (this.trace.enabled) this.emit('lessor-promote', undefined, { extend: extend / MICROS_PER_SECOND, leases: ordered.length, spread });
+    if (this.trace.enabled) {
+      this.emit('lessor-promote', undefined, { extend: extend / MICROS_PER_SECOND, leases: ordered.length, spread });
+      // One line per lease, so `explain` can say what this promotion did to each of them.
+      for (const l of ordered) this.emit('lease-promoted', l.id, { remaining: l.getRemainingTTL(), expiry: expiryField(l.expiry) });
+    }
   }
 
   /**

@@ -1,0 +1,143 @@
+import { formatSeconds, type Micros } from '../clock/time.js';
+import type { RunResult } from '../scenario/replay/runner.js';
+import { formatLeaseId, type TraceEvent } from '../trace/trace.js';
+
+const at = (t: Micros): string => `${(t / 1e6).toFixed(3)} s`;
+const expiryText = (v: unknown): string => (v === 'forever' ? 'forever' : `${Number(v).toFixed(3)} s`);
+
+/** Faults worth a link in every live lease's chain (on the leader, or network-wide). */
+const FAULTS: Readonly<Record<string, string>> = {
+  'member-crash': 'crashed',
+  'member-pause': 'was paused',
+  'member-resume': 'resumed',
+  'member-clock-jump': "had its wall clock jump",
+  'net-partition': 'the network was partitioned',
+  'net-heal': 'the network healed',
+};
+
+interface Chain {
+  readonly id: bigint;
+  readonly links: string[];
+  renewals: number;
+  firstRenewAt: Micros;
+  lastRenew: TraceEvent | undefined;
+  offeredAt: Micros | undefined;
+  ended: boolean;
+}
+
+/**
+ * Why each lease ended when it did: its life as a chain of causes read off the trace (grant, renewals,
+ * leader changes and what Promote did to its expiry, checkpoints, expiry, revoke), seen from whichever
+ * member was primary at the time.
+ */
+export function explain(result: RunResult, label?: string): string[] {
+  const chains = new Map<bigint, Chain>();
+  const order: bigint[] = [];
+  let leader: string | undefined;
+  const chainOf = (id: bigint): Chain => {
+    let c = chains.get(id);
+    if (c === undefined) {
+      c = { id, links: [], renewals: 0, firstRenewAt: 0, lastRenew: undefined, offeredAt: undefined, ended: false };
+      chains.set(id, c);
+      order.push(id);
+    }
+    return c;
+  };
+  const flushRenewals = (c: Chain): void => {
+    if (c.renewals === 0) return;
+    const last = c.lastRenew!;
+    c.links.push(
+      c.renewals === 1
+        ? `renewed at ${at(last.t)} (expiry ${expiryText(last.fields?.expiry)})`
+        : `renewed ${c.renewals} times from ${at(c.firstRenewAt)} to ${at(last.t)} (last expiry ${expiryText(last.fields?.expiry)})`,
+    );
+    c.renewals = 0;
+  };
+  let promoteBy: { member: string; extend: unknown } | undefined;
+  for (const e of result.trace.events) {
+    const f = e.fields ?? {};
+    if (e.kind === 'raft-leader' && e.member === f.leader) {
+      leader = e.member;
+      for (const c of chains.values()) if (!c.ended) c.links.push(`${e.member} became leader at ${at(e.t)} (term ${String(f.term)})`);
+      continue;
+    }
+    const fault = FAULTS[e.kind];
+    if (fault !== undefined && (e.member === leader || e.member === 'sim')) {
+      const what = e.member === 'sim' ? `${fault} at ${at(e.t)}` : `leader ${e.member} ${fault} at ${at(e.t)}`;
+      for (const c of chains.values()) if (!c.ended) c.links.push(what);
+      if (e.member === leader && e.kind === 'member-crash') leader = undefined;
+      continue;
+    }
+    if (e.kind === 'lessor-promote') {
+      promoteBy = { member: e.member, extend: f.extend };
+      continue;
+    }
+    if (e.kind === 'lessor-demote') {
+      for (const c of chains.values()) if (!c.ended) flushRenewals(c);
+      continue;
+    }
+    if (e.lease === undefined) continue;
+    const primaryEvent = e.member === leader;
+    switch (e.kind) {
+      case 'lease-grant':
+        if (!primaryEvent) break;
+        chainOf(e.lease).links.push(
+          `granted at ${at(e.t)} with TTL ${String(f.ttl)} s${f.expiry === 'forever' ? ' while no lessor was primary' : ` (expiry ${expiryText(f.expiry)})`}`,
+        );
+        break;
+      case 'lease-renew': {
+        const c = chainOf(e.lease);
+        if (c.renewals === 0) c.firstRenewAt = e.t;
+        c.renewals++;
+        c.lastRenew = e;
+        break;
+      }
+      case 'lease-promoted': {
+        const c = chainOf(e.lease);
+        flushRenewals(c);
+        const by = promoteBy?.member ?? e.member;
+        const extend = Number(promoteBy?.extend ?? 0);
+        // Whatever goes beyond now + extend + remaining TTL is Promote's pile-up spreading.
+        const spread = Number(f.expiry) - (e.t / 1e6 + extend + Number(f.remaining));
+        const spreadText = spread > 0.0005 ? ` + ${spread.toFixed(3)} s spread to avoid a revoke storm` : '';
+        c.links.push(`Promote on ${by} at ${at(e.t)} set expiry to ${expiryText(f.expiry)} (remaining TTL ${String(f.remaining)} s + election timeout ${extend} s${spreadText})`);
+        break;
+      }
+      case 'lease-checkpoint':
+        if (primaryEvent) chainOf(e.lease).links.push(`checkpointed at ${at(e.t)}: ${String(f.remaining)} s remaining`);
+        break;
+      case 'lease-expired': {
+        const c = chainOf(e.lease);
+        flushRenewals(c);
+        if (c.offeredAt === undefined) c.links.push(`expired at ${expiryText(f.expiry)}; the 500 ms run loop offered it for revocation at ${at(e.t)}`);
+        else c.links.push(`still unrevoked, offered again at ${at(e.t)} (retry interval)`);
+        c.offeredAt = e.t;
+        break;
+      }
+      case 'lease-revoke': {
+        if (!primaryEvent && leader !== undefined) break;
+        const c = chainOf(e.lease);
+        flushRenewals(c);
+        const keys = (f.keys as readonly string[] | undefined) ?? [];
+        const cause = c.offeredAt !== undefined ? 'after expiry' : 'by a client LeaseRevoke';
+        c.links.push(`revoked at ${at(e.t)} ${cause}${keys.length > 0 ? `, deleting ${keys.join(', ')}` : ''}`);
+        c.ended = true;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  const end = result.cluster?.now() ?? result.scenario.durationUs;
+  const out: string[] = [];
+  for (const id of order) {
+    const name = result.labels.labelOf(id);
+    if (label !== undefined && name !== label) continue;
+    const c = chains.get(id)!;
+    flushRenewals(c);
+    if (!c.ended) c.links.push(`still alive when the run ended at ${formatSeconds(end)} s`);
+    out.push(`${name ?? formatLeaseId(id)} (${formatLeaseId(id)}): ${c.links.join(' → ')}`);
+  }
+  if (label !== undefined && out.length === 0) out.push(`no lease is labelled ${label} in this scenario (labels: ${result.labels.entries().map(([l]) => l).join(', ') || 'none'})`);
+  return out;
+}
