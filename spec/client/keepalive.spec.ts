@@ -49,6 +49,17 @@ describe('keepalive cadence', () => {
     expect(w.times('client-keepalive-send', 'c1')).toEqual([0, 2, 4, 6, 8]);
   });
 
+  it('"strictly before now": a nextKeepAlive that falls exactly on a pass waits for the following one', () => {
+    const w = world({ latencyUs: 166_667 });
+    const c1 = w.client('c1');
+    const id = w.cluster.grantNow(5);
+    c1.keepAlive(id);
+    w.run(8 * S);
+    // Send 0 → response 0.333334 → nextKeepAlive 0.333334 + 1.666666 = 2.0, exactly the 2.0 pass: not
+    // strictly before it → 2.5; response 2.833334 → 4.5 → 5.0; and so on.
+    expect(w.times('client-keepalive-send', 'c1')).toEqual([0, 2.5, 5, 7.5]);
+  });
+
   it('re-sends every 500 ms while unanswered, then closes with reason deadline at last response + TTL, checked each second', () => {
     const w = world();
     const c1 = w.client('c1', { endpoints: ['n1'], dialKeepAliveTimeUs: 0 });

@@ -90,7 +90,7 @@ const stepSpec = fc.record({
 
 /** A scenario that is valid by construction: labels granted before use, members in range, times in order. */
 const validScenario = fc
-  .tuple(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.array(stepSpec, { maxLength: 15 }))
+  .tuple(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.array(stepSpec, { maxLength: 10 }))
   .map(([members, seed, specs]): Json => {
     const labels: string[] = [];
     const member = (pick: number) => `n${(pick % members) + 1}`;

@@ -96,7 +96,7 @@ export class LeaseKeepAlive {
     const now = process.now();
     let ka = this.keepAlives.get(id);
     if (ka === undefined) {
-      ka = { id, chs: [ch], ctxs: [ch.ctx], deadline: now + this.core.firstKeepAliveTimeoutUs, nextKeepAlive: now, done: false };
+      ka = { id, chs: [ch], ctxs: [ch.ctx], deadline: now + this.core.firstKeepAliveTimeoutUs, nextKeepAlive: now - 1, done: false };
       this.keepAlives.set(id, ka);
     } else {
       ka.chs.push(ch);

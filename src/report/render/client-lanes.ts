@@ -1,0 +1,157 @@
+import type { Micros } from '../../clock/time.js';
+import { fieldBool, fieldStr } from './fields.js';
+import type { ClientLane, KeepAliveState, LockState, Mark, Span } from './model.js';
+import { formatTime } from './time-format.js';
+import type { TraceView } from './trace-view.js';
+
+/** What the client lanes need to know about a lease: its lane, a name for it, when it was revoked. */
+export interface LeaseRef {
+  readonly key: string;
+  readonly title: string;
+  readonly revokedUs: Micros | undefined;
+}
+
+/** A run of one state on a row; `cut` closes it into a span. */
+class Row<S extends string> {
+  readonly spans: Span<S>[] = [];
+  readonly marks: Mark[] = [];
+  state: S | undefined;
+  since: Micros = 0;
+  lines: string[] = [];
+
+  constructor(readonly what: string) {}
+
+  cut(t: Micros, line: string | undefined, next: S | undefined, split?: (span: Span<S>) => Span<S>[]): void {
+    if (this.state !== undefined && t > this.since) {
+      const span: Span<S> = {
+        startUs: this.since,
+        endUs: t,
+        state: this.state,
+        summary: `${this.what} ${this.state}: ${formatTime(this.since)} → ${formatTime(t)}`,
+        lines: line === undefined ? this.lines : [...this.lines, line],
+      };
+      this.spans.push(...(split === undefined ? [span] : split(span)));
+    }
+    this.state = next;
+    this.since = t;
+    this.lines = line === undefined ? [] : [line];
+  }
+}
+
+interface LockRow extends Row<LockState> {
+  session?: LeaseRef;
+}
+
+const isClient = (view: TraceView, name: string): boolean =>
+  !view.isMember(name) && name !== 'sim' && name !== 'ctl' && !name.startsWith('ctl-');
+
+/** Client names in natural order: c2 before c10. */
+export function clientNames(view: TraceView): string[] {
+  const names = [...new Set(view.events.map((e) => e.member))].filter((n) => isClient(view, n));
+  return names.sort(naturalCompare);
+}
+
+export function naturalCompare(a: string, b: string): number {
+  const pa = a.split(/(\d+)/);
+  const pb = b.split(/(\d+)/);
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const x = pa[i]!;
+    const y = pb[i]!;
+    if (x === y) continue;
+    if (i % 2 === 1) return Number(x) - Number(y) || (x < y ? -1 : 1);
+    return x < y ? -1 : 1;
+  }
+  return pa.length - pb.length;
+}
+
+/** Splits a held span where the session lease behind the lock was revoked: the client still thinks it holds it. */
+function splitAtRevoke(what: string, revokedUs: Micros | undefined): (s: Span<LockState>) => Span<LockState>[] {
+  return (s) => {
+    if (s.state !== 'held' || revokedUs === undefined || revokedUs >= s.endUs) return [s];
+    const gone = (from: Micros): Span<LockState> => ({
+      ...s,
+      startUs: from,
+      state: 'held-lease-gone',
+      summary: `${what} held after its session lease was revoked (at ${formatTime(revokedUs)}): ${formatTime(from)} → ${formatTime(s.endUs)}`,
+    });
+    if (revokedUs <= s.startUs) return [gone(s.startUs)];
+    return [{ ...s, endUs: revokedUs, summary: `${what} held: ${formatTime(s.startUs)} → ${formatTime(revokedUs)}` }, gone(revokedUs)];
+  };
+}
+
+/**
+ * One lane per client process: keep-alive channels (alive until closed, then lost), locks (waiting,
+ * held, held after the session lease was revoked), paused stretches and fenced writes.
+ */
+export function extractClientLanes(view: TraceView, leaseAt: (id: bigint, t: Micros) => LeaseRef | undefined): ClientLane[] {
+  return clientNames(view).map((name) => {
+    const paused = new Row<'paused'>(`${name}`);
+    const keepAlives = new Map<string, Row<KeepAliveState> & { title: string }>();
+    const locks = new Map<string, LockRow>();
+    const writes: Mark[] = [];
+    let session: LeaseRef | undefined;
+
+    const lock = (lockName: string): LockRow => {
+      let r = locks.get(lockName);
+      if (r === undefined) {
+        r = new Row<LockState>(`${name} lock ${lockName}`);
+        locks.set(lockName, r);
+      }
+      return r;
+    };
+    const endLock = (r: LockRow, t: Micros, line: string | undefined): void => r.cut(t, line, undefined, splitAtRevoke(r.what, r.session?.revokedUs));
+
+    view.events.forEach((e, i) => {
+      if (e.member !== name) return;
+      const line = view.lines[i]!;
+      const k = e.kind;
+      if (k === 'client-pause') paused.cut(e.t, line, 'paused');
+      else if (k === 'client-resume') paused.cut(e.t, line, undefined);
+      else if (k.startsWith('client-keepalive-') && !k.startsWith('client-keepalive-once') && e.lease !== undefined) {
+        const ref = leaseAt(e.lease, e.t);
+        if (ref === undefined) return;
+        let r = keepAlives.get(ref.key);
+        if (r === undefined) {
+          r = Object.assign(new Row<KeepAliveState>(`${name} keep-alive ${ref.title}`), { title: ref.title });
+          keepAlives.set(ref.key, r);
+        }
+        if (k === 'client-keepalive-closed') r.cut(e.t, line, 'lost');
+        else if (r.state !== 'alive') r.cut(e.t, line, 'alive');
+        r.marks.push(view.mark(i));
+      } else if (k === 'client-session-start' && e.lease !== undefined) {
+        session = leaseAt(e.lease, e.t);
+        return; // a plain tick too
+      } else if (k === 'client-lock-waiting' || k === 'client-lock-acquired') {
+        const r = lock(fieldStr(e, 'name') ?? '?');
+        if (k === 'client-lock-acquired' || r.state !== 'waiting') {
+          if (r.state === 'held') endLock(r, e.t, line);
+          r.cut(e.t, line, k === 'client-lock-acquired' ? 'held' : 'waiting');
+          r.session = session;
+        }
+        r.marks.push(view.mark(i));
+      } else if (k === 'client-unlock' || k === 'client-lock-failed') {
+        const r = lock(fieldStr(e, 'name') ?? '?');
+        endLock(r, e.t, line);
+        r.marks.push(view.mark(i));
+      } else if (k === 'client-session-done' || k === 'client-close') {
+        for (const r of locks.values()) if (r.state !== undefined) endLock(r, e.t, line);
+        return; // a plain tick too
+      } else if (k === 'client-fenced-write') {
+        writes.push(view.mark(i, fieldBool(e, 'accepted') === false ? 'rejected' : 'accepted'));
+      } else return;
+      view.claim(i);
+    });
+
+    paused.cut(view.endUs, undefined, undefined);
+    for (const r of keepAlives.values()) r.cut(view.endUs, undefined, undefined);
+    for (const r of locks.values()) endLock(r, view.endUs, undefined);
+    return {
+      name,
+      paused: paused.spans,
+      keepAlives: [...keepAlives.entries()].map(([leaseKey, r]) => ({ leaseKey, title: r.title, spans: r.spans, marks: r.marks })),
+      locks: [...locks.entries()].map(([lockName, r]) => ({ name: lockName, spans: r.spans, marks: r.marks })),
+      writes,
+      ticks: [],
+    };
+  });
+}
