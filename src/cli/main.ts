@@ -3,6 +3,7 @@
 // stdout, exit codes); everything it runs is deterministic.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { BUG_NAMES } from '../lessor/bugs.js';
 import { explain } from '../report/explain.js';
 import { narrate } from '../report/narrate.js';
 import { summary, toJson } from '../report/summary.js';
@@ -19,8 +20,6 @@ const USAGE = `usage:
 
 exit codes: 0 every assertion held, 1 an assertion failed, 2 bad usage or an invalid scenario file`;
 
-/** Known historical-bug switch names (none yet: scenarios naming one are rejected). */
-const KNOWN_BUGS: readonly string[] = [];
 
 class UsageError extends Error {}
 
@@ -49,7 +48,7 @@ function main(argv: string[]): number {
   const scenarios: Scenario[] = [];
   let invalid = false;
   for (const f of positionals) {
-    const l = loadScenario(f, KNOWN_BUGS);
+    const l = loadScenario(f, BUG_NAMES);
     if (l.ok) scenarios.push(l.scenario);
     else {
       invalid = true;

@@ -69,6 +69,7 @@ const byId = (a: KeepAliveState, b: KeepAliveState): number => (a.id < b.id ? -1
  */
 export class LeaseKeepAlive {
   private readonly keepAlives = new Map<bigint, KeepAliveState>();
+  private sortedCache: KeepAliveState[] | undefined;
   private started = false;
   /** `l.donec` closed: the receive loop exited (the client was closed). */
   private halted = false;
@@ -98,6 +99,7 @@ export class LeaseKeepAlive {
     if (ka === undefined) {
       ka = { id, chs: [ch], ctxs: [ch.ctx], deadline: now + this.core.firstKeepAliveTimeoutUs, nextKeepAlive: now - 1, done: false };
       this.keepAlives.set(id, ka);
+      this.sortedCache = undefined;
     } else {
       ka.chs.push(ch);
       ka.ctxs.push(ch.ctx);
@@ -184,6 +186,7 @@ export class LeaseKeepAlive {
     if (ka === undefined) return;
     if (r.ttl <= 0) {
       this.keepAlives.delete(r.id);
+      this.sortedCache = undefined;
       this.closeKa(ka, 'ttl<=0');
       return;
     }
@@ -221,6 +224,7 @@ export class LeaseKeepAlive {
     for (const ka of this.sorted()) {
       if (ka.deadline < now) {
         this.keepAlives.delete(ka.id);
+        this.sortedCache = undefined;
         this.closeKa(ka, 'deadline');
       }
     }
@@ -250,7 +254,10 @@ export class LeaseKeepAlive {
       ka.ctxs.splice(i, 1);
       ka.chs.splice(i, 1);
     }
-    if (ka.chs.length === 0) this.keepAlives.delete(ch.id);
+    if (ka.chs.length === 0) {
+      this.keepAlives.delete(ch.id);
+      this.sortedCache = undefined;
+    }
   }
 
   /** closeRequireLeader, index pairing and its compaction quirk included. */
@@ -269,8 +276,10 @@ export class LeaseKeepAlive {
     }
   }
 
+  /** The keepalives in ascending lease ID (Go iterates a map; this is the documented order), cached. */
   private sorted(): KeepAliveState[] {
-    return [...this.keepAlives.values()].sort(byId);
+    // Rebuilt after any change to the map; callers iterate a snapshot, so deleting while iterating is safe.
+    return (this.sortedCache ??= [...this.keepAlives.values()].sort(byId));
   }
 }
 

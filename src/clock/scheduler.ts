@@ -21,6 +21,43 @@ class Entry implements Timer {
 }
 
 const byTimeThenSeq = (a: Entry, b: Entry): number => a.at - b.at || a.seq - b.seq;
+const before = (a: Entry, b: Entry): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
+
+/** heap-js with the comparison inlined into its sift loops: every simulated event passes through here. */
+class EventQueue extends Heap<Entry> {
+  constructor() {
+    super(byTimeThenSeq);
+  }
+
+  override _sortNodeUp(i: number): void {
+    const arr = this.heapArray;
+    const v = arr[i]!;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const pv = arr[p]!;
+      if (!before(v, pv)) break;
+      arr[i] = pv;
+      i = p;
+    }
+    arr[i] = v;
+  }
+
+  override _sortNodeDown(i: number): void {
+    const arr = this.heapArray;
+    const n = arr.length;
+    const v = arr[i]!;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && before(arr[c + 1]!, arr[c]!)) c++;
+      const cv = arr[c]!;
+      if (!before(cv, v)) break;
+      arr[i] = cv;
+      i = c;
+    }
+    arr[i] = v;
+  }
+}
 
 /**
  * The discrete-event scheduler that owns virtual time. Events run in time order; events due at the same
@@ -28,7 +65,7 @@ const byTimeThenSeq = (a: Entry, b: Entry): number => a.at - b.at || a.seq - b.s
  * inputs. Time only moves when the scheduler pops an event, never on its own.
  */
 export class Scheduler {
-  private readonly queue = new Heap<Entry>(byTimeThenSeq);
+  private readonly queue = new EventQueue();
   private seq = 0;
   private current: Micros;
   private executed = 0;

@@ -37,6 +37,13 @@ export interface ClusterDeps {
   readonly marks?: Marks;
 }
 
+/** The goroutines of one member, as separately stoppable processes. */
+interface MemberProcesses {
+  readonly main: Process;
+  readonly raft: Process;
+  readonly apply: Process;
+}
+
 const connectionReset: RpcError = { code: 'Unavailable', name: 'ErrConnectionReset', message: 'transport is closing' };
 
 /**
@@ -53,7 +60,7 @@ export class Cluster {
   readonly prng: Prng;
   readonly names: readonly string[];
   private readonly transport: RaftTransport;
-  private readonly procs = new Map<string, Process>();
+  private readonly procs = new Map<string, MemberProcesses>();
   private readonly disks = new Map<string, Disk>();
   private readonly servers = new Map<string, EtcdServer>();
 
@@ -69,9 +76,13 @@ export class Cluster {
     this.transport = new RaftTransport(this.network);
     this.names = Array.from({ length: c.members }, (_, i) => `n${i + 1}`);
     for (const name of this.names) {
-      const p = new Process(name, this.sched);
-      this.procs.set(name, p);
-      this.network.attach(name, p);
+      const m: MemberProcesses = {
+        main: new Process(name, this.sched),
+        raft: new Process(`${name}/raft`, this.sched),
+        apply: new Process(`${name}/apply`, this.sched),
+      };
+      this.procs.set(name, m);
+      this.network.attach(name, m.main);
       this.disks.set(name, new Disk());
     }
     for (const name of this.names) this.boot(name);
@@ -83,7 +94,9 @@ export class Cluster {
       name,
       memberNumber: this.names.indexOf(name) + 1,
       members: this.names,
-      process: this.procs.get(name)!,
+      process: this.procs.get(name)!.main,
+      raftProcess: this.procs.get(name)!.raft,
+      applyProcess: this.procs.get(name)!.apply,
       network: this.network,
       transport: this.transport,
       registry: (n) => this.servers.get(n),
@@ -108,10 +121,15 @@ export class Cluster {
     return s === undefined || s.stopped ? undefined : s;
   }
 
+  /** A member's main process (gRPC and lessor); its raft and apply loops run on processes of their own. */
   process(name: string): Process {
-    const p = this.procs.get(name);
-    if (p === undefined) throw new RangeError(`cluster: unknown member ${name}; members are ${this.names.join(', ')}`);
-    return p;
+    return this.member(name).main;
+  }
+
+  private member(name: string): MemberProcesses {
+    const m = this.procs.get(name);
+    if (m === undefined) throw new RangeError(`cluster: unknown member ${name}; members are ${this.names.join(', ')}`);
+    return m;
   }
 
   /** The member that is raft leader in the highest term among running members, if any. */
@@ -119,7 +137,7 @@ export class Cluster {
     let best: EtcdServer | undefined;
     for (const name of this.names) {
       const s = this.server(name);
-      if (s === undefined || !this.procs.get(name)!.running || s.raft.role !== 'leader') continue;
+      if (s === undefined || !this.procs.get(name)!.main.running || s.raft.role !== 'leader') continue;
       if (best === undefined || s.raft.term > best.raft.term) best = s;
     }
     return best;
@@ -132,29 +150,48 @@ export class Cluster {
   // ---- Faults --------------------------------------------------------------------------------------
 
   crash(name: string): void {
-    const p = this.process(name);
-    if (!p.alive) return;
+    const m = this.member(name);
+    if (!m.main.alive) return;
     this.servers.get(name)?.stop();
-    p.kill();
+    for (const p of [m.main, m.raft, m.apply]) p.kill();
     this.emit(name, 'member-crash');
   }
 
   restart(name: string): void {
-    const p = this.process(name);
-    if (p.alive) throw new Error(`cluster: ${name} is running; only a crashed member can restart`);
-    p.restart();
+    const m = this.member(name);
+    if (m.main.alive) throw new Error(`cluster: ${name} is running; only a crashed member can restart`);
+    for (const p of [m.main, m.raft, m.apply]) p.restart();
     this.emit(name, 'member-restart');
     this.boot(name);
   }
 
+  /** SIGSTOP: every goroutine of the member stops. */
   pause(name: string): void {
-    this.process(name).pause();
+    const m = this.member(name);
+    for (const p of [m.main, m.raft, m.apply]) p.pause();
     this.emit(name, 'member-pause');
   }
 
   resume(name: string): void {
+    const m = this.member(name);
     this.emit(name, 'member-resume');
-    this.process(name).resume();
+    // The raft loop first: what it hands on (applies, soft state) then runs in order.
+    for (const p of [m.raft, m.apply, m.main]) p.resume();
+  }
+
+  /**
+   * One loop of the member hangs while the rest keeps serving: `raft` models a leader stuck in fsync
+   * (etcd-io/etcd#15247: no ticks, no messages, no soft-state change, proposals queue up), `apply` a
+   * backlog of committed entries not yet applied.
+   */
+  stall(name: string, loop: 'raft' | 'apply'): void {
+    this.member(name)[loop].pause();
+    this.emit(name, 'member-stall', { loop });
+  }
+
+  unstall(name: string, loop: 'raft' | 'apply'): void {
+    this.emit(name, 'member-unstall', { loop });
+    this.member(name)[loop].resume();
   }
 
   partition(groups: readonly (readonly string[])[]): void {
@@ -177,7 +214,8 @@ export class Cluster {
     this.process(to);
     const l = this.leader();
     if (l === undefined || l.name === to) return l !== undefined;
-    return l.raft.transferLeadership(to);
+    l.onRaftLoop(() => l.raft.transferLeadership(to));
+    return true;
   }
 
   // ---- Clients -------------------------------------------------------------------------------------
@@ -188,7 +226,7 @@ export class Cluster {
     return new ClientTransport(this, clientName);
   }
 
-  private emit(member: string, kind: string, fields: Record<string, number> = {}): void {
+  private emit(member: string, kind: string, fields: Record<string, number | string> = {}): void {
     if (this.trace.enabled) this.trace.emit({ t: this.sched.now(), member, kind, fields });
   }
 }

@@ -1,5 +1,6 @@
 import { MICROS_PER_MS, MICROS_PER_SECOND, ceilDiv, type Micros } from '../clock/time.js';
 import { InvalidArgumentError } from './errors.js';
+import { NO_BUGS, type BugSet } from './bugs.js';
 import { V3_5, type Profile } from './profile.js';
 
 // Package constants of server/lease/lessor.go (identical in 3.4.23 and 3.5.33).
@@ -22,6 +23,8 @@ export interface LessorConfig {
   /** The cluster version ("3.5.0", "3.6.0"); undefined models etcd's nil version (not yet decided). */
   readonly clusterVersion: string | undefined;
   readonly profile: Profile;
+  /** Historical bugs switched on (bugs.ts). */
+  readonly bugs: BugSet;
 }
 
 export const defaultLessorConfig: LessorConfig = {
@@ -32,6 +35,7 @@ export const defaultLessorConfig: LessorConfig = {
   checkpointPersist: false,
   clusterVersion: undefined,
   profile: V3_5,
+  bugs: NO_BUGS,
 };
 
 /**
@@ -59,6 +63,7 @@ export interface ResolvedLessorConfig {
   readonly checkpointPersist: boolean;
   readonly clusterVersion: string | undefined;
   readonly profile: Profile;
+  readonly bugs: BugSet;
 }
 
 export function resolveConfig(c: Partial<LessorConfig>): ResolvedLessorConfig {
@@ -81,6 +86,7 @@ export function resolveConfig(c: Partial<LessorConfig>): ResolvedLessorConfig {
     checkpointPersist: cfg.checkpointPersist,
     clusterVersion: cfg.clusterVersion,
     profile: cfg.profile,
+    bugs: cfg.bugs,
   };
 }
 

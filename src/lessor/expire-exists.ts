@@ -22,6 +22,8 @@ export function expireExists(
   leaseMap: ReadonlyLeaseIdMap<Lease>,
   now: Micros,
   retryInterval: Micros,
+  /** Bug B3 (no-expired-lease-retry): the due entry is popped, so a failed revoke is never retried. */
+  popInsteadOfRearm = false,
 ): ExpireStatus {
   if (notifier.len() === 0) return EMPTY;
   const item = notifier.poll()!;
@@ -31,7 +33,8 @@ export function expireExists(
     return STALE;
   }
   if (now < item.time) return NOT_DUE;
+  if (popInsteadOfRearm) notifier.unregister();
   // RegisterOrUpdate of the root's own entry: re-keyed in place.
-  notifier.update(item, now + retryInterval);
+  else notifier.update(item, now + retryInterval);
   return l;
 }

@@ -22,6 +22,7 @@ import {
   type LeaseError,
 } from './errors.js';
 import { EMPTY, NOT_DUE, STALE, expireExists } from './expire-exists.js';
+import type { BugName } from './bugs.js';
 import { ExpiredChannel } from './expired-channel.js';
 import { FOREVER, Lease } from './lease.js';
 import { LeaseBucket } from './lease-bucket.js';
@@ -172,10 +173,9 @@ class LessorImpl implements Lessor {
     this.persist(l);
     this.metrics.grantedTotal++;
     this.metrics.observeTTL(l.ttl);
-    if (primary) {
-      this.notifier.registerOrUpdate(id, this.heapTime(l.expiry));
-      this.scheduleCheckpointIfNeeded(l);
-    }
+    // Bug D1: registering on a follower leaks an entry nobody will ever pop.
+    if (primary || this.bug('register-expiry-on-followers')) this.notifier.registerOrUpdate(id, this.heapTime(l.expiry));
+    if (primary) this.scheduleCheckpointIfNeeded(l);
     if (this.trace.enabled) this.emit('lease-grant', id, { ttl: l.ttl, expiry: expiryField(l.expiry) });
     return l;
   }
@@ -239,7 +239,8 @@ class LessorImpl implements Lessor {
     const l = this.leaseMap.get(id);
     if (l === undefined) return done({ ttl: -1, err: ErrLeaseNotFound });
     const clearRemaining = this.cp !== undefined && l.remainingTTL > 0;
-    if (l.expired(this.proc.now())) {
+    // Bug C1: the expired lease is simply refreshed, although its revoke may already be on its way.
+    if (l.expired(this.proc.now()) && !this.bug('renew-expired-lease')) {
       // Expired but not yet revoked: block until the revoke applies or this lessor stops being primary.
       this.marks.hit('renew-waits-for-revoke');
       if (this.trace.enabled) this.emit('lease-renew-wait', id, {});
@@ -264,7 +265,7 @@ class LessorImpl implements Lessor {
 
   private finishRenew(id: LeaseID, stale: Lease, done: (o: RenewOutcome) => void): void {
     let l = stale;
-    if (this.config.profile.renewRechecksLease) {
+    if (this.config.profile.renewRechecksLease && !this.bug('renew-skips-recheck')) {
       const again = this.leaseMap.get(id);
       if (again === undefined) return done({ ttl: -1, err: ErrLeaseNotFound });
       l = again;
@@ -301,13 +302,15 @@ class LessorImpl implements Lessor {
     // A new demotec; an old one is overwritten, not closed (etcd does the same).
     this.demotec = new Signal();
     const ordered = this.leasesById();
+    // Bug A4: before etcd-io/etcd#13508 Promote scheduled no checkpoints.
+    const schedule = !this.bug('no-checkpoint-schedule-on-promote');
     for (const l of ordered) {
       l.refresh(now, extend);
       this.notifier.registerOrUpdate(l.id, this.heapTime(l.expiry));
-      this.scheduleCheckpointIfNeeded(l);
+      if (schedule) this.scheduleCheckpointIfNeeded(l);
     }
     let spread = 0;
-    if (ordered.length >= this.config.leaseRevokeRate) spread = this.spreadPileup(now, extend, ordered);
+    if (ordered.length >= this.config.leaseRevokeRate && !this.bug('no-promote-spreading')) spread = this.spreadPileup(now, extend, ordered);
     if (this.trace.enabled) {
       this.emit('lessor-promote', undefined, { extend: extend / MICROS_PER_SECOND, leases: ordered.length, spread });
       // One line per lease, so `explain` can say what this promotion did to each of them.
@@ -345,7 +348,7 @@ class LessorImpl implements Lessor {
       nextWindowNs = delayNs;
       l.refresh(now, ceilDiv(delayNs, NANOS_PER_MICRO) + extend);
       this.notifier.registerOrUpdate(l.id, this.heapTime(l.expiry));
-      this.scheduleCheckpointIfNeeded(l);
+      if (!this.bug('no-checkpoint-schedule-on-promote')) this.scheduleCheckpointIfNeeded(l);
       moved++;
     }
     if (moved > 0) this.marks.hit('promote-spreads-pileup');
@@ -355,7 +358,8 @@ class LessorImpl implements Lessor {
   demote(): void {
     for (const l of this.leaseMap.values()) l.forever();
     this.checkpointHeap = new LeaseQueue();
-    this.notifier = new LeaseExpiredNotifier();
+    // Bug D1 era (3.4.0–3.4.5): Demote left the expiry notifier alone.
+    if (!this.bug('register-expiry-on-followers')) this.notifier = new LeaseExpiredNotifier();
     const wasPrimary = this.demotec !== undefined;
     if (this.demotec !== undefined) {
       // Closing demotec wakes every Renew blocked on an expired lease with ErrNotPrimary.
@@ -405,7 +409,8 @@ class LessorImpl implements Lessor {
 
   private revokeExpiredLeases(): void {
     if (!this.isPrimary()) return;
-    const limit = Math.trunc(this.config.leaseRevokeRate / 2);
+    // Bug B1: without the rate limit every expired lease goes out in one batch (-1 never matches a length).
+    const limit = this.bug('no-revoke-rate-limit') ? -1 : Math.trunc(this.config.leaseRevokeRate / 2);
     const batch = this.findExpiredLeases(limit);
     if (batch.length === 0) return;
     if (this.trace.enabled) {
@@ -422,7 +427,7 @@ class LessorImpl implements Lessor {
     const now = this.proc.now();
     const heapNow = this.heapNow();
     for (;;) {
-      const s = expireExists(this.notifier, this.leaseMap, heapNow, this.config.expiredLeaseRetryIntervalUs);
+      const s = expireExists(this.notifier, this.leaseMap, heapNow, this.config.expiredLeaseRetryIntervalUs, this.bug('no-expired-lease-retry'));
       if (s === EMPTY || s === NOT_DUE) break;
       if (s === STALE) continue;
       if (s.expired(now)) {
@@ -504,7 +509,13 @@ class LessorImpl implements Lessor {
   }
 
   private shouldPersistCheckpoints(): boolean {
+    // Bug A5: before etcd-io/etcd#13508 a checkpoint lived only in memory.
+    if (this.bug('checkpoints-not-persisted')) return false;
     return this.config.checkpointPersist || clusterVersionAtLeast(this.config.clusterVersion, 3, 6);
+  }
+
+  private bug(name: BugName): boolean {
+    return this.config.bugs.has(name);
   }
 
   /** Go map iteration is random; the documented order here is ascending lease ID. */
@@ -514,11 +525,16 @@ class LessorImpl implements Lessor {
 
   /** The clock the heaps are keyed on: wall-clock in 3.4 (UnixNano), monotonic in 3.5. */
   private heapNow(): Micros {
-    return this.config.profile.heapClock === 'wall' ? this.proc.wallNow() : this.proc.now();
+    return this.wallHeap ? this.proc.wallNow() : this.proc.now();
   }
 
   private heapTime(expiry: Micros): Micros {
-    return this.config.profile.heapClock === 'wall' ? expiry + (this.proc.wallNow() - this.proc.now()) : expiry;
+    return this.wallHeap ? expiry + (this.proc.wallNow() - this.proc.now()) : expiry;
+  }
+
+  /** 3.4 keys the heaps on the wall clock; bug E1 brings that to any profile. */
+  private get wallHeap(): boolean {
+    return this.config.profile.heapClock === 'wall' || this.bug('expiry-queue-uses-wall-clock');
   }
 
   private emit(kind: string, lease: LeaseID | undefined, fields: Record<string, FieldValue>): void {

@@ -28,6 +28,10 @@ export function describeStep(s: Step): string {
       return `resume ${s.member ?? s.client} (SIGCONT)`;
     case 'crash':
       return `crash ${s.member}`;
+    case 'stall':
+      return `${s.member}'s ${s.loop} loop stalls${s.forUs !== undefined ? ` for ${formatDuration(s.forUs)}` : ''}`;
+    case 'unstall':
+      return `${s.member}'s ${s.loop} loop runs again`;
     case 'restart':
       return `restart ${s.member}`;
     case 'transfer-leader':

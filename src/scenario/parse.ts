@@ -62,7 +62,7 @@ function decodeScenario(text: string, file: string, ctx: ParseContext): Scenario
 function lastActionUs(steps: readonly Step[]): Micros {
   let last = 0;
   for (const s of steps) {
-    const end = s.kind === 'grant-many' ? s.atUs + s.spreadUs : s.kind === 'pause' ? s.atUs + (s.forUs ?? 0) : s.atUs;
+    const end = s.kind === 'grant-many' ? s.atUs + s.spreadUs : s.kind === 'pause' || s.kind === 'stall' ? s.atUs + (s.forUs ?? 0) : s.atUs;
     last = Math.max(last, end);
   }
   return last;

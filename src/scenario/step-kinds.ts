@@ -17,6 +17,7 @@ import {
   lockName,
   lockRef,
   member,
+  oneOf,
   resourceName,
   text,
   ttl,
@@ -87,6 +88,22 @@ export const STEP_KINDS: { readonly [K in FieldKind]: KindSpec<StepFields<K>> } 
     description: 'SIGCONT. Give member or client.',
     fields: { member: opt('member', member, 'Member to resume.'), client: opt('client', client, 'Client to resume.') },
     check: oneTarget('resume'),
+  },
+  stall: {
+    description:
+      "Extension: one loop of the member hangs while the rest of it keeps serving: `raft` (a leader stuck in fsync: no ticks, no messages, proposals queue up; etcd-io/etcd#15247) or `apply` (committed entries wait to be applied). Ends after `for`, or at `unstall`.",
+    fields: {
+      member: req('member', member, 'Member whose loop hangs.'),
+      loop: def('loop', oneOf(['raft', 'apply'] as const), 'raft', 'Which loop hangs: raft or apply.'),
+      forUs: opt('for', duration({ positive: true }), 'Unstall after this long.'),
+    },
+  },
+  unstall: {
+    description: 'Extension: the stalled loop of the member runs again; what it held runs now, in order.',
+    fields: {
+      member: req('member', member, 'Member whose loop resumes.'),
+      loop: def('loop', oneOf(['raft', 'apply'] as const), 'raft', 'Which loop: raft or apply.'),
+    },
   },
   crash: {
     description: 'The member stops; volatile state is lost.',

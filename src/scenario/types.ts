@@ -119,6 +119,17 @@ export interface ResumeStep extends StepBase<'resume'> {
   readonly member?: MemberName;
   readonly client?: ClientName;
 }
+/** Extension: one loop of a member hangs while the rest keeps serving (a leader stuck in fsync). */
+export interface StallStep extends StepBase<'stall'> {
+  readonly member: MemberName;
+  readonly loop: 'raft' | 'apply';
+  readonly forUs?: Micros;
+}
+/** Extension: ends a stall. */
+export interface UnstallStep extends StepBase<'unstall'> {
+  readonly member: MemberName;
+  readonly loop: 'raft' | 'apply';
+}
 export interface CrashStep extends StepBase<'crash'> {
   readonly member: MemberName;
 }
@@ -178,6 +189,8 @@ export type Step =
   | PauseStep
   | ResumeStep
   | CrashStep
+  | StallStep
+  | UnstallStep
   | RestartStep
   | TransferLeaderStep
   | PartitionStep

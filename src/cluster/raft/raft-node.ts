@@ -208,11 +208,17 @@ export class RaftNode implements RaftPeer {
     });
   }
 
-  /** Handles a message from a peer (called by the transport on this member's process). */
+  /**
+   * Handles a message from a peer. It arrives on the member's process and is handled on the raft loop's
+   * (the same process unless the owner gave raft its own, which can then stall on its own).
+   */
   step(m: Message): void {
     if (this.defunct) return;
-    this.stepMessage(m);
-    this.endStep();
+    this.proc.deliver(this.incarnation, () => {
+      if (this.defunct) return;
+      this.stepMessage(m);
+      this.endStep();
+    });
   }
 
   // ---- time ----

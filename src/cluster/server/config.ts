@@ -1,5 +1,6 @@
 import { MICROS_PER_MS, type Micros } from '../../clock/time.js';
 import { minLeaseTTLFor, reqTimeoutUs } from '../../lessor/config.js';
+import { NO_BUGS, type BugSet } from '../../lessor/bugs.js';
 import { V3_5, type Profile } from '../../lessor/profile.js';
 
 /** One member's settings: etcd's flags and the server-derived lessor values (spec §1.2). */
@@ -20,6 +21,8 @@ export interface ServerConfig {
   readonly expiredLeaseRetryUs: Micros | undefined;
   readonly clusterVersion: string | undefined;
   readonly profile: Profile;
+  /** Historical bugs switched on (src/lessor/bugs.ts), for every layer of the member. */
+  readonly bugs: BugSet;
 }
 
 export const defaultServerConfig: ServerConfig = {
@@ -34,6 +37,7 @@ export const defaultServerConfig: ServerConfig = {
   expiredLeaseRetryUs: undefined,
   clusterVersion: undefined,
   profile: V3_5,
+  bugs: NO_BUGS,
 };
 
 /** Values etcd derives from the flags. */

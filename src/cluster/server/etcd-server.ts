@@ -1,6 +1,7 @@
 import type { Prng } from '../../clock/prng.js';
 import type { Process } from '../../clock/process.js';
 import type { Micros } from '../../clock/time.js';
+import type { BugName } from '../../lessor/bugs.js';
 import { ErrNotPrimary } from '../../lessor/errors.js';
 import { createLessor, type Checkpointer, type Lessor } from '../../lessor/lessor.js';
 import type { Lease } from '../../lessor/lease.js';
@@ -28,7 +29,12 @@ export interface ServerDeps {
   /** 1-based position in the cluster: the member ID the request-ID generator uses. */
   readonly memberNumber: number;
   readonly members: readonly string[];
+  /** The member's gRPC and lessor goroutines. */
   readonly process: Process;
+  /** The raft loop (ticks, messages, proposals, soft state): stalls on its own when fsync hangs. */
+  readonly raftProcess: Process;
+  /** The apply loop: can fall behind the commit index on its own. */
+  readonly applyProcess: Process;
   readonly network: Network;
   readonly transport: RaftTransport;
   readonly registry: ServerRegistry;
@@ -63,6 +69,8 @@ export class EtcdServer {
   readonly store: MvccStore;
   readonly raft: RaftNode;
   readonly proc: Process;
+  readonly raftProc: Process;
+  readonly applyProc: Process;
   readonly disk: Disk;
   private readonly deps: ServerDeps;
   private readonly idGen: IdGenerator;
@@ -80,6 +88,8 @@ export class EtcdServer {
     this.name = deps.name;
     this.config = deps.config;
     this.proc = deps.process;
+    this.raftProc = deps.raftProcess;
+    this.applyProc = deps.applyProcess;
     this.disk = deps.disk;
     this.timings = deriveTimings(deps.config);
     const c = deps.config;
@@ -95,6 +105,7 @@ export class EtcdServer {
         checkpointPersist: c.leaseCheckpointPersist,
         clusterVersion: c.clusterVersion,
         profile: c.profile,
+        bugs: c.bugs,
       },
       { member: deps.name, bucket: deps.disk.leases, trace: deps.trace, marks: deps.marks },
     );
@@ -115,17 +126,18 @@ export class EtcdServer {
     this.raft = new RaftNode({
       id: deps.name,
       members: deps.members,
-      process: deps.process,
+      process: deps.raftProcess,
       transport: deps.transport,
       prng: deps.prng,
       storage: deps.disk.wal,
       config: { heartbeatMs: c.heartbeatMs, electionMs: c.electionMs, preVote: c.preVote, checkQuorum: true, fsyncUs: c.fsyncUs },
       trace: deps.trace,
       appliedIndex: deps.disk.consistentIndex,
-      onApply: (e) => this.apply(e),
+      // Committed entries queue up for the apply loop, which runs at once unless it is stalled.
+      onApply: (e) => this.applyProc.deliver(this.applyProc.generation, () => this.apply(e)),
       onSoftState: (s) => this.onSoftState(s),
     });
-    this.proc.after(this.timings.tickUs, this.tick);
+    this.raftProc.after(this.timings.tickUs, this.tick);
     this.proc.after(this.timings.electionTimeoutUs, this.monitorLeader);
   }
 
@@ -189,7 +201,15 @@ export class EtcdServer {
     this.wait.set(req.reqId, (r) => {
       if (d.settle()) cb(r);
     });
-    this.propose(req);
+    // Proposals go through the raft loop: a stalled loop holds them and hands them on when it resumes.
+    this.onRaftLoop(() => this.propose(req));
+  }
+
+  /** Runs `fn` on the raft loop (held while it is stalled or the member paused). */
+  onRaftLoop(fn: () => void): void {
+    this.raftProc.deliver(this.raftProc.generation, () => {
+      if (!this.stoppedFlag) fn();
+    });
   }
 
   private propose(req: RaftRequest): void {
@@ -210,7 +230,7 @@ export class EtcdServer {
     if (this.stoppedFlag) return;
     if (isNoop(e)) {
       // Every earlier entry is applied by now, so renewals cannot race a revoke from an older term.
-      if (this.isLeader()) this.lessor.promote(this.timings.electionTimeoutUs);
+      if (this.isLeader() && !this.bug('promote-on-election')) this.lessor.promote(this.timings.electionTimeoutUs);
     } else {
       const req = e.data as RaftRequest;
       const r = applyRequest(req, this.lessor, this.store);
@@ -254,13 +274,19 @@ export class EtcdServer {
     if (this.stoppedFlag) return;
     // etcd demotes on every soft-state change that leaves this member not leader (harmless on followers).
     if (s.leader !== this.name) this.lessor.demote();
+    // Bug A2 (v3.0): promoted as soon as raft says leader, before older entries are applied.
+    else if (s.role === 'leader' && this.bug('promote-on-election')) this.lessor.promote(this.timings.electionTimeoutUs);
+  }
+
+  bug(name: BugName): boolean {
+    return this.config.bugs.has(name);
   }
 
   /** The raft loop's tick: remembered for isActive(). */
   private readonly tick = (): void => {
     if (this.stoppedFlag) return;
     this.latestTickTs = this.proc.now();
-    this.proc.after(this.timings.tickUs, this.tick);
+    this.raftProc.after(this.timings.tickUs, this.tick);
   };
 
   /** The require-leader interceptor: three election timeouts without a leader cancel leader-bound streams. */
@@ -290,7 +316,7 @@ export class EtcdServer {
   /** The Checkpointer: a LeaseCheckpoint proposal, result ignored; 3.5 first confirms leadership. */
   private readonly checkpointer: Checkpointer = (cps, done) => {
     const propose = (): void => this.raftRequest({ type: 'LeaseCheckpoint', checkpoints: cps }, () => done());
-    if (!this.config.profile.ensureLeadership) return propose();
+    if (!this.config.profile.ensureLeadership || this.bug('no-leadership-check-on-revoke')) return propose();
     this.ensureLeadership((ok) => {
       if (ok) return propose();
       this.emit('server-checkpoint-refused', { count: cps.length });
@@ -321,7 +347,7 @@ export class EtcdServer {
       };
       for (let i = 0; i < 16; i++) startOne();
     };
-    if (!this.config.profile.ensureLeadership) return run();
+    if (!this.config.profile.ensureLeadership || this.bug('no-leadership-check-on-revoke')) return run();
     this.ensureLeadership((ok) => {
       if (ok) return run();
       this.emit('server-expired-revoke-skipped', { count: ids.length });

@@ -36,7 +36,7 @@ export function serveTimeToLiveHTTP(server: EtcdServer, id: bigint, keys: boolea
     if (err !== undefined) return respond({ status: 408, err });
     const l = server.lessor.lookup(id);
     if (l === undefined) return respond({ status: 404, err: ErrLeaseNotFound });
-    if (server.config.profile.timeToLiveRejectsDemoted && l.demoted()) return respond({ status: 500, err: ErrNotPrimary });
+    if (server.config.profile.timeToLiveRejectsDemoted && !server.bug('ttl-on-demoted-lessor') && l.demoted()) return respond({ status: 500, err: ErrNotPrimary });
     respond({ status: 200, body: { ttl: l.remainingSeconds(server.proc.now()), grantedTTL: l.ttl, keys: keys ? l.keys() : [] } });
   });
 }

@@ -17,16 +17,18 @@ const MIN_ROUND_US = 1;
  */
 export function leaseRenew(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void): void {
   if (!s.isLeader()) return forwardRenew(s, id, cb);
-  const local = (): void =>
-    s.waitAppliedIndex((err) => {
-      if (err !== undefined) return cb({ ttl: 0, err });
-      s.lessor.renew(id, (o) => {
-        if (o.err === undefined) return cb({ ttl: o.ttl });
-        if (o.err !== ErrNotPrimary) return cb({ ttl: -1, err: o.err });
-        forwardRenew(s, id, cb);
-      });
+  const renew = (): void =>
+    s.lessor.renew(id, (o) => {
+      if (o.err === undefined) return cb({ ttl: o.ttl });
+      if (o.err !== ErrNotPrimary) return cb({ ttl: -1, err: o.err });
+      forwardRenew(s, id, cb);
     });
-  if (!s.config.profile.ensureLeadership) return local();
+  const local = (): void => {
+    // Bug C2: renewing before this member has applied what is committed (the grant may still be pending).
+    if (s.bug('renew-without-apply-wait')) return renew();
+    s.waitAppliedIndex((err) => (err !== undefined ? cb({ ttl: 0, err }) : renew()));
+  };
+  if (!s.config.profile.ensureLeadership || s.bug('no-leadership-check-on-renew')) return local();
   s.ensureLeadership((ok) => (ok ? local() : cb({ ttl: -1, err: ErrNotPrimary })));
 }
 
@@ -90,7 +92,7 @@ export function leaseTimeToLive(s: EtcdServer, id: bigint, keys: boolean, cb: (r
       if (err !== undefined) return cb({ ok: false, err });
       const l = s.lessor.lookup(id);
       if (l === undefined) return cb({ ok: false, err: ErrLeaseNotFound });
-      if (s.config.profile.timeToLiveRejectsDemoted && l.demoted()) return cb({ ok: false, err: ErrLeaderChanged });
+      if (s.config.profile.timeToLiveRejectsDemoted && !s.bug('ttl-on-demoted-lessor') && l.demoted()) return cb({ ok: false, err: ErrLeaderChanged });
       cb({ ok: true, body: { ttl: l.remainingSeconds(s.proc.now()), grantedTTL: l.ttl, keys: keys ? l.keys() : [] } });
     });
   }

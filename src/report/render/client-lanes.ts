@@ -9,6 +9,8 @@ export interface LeaseRef {
   readonly key: string;
   readonly title: string;
   readonly revokedUs: Micros | undefined;
+  /** The trace line of the revoke (the primary's). */
+  readonly revokeLine: string | undefined;
 }
 
 /** A run of one state on a row; `cut` closes it into a span. */
@@ -32,9 +34,18 @@ class Row<S extends string> {
       };
       this.spans.push(...(split === undefined ? [span] : split(span)));
     }
+    // A span of no length is not drawn: its lines go with the next one, so no line is lost.
+    const carried = this.state !== undefined && t <= this.since ? this.lines : [];
     this.state = next;
     this.since = t;
-    this.lines = line === undefined ? [] : [line];
+    this.lines = line === undefined ? carried : [...carried, line];
+  }
+
+  /** Closes the last span at the end of the timeline; lines of a change at that very end join it. */
+  finish(endUs: Micros, split?: (span: Span<S>) => Span<S>[]): void {
+    this.cut(endUs, undefined, undefined, split);
+    const last = this.spans.at(-1);
+    if (last !== undefined && this.lines.length > 0) this.spans[this.spans.length - 1] = { ...last, lines: [...last.lines, ...this.lines] };
   }
 }
 
@@ -65,13 +76,15 @@ export function naturalCompare(a: string, b: string): number {
 }
 
 /** Splits a held span where the session lease behind the lock was revoked: the client still thinks it holds it. */
-function splitAtRevoke(what: string, revokedUs: Micros | undefined): (s: Span<LockState>) => Span<LockState>[] {
+function splitAtRevoke(what: string, lease: LeaseRef | undefined): (s: Span<LockState>) => Span<LockState>[] {
+  const revokedUs = lease?.revokedUs;
   return (s) => {
     if (s.state !== 'held' || revokedUs === undefined || revokedUs >= s.endUs) return [s];
     const gone = (from: Micros): Span<LockState> => ({
       ...s,
       startUs: from,
       state: 'held-lease-gone',
+      lines: lease?.revokeLine === undefined ? s.lines : [...s.lines, lease.revokeLine],
       summary: `${what} held after its session lease was revoked (at ${formatTime(revokedUs)}): ${formatTime(from)} → ${formatTime(s.endUs)}`,
     });
     if (revokedUs <= s.startUs) return [gone(s.startUs)];
@@ -99,14 +112,14 @@ export function extractClientLanes(view: TraceView, leaseAt: (id: bigint, t: Mic
       }
       return r;
     };
-    const endLock = (r: LockRow, t: Micros, line: string | undefined): void => r.cut(t, line, undefined, splitAtRevoke(r.what, r.session?.revokedUs));
+    const endLock = (r: LockRow, t: Micros, line: string | undefined): void => r.cut(t, line, undefined, splitAtRevoke(r.what, r.session));
 
     view.events.forEach((e, i) => {
       if (e.member !== name) return;
       const line = view.lines[i]!;
       const k = e.kind;
       if (k === 'client-pause') paused.cut(e.t, line, 'paused');
-      else if (k === 'client-resume') paused.cut(e.t, line, undefined);
+      else if (k === 'client-resume' && paused.state === 'paused') paused.cut(e.t, line, undefined);
       else if (k.startsWith('client-keepalive-') && !k.startsWith('client-keepalive-once') && e.lease !== undefined) {
         const ref = leaseAt(e.lease, e.t);
         if (ref === undefined) return;
@@ -142,9 +155,9 @@ export function extractClientLanes(view: TraceView, leaseAt: (id: bigint, t: Mic
       view.claim(i);
     });
 
-    paused.cut(view.endUs, undefined, undefined);
-    for (const r of keepAlives.values()) r.cut(view.endUs, undefined, undefined);
-    for (const r of locks.values()) endLock(r, view.endUs, undefined);
+    paused.finish(view.endUs);
+    for (const r of keepAlives.values()) r.finish(view.endUs);
+    for (const r of locks.values()) r.finish(view.endUs, splitAtRevoke(r.what, r.session));
     return {
       name,
       paused: paused.spans,

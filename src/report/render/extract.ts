@@ -80,6 +80,7 @@ function leaseLookup(leases: readonly LeaseLane[]): (id: bigint, t: Micros) => L
     const all = byId.get(id);
     if (all === undefined) return undefined;
     const found = all.filter((l) => l.grantedUs <= t).at(-1) ?? all[0]!;
-    return { key: found.key, title: found.label ?? found.hex, revokedUs: found.revokedUs };
+    const revokeLine = found.marks.find((m) => m.kind === 'lease-revoke')?.line;
+    return { key: found.key, title: found.label ?? found.hex, revokedUs: found.revokedUs, revokeLine };
   };
 }

@@ -43,8 +43,17 @@ class MemberState {
         lines: line === undefined ? this.sinceLines : [...this.sinceLines, line],
       });
     }
+    // A span of no length is not drawn: its lines go with the next one, so no line is lost.
+    const carried = t > this.since ? [] : this.sinceLines;
     this.since = t;
-    this.sinceLines = line === undefined ? [] : [line];
+    this.sinceLines = line === undefined ? carried : [...carried, line];
+  }
+
+  /** Closes the last span at the end of the timeline; lines of a change at that very end join it. */
+  finish(endUs: Micros): void {
+    this.cut(endUs, undefined);
+    const last = this.roles.at(-1);
+    if (last !== undefined && this.sinceLines.length > 0) this.roles[this.roles.length - 1] = { ...last, lines: [...last.lines, ...this.sinceLines] };
   }
 }
 
@@ -96,7 +105,7 @@ export function extractMemberLanes(view: TraceView): MemberLane[] {
   });
   return view.members.map((m) => {
     const s = states.get(m)!;
-    s.cut(view.endUs, undefined);
+    s.finish(view.endUs);
     return { name: m, roles: s.roles, terms: s.terms, lessor: s.lessor, ticks: [] };
   });
 }

@@ -1,4 +1,4 @@
-import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
+import type { Micros } from '../../clock/time.js';
 import { formatSecondsShort } from './time-format.js';
 
 /** Maps virtual time onto the plot's x axis. */
@@ -52,4 +52,3 @@ export function axisTicks(scale: TimeScale, targetPx = 90): AxisTick[] {
   return out;
 }
 
-export const SECOND = MICROS_PER_SECOND;

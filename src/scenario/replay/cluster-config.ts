@@ -1,5 +1,6 @@
 import { MICROS_PER_MS } from '../../clock/time.js';
 import type { ClusterConfig } from '../../cluster/cluster.js';
+import { isBugName } from '../../lessor/bugs.js';
 import { PROFILES } from '../../lessor/profile.js';
 import type { Scenario } from '../types.js';
 
@@ -30,6 +31,8 @@ export function clusterConfigOf(s: Scenario, profile: Scenario['profile'], seed:
     expiredLeaseRetryUs: c.expiredLeaseRetryUs,
     clusterVersion: c.clusterVersion,
     profile: PROFILES[profile],
+    // The parser accepts only names from the bug table.
+    bugs: new Set(s.bugs.filter(isBugName)),
     latencyUs: c.latencyUs,
     jitterUs: c.jitterUs,
     lossProbability: c.lossProbability,

@@ -211,6 +211,12 @@ class Replay implements AssertionContext {
       }
       case 'crash':
         return c.crash(s.member);
+      case 'stall':
+        c.stall(s.member, s.loop);
+        if (s.forUs !== undefined) c.sched.after(s.forUs, () => c.unstall(s.member, s.loop));
+        return;
+      case 'unstall':
+        return c.unstall(s.member, s.loop);
       case 'restart':
         if (c.server(s.member) !== undefined) return this.stepError(s.kind, `${s.member} is running; only a crashed member can restart`);
         return c.restart(s.member);
@@ -227,7 +233,8 @@ class Replay implements AssertionContext {
         return this.onClient(s.client, undefined, (sc) => {
           Session.create(sc.client, { ttl: s.sessionTtlSeconds }, (session) => {
             if (isRpcError(session)) return this.emit(s.client, 'client-error', { op: 'lock', err: session.name });
-            const m = new Mutex(session, s.name, { profile: CLIENT_PROFILES[this.profile] });
+            const bugged = this.scenario.bugs.includes('lock-skips-post-wait-check');
+            const m = new Mutex(session, s.name, { profile: CLIENT_PROFILES[this.profile], ...(bugged ? { lockSkipsPostWaitCheck: true } : {}) });
             sc.locks.set(s.name, m);
             m.lock((r) => {
               if (isRpcError(r)) this.emit(s.client, 'client-error', { op: 'lock', name: s.name, err: r.name });

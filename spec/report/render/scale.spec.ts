@@ -1,0 +1,41 @@
+// Time on the page: nice axis steps, exact seconds in labels, trace expiry fields read back exactly.
+import { describe, expect, it } from 'vitest';
+import { parseSecondsUs } from '../../../src/report/render/fields.js';
+import { TimeScale, axisTicks, niceStepUs } from '../../../src/report/render/scale.js';
+import { formatSecondsShort } from '../../../src/report/render/time-format.js';
+
+describe('axis', () => {
+  it('steps 1, 2 or 5 times a power of ten, about 90 px apart', () => {
+    expect(niceStepUs(23_000_000, 1080)).toBe(2_000_000);
+    expect(niceStepUs(10_000_000, 1080)).toBe(1_000_000);
+    expect(niceStepUs(600_000_000, 1080)).toBe(50_000_000);
+    expect(niceStepUs(50_000, 1080)).toBe(5_000);
+    expect(niceStepUs(0, 1080)).toBe(1_000);
+  });
+
+  it('ticks every multiple of the step inside the range, including negatives', () => {
+    const scale = new TimeScale(-1_000_000, 9_000_000, 0, 500);
+    expect(axisTicks(scale).map((t) => t.label)).toEqual(['-1s', '1s', '3s', '5s', '7s', '9s']);
+    expect(scale.x(-1_000_000)).toBe(0);
+    expect(scale.x(9_000_000)).toBe(500);
+    expect(scale.xc(20_000_000)).toBe(500);
+  });
+});
+
+describe('seconds', () => {
+  it('prints exactly, without trailing zeros', () => {
+    expect(formatSecondsShort(4_002_000)).toBe('4.002');
+    expect(formatSecondsShort(12_000_000)).toBe('12');
+    expect(formatSecondsShort(-998_000)).toBe('-0.998');
+    expect(formatSecondsShort(1)).toBe('0.000001');
+    expect(formatSecondsShort(-0)).toBe('0');
+  });
+
+  it('reads the trace form back to the microsecond', () => {
+    expect(parseSecondsUs('17.204000')).toBe(17_204_000);
+    expect(parseSecondsUs('-0.500000')).toBe(-500_000);
+    expect(parseSecondsUs('3')).toBe(3_000_000);
+    expect(parseSecondsUs('0.1')).toBe(100_000);
+    expect(parseSecondsUs('nope')).toBeUndefined();
+  });
+});

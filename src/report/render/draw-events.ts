@@ -1,0 +1,46 @@
+import { lane, ticks } from './draw-lane.js';
+import { GEOMETRY } from './geometry.js';
+import type { AssertionMark, EventLane } from './model.js';
+import type { TimeScale } from './scale.js';
+import { el, text, tip } from './svg.js';
+import { formatTime } from './time-format.js';
+
+/** The harness lane: PASS (green) / FAIL (red) marks at each assertion's instant, the steps as ticks. */
+export function drawHarness(l: EventLane, assertions: readonly AssertionMark[], scale: TimeScale, y: number): string {
+  const h = GEOMETRY.harnessHeight;
+  const cy = 11;
+  const groups: { x: number; pass: boolean; items: AssertionMark[] }[] = [];
+  for (const a of [...assertions].sort((p, q) => p.t - q.t)) {
+    const x = scale.xc(a.t);
+    const g = groups.find((o) => o.pass === a.pass && x - o.x <= 6);
+    if (g !== undefined) g.items.push(a);
+    else groups.push({ x, pass: a.pass, items: [a] });
+  }
+  const marks = groups
+    .map((g) => {
+      const verdict = g.pass ? 'PASS' : 'FAIL';
+      const lines = g.items.flatMap((a) => [
+        `${verdict} at ${formatTime(a.t)} (line ${a.line}): ${a.text}; got ${a.got}`,
+        ...(a.traceLine === undefined ? [] : [`  ${a.traceLine}`]),
+      ]);
+      const count = g.items.length > 1 ? text({ class: 'assert-count', x: g.x + 7, y: cy + 3.5 }, `×${g.items.length}`) : '';
+      const off = g.pass ? 0 : 0.5;
+      return el(
+        'g',
+        { class: `mk assert ${g.pass ? 'pass' : 'fail'}`, 'data-kind': g.pass ? 'expect-pass' : 'expect-fail' },
+        tip(undefined, lines, 24),
+        el('circle', { cx: g.x, cy, r: 5.5 }),
+        text({ class: 'assert-glyph', x: g.x + off, y: cy + 3.5, 'text-anchor': 'middle' }, g.pass ? '✓' : '✗'),
+        count,
+      );
+    })
+    .join('');
+  const about = 'the scenario harness: ✓ PASS / ✗ FAIL at each expect, ticks for each step as it is performed';
+  return lane({ id: 'harness', cls: 'lane-harness', y, height: h, label: l.title, about }, ticks(l.ticks, scale, 21, 10) + marks);
+}
+
+/** A lane of plain ticks (etcdctl's requests and answers). */
+export function drawEventLane(l: EventLane, scale: TimeScale, y: number): string {
+  const h = GEOMETRY.ctlHeight;
+  return lane({ id: l.name, cls: `lane-${l.name}`, y, height: h, label: l.title, about: `${l.title}: every request and answer (ctl-ok, ctl-error, ctl-granted …)` }, ticks(l.ticks, scale, 4, h - 8));
+}
