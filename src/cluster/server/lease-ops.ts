@@ -17,19 +17,22 @@ const MIN_ROUND_US = 1;
  */
 export function leaseRenew(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void): void {
   if (!s.isLeader()) return forwardRenew(s, id, cb);
-  const renew = (): void =>
-    s.lessor.renew(id, (o) => {
-      if (o.err === undefined) return cb({ ttl: o.ttl });
-      if (o.err !== ErrNotPrimary) return cb({ ttl: -1, err: o.err });
-      forwardRenew(s, id, cb);
-    });
-  const local = (): void => {
-    // Bug C2: renewing before this member has applied what is committed (the grant may still be pending).
-    if (s.bug('renew-without-apply-wait')) return renew();
-    s.waitAppliedIndex((err) => (err !== undefined ? cb({ ttl: 0, err }) : renew()));
-  };
-  if (!s.config.profile.ensureLeadership || s.bug('no-leadership-check-on-renew')) return local();
-  s.ensureLeadership((ok) => (ok ? local() : cb({ ttl: -1, err: ErrNotPrimary })));
+  if (!s.config.profile.ensureLeadership || s.bug('no-leadership-check-on-renew')) return renewAfterLeadership(s, id, cb);
+  s.ensureLeadership((ok) => (ok ? renewAfterLeadership(s, id, cb) : cb({ ttl: -1, err: ErrNotPrimary })));
+}
+
+function renewAfterLeadership(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void): void {
+  // Bug C2: renewing before this member has applied what is committed (the grant may still be pending).
+  if (s.bug('renew-without-apply-wait') || s.appliedIndex >= s.raft.commitIndex) return renewLocally(s, id, cb);
+  s.waitAppliedIndex((err) => (err !== undefined ? cb({ ttl: 0, err }) : renewLocally(s, id, cb)));
+}
+
+function renewLocally(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void): void {
+  s.lessor.renew(id, (o) => {
+    if (o.err === undefined) return cb(o);
+    if (o.err !== ErrNotPrimary) return cb({ ttl: -1, err: o.err });
+    forwardRenew(s, id, cb);
+  });
 }
 
 function forwardRenew(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void): void {

@@ -2,6 +2,7 @@ import type { Micros } from '../../clock/time.js';
 import { fieldBool, fieldStr } from './fields.js';
 import type { ClientLane, KeepAliveState, LockState, Mark, Span } from './model.js';
 import { formatTime } from './time-format.js';
+import { naturalCompare } from './natural-order.js';
 import type { TraceView } from './trace-view.js';
 
 /** What the client lanes need to know about a lease: its lane, a name for it, when it was revoked. */
@@ -62,18 +63,6 @@ export function clientNames(view: TraceView): string[] {
   return names.sort(naturalCompare);
 }
 
-export function naturalCompare(a: string, b: string): number {
-  const pa = a.split(/(\d+)/);
-  const pb = b.split(/(\d+)/);
-  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
-    const x = pa[i]!;
-    const y = pb[i]!;
-    if (x === y) continue;
-    if (i % 2 === 1) return Number(x) - Number(y) || (x < y ? -1 : 1);
-    return x < y ? -1 : 1;
-  }
-  return pa.length - pb.length;
-}
 
 /** Splits a held span where the session lease behind the lock was revoked: the client still thinks it holds it. */
 function splitAtRevoke(what: string, lease: LeaseRef | undefined): (s: Span<LockState>) => Span<LockState>[] {

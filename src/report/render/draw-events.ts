@@ -2,7 +2,7 @@ import { lane, ticks } from './draw-lane.js';
 import { GEOMETRY } from './geometry.js';
 import type { AssertionMark, EventLane } from './model.js';
 import type { TimeScale } from './scale.js';
-import { el, text, tip } from './svg.js';
+import { el, pathD, text, tip } from './svg.js';
 import { formatTime } from './time-format.js';
 
 /** The harness lane: PASS (green) / FAIL (red) marks at each assertion's instant, the steps as ticks. */
@@ -24,13 +24,12 @@ export function drawHarness(l: EventLane, assertions: readonly AssertionMark[], 
         ...(a.traceLine === undefined ? [] : [`  ${a.traceLine}`]),
       ]);
       const count = g.items.length > 1 ? text({ class: 'assert-count', x: g.x + 7, y: cy + 3.5 }, `×${g.items.length}`) : '';
-      const off = g.pass ? 0 : 0.5;
       return el(
         'g',
         { class: `mk assert ${g.pass ? 'pass' : 'fail'}`, 'data-kind': g.pass ? 'expect-pass' : 'expect-fail' },
         tip(undefined, lines, 24),
         el('circle', { cx: g.x, cy, r: 5.5 }),
-        text({ class: 'assert-glyph', x: g.x + off, y: cy + 3.5, 'text-anchor': 'middle' }, g.pass ? '✓' : '✗'),
+        el('path', { class: 'assert-glyph', d: g.pass ? pathD([[g.x - 2.6, cy], [g.x - 0.8, cy + 2.4], [g.x + 2.8, cy - 2.4]], true) : `${pathD([[g.x - 2.2, cy - 2.2], [g.x + 2.2, cy + 2.2]], true)} ${pathD([[g.x + 2.2, cy - 2.2], [g.x - 2.2, cy + 2.2]], true)}` }),
         count,
       );
     })

@@ -102,8 +102,11 @@ function shape(kind: string, x: number): string {
       return el('rect', { class: 'hit', x: x - 3, y: y - 6, width: 6, height: 12 }) + el('line', { x1: x, y1: y - 5, x2: x, y2: y + 5 });
     case 'lease-checkpoint':
       return el('path', { d: pathD([[x, y - 4.5], [x + 4.5, y], [x, y + 4.5], [x - 4.5, y]]) });
-    case 'lease-expired':
-      return el('path', { d: pathD([[x - 5, y - 5], [x + 5, y - 5], [x, y + 4]]) });
+    case 'lease-expired': {
+      // On the zero line, where the sawtooth runs out, so a revoke right after does not hide it.
+      const z = BASE - 1;
+      return el('path', { d: pathD([[x - 5, z - 8], [x + 5, z - 8], [x, z]]) });
+    }
     default:
       return el('rect', { class: 'hit', x: x - 6, y: y - 6, width: 12, height: 12 }) + el('path', { d: `${pathD([[x - 4.5, y - 4.5], [x + 4.5, y + 4.5]], true)} ${pathD([[x + 4.5, y - 4.5], [x - 4.5, y + 4.5]], true)}` });
   }

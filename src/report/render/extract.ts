@@ -1,9 +1,11 @@
 import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import type { RunResult } from '../../scenario/replay/runner.js';
-import { extractClientLanes, naturalCompare, type LeaseRef } from './client-lanes.js';
-import { extractAssertions, extractGlobalMarkers, failMarkers } from './global-markers.js';
+import { extractAssertions, failMarkers } from './assertions.js';
+import { extractClientLanes, type LeaseRef } from './client-lanes.js';
+import { extractGlobalMarkers } from './global-markers.js';
 import { extractLeaseLanes } from './lease-lanes.js';
 import { extractMemberLanes } from './member-lanes.js';
+import { naturalCompare } from './natural-order.js';
 import type { ClientLane, LeaseLane, Mark, MemberLane, Timeline } from './model.js';
 import { TraceView } from './trace-view.js';
 

@@ -1,7 +1,6 @@
-import type { AssertionResult } from '../../scenario/replay/runner.js';
 import { fieldNum, fieldStr } from './fields.js';
-import type { AssertionMark, GlobalMarker, Span } from './model.js';
-import { formatSecondsShort, formatTime } from './time-format.js';
+import type { GlobalMarker, Span } from './model.js';
+import { formatTime } from './time-format.js';
 import type { TraceView } from './trace-view.js';
 
 /**
@@ -61,27 +60,4 @@ export function extractGlobalMarkers(view: TraceView): { markers: GlobalMarker[]
   });
   closePartition(view.endUs, undefined);
   return { markers, partitions };
-}
-
-/** PASS/FAIL marks at each assertion's instant, each with the expect-pass / expect-fail line of the trace. */
-export function extractAssertions(view: TraceView, results: readonly AssertionResult[]): AssertionMark[] {
-  return results.map((a) => {
-    const i = view.events.findIndex(
-      (e, j) => !view.claimed(j) && e.member === 'sim' && e.t === a.atUs && (e.kind === 'expect-pass' || e.kind === 'expect-fail') && fieldNum(e, 'line') === a.step.pos.line,
-    );
-    if (i >= 0) view.claim(i);
-    return { t: a.atUs, pass: a.pass, text: a.text, got: a.got, line: a.step.pos.line, traceLine: i >= 0 ? view.lines[i] : undefined };
-  });
-}
-
-/** A red line across every lane where an assertion failed. */
-export function failMarkers(assertions: readonly AssertionMark[]): GlobalMarker[] {
-  return assertions
-    .filter((a) => !a.pass)
-    .map((a) => ({
-      t: a.t,
-      kind: 'fail' as const,
-      label: `FAIL line ${a.line}`,
-      lines: [`FAIL at ${formatSecondsShort(a.t)} s (line ${a.line}): ${a.text}; got ${a.got}`, ...(a.traceLine === undefined ? [] : [a.traceLine])],
-    }));
 }

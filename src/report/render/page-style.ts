@@ -65,7 +65,7 @@ svg.timeline .term { fill: #fff; font-weight: 700; font-size: 10px; pointer-even
 .write-accepted circle { fill: #1a7f37; } .write-rejected circle { fill: #d1242f; }
 .write-accepted path, .write-rejected path { stroke: #fff; stroke-width: 1.6; fill: none; stroke-linecap: round; }
 .assert.pass circle { fill: #1a7f37; } .assert.fail circle { fill: #d1242f; }
-svg.timeline .assert-glyph { fill: #fff; font-size: 9px; font-weight: 700; pointer-events: none; }
+.assert-glyph { fill: none; stroke: #fff; stroke-width: 1.7; stroke-linecap: round; stroke-linejoin: round; pointer-events: none; }
 .assert-count { font-size: 10px; }
 .axis-line, .axis-tick { stroke: #57606a; } .axis-label { font-size: 10.5px; } .axis-caption { font-size: 10px; font-style: italic; }
 .grid { stroke: #eef1f4; } .grid.zero { stroke: #8c959f; stroke-dasharray: 2 3; }
