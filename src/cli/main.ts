@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { BUG_NAMES } from '../lessor/bugs.js';
 import { explain } from '../report/explain.js';
 import { narrate } from '../report/narrate.js';
+import { renderTimelineHtml } from '../report/render/index.js';
 import { summary, toJson } from '../report/summary.js';
 import { runScenario, type RunOptions } from '../scenario/replay/runner.js';
 import { loadScenario } from './load.js';
@@ -71,8 +72,13 @@ function main(argv: string[]): number {
       for (const line of explain(r, values.lease)) console.log(line);
       return r.passed ? 0 : 1;
     }
-    case 'render':
-      throw new UsageError(`${command}: not available in this build`);
+    case 'render': {
+      if (values.out === undefined) throw new UsageError('render: name the output file with -o OUT.html');
+      const r = runScenario(one(scenarios, command), runOpts);
+      writeFileSync(values.out, renderTimelineHtml(r));
+      console.log(`wrote ${values.out} (${r.assertions.filter((a) => a.pass).length}/${r.assertions.length} assertions passed, trace sha256 ${r.trace.hash()})`);
+      return r.passed ? 0 : 1;
+    }
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   }

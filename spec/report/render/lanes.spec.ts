@@ -4,7 +4,7 @@ import { seconds } from '../../../src/clock/time.js';
 import { extractTimeline } from '../../../src/report/render/index.js';
 import type { LeaseLane, Timeline } from '../../../src/report/render/index.js';
 import type { TraceEvent } from '../../../src/trace/trace.js';
-import { runFixture } from './support.js';
+import { runFixture, syntheticRun } from './support.js';
 
 const lc = runFixture('leader-change.yaml');
 const tl = extractTimeline(lc);
@@ -110,6 +110,27 @@ describe('lease lanes', () => {
     expect(expired.fields?.expiry).toBe((afterPromote.expiryUs! / 1e6).toFixed(6));
     const gap = l1.ttl.find((s) => s.expiryUs === undefined && s.startUs > seconds(5))!;
     expect(gap.endUs).toBe(promoteN3.t);
+  });
+
+  it('a promote uses the checkpointed remaining TTL when there is one (Lease.refresh)', () => {
+    const id = 0x10n;
+    const t = extractTimeline(
+      syntheticRun(
+        [
+          { t: 0, member: 'n1', kind: 'lease-grant', lease: id, fields: { ttl: 10, expiry: '10.000000' } },
+          { t: 1, member: 'n2', kind: 'lease-grant', lease: id, fields: { ttl: 10, expiry: 'forever' } },
+          { t: seconds(6), member: 'n2', kind: 'lease-checkpoint', lease: id, fields: { remaining: 4 } },
+          { t: seconds(7), member: 'n1', kind: 'member-crash' },
+          { t: seconds(8), member: 'n2', kind: 'lessor-promote', fields: { extend: 1, leases: 1, spread: 0 } },
+        ],
+        { labels: { L: id } },
+      ),
+    );
+    expect(lease(t, 'L').ttl.map((s) => [s.startUs, s.expiryUs, s.primary])).toEqual([
+      [0, seconds(10), 'n1'],
+      [seconds(7), undefined, undefined],
+      [seconds(8), seconds(8 + 1 + 4), 'n2'],
+    ]);
   });
 
   it('TTL segments of a lease are contiguous from its grant to its revoke', () => {
