@@ -45,6 +45,7 @@ interface MemberProcesses {
 }
 
 const connectionReset: RpcError = { code: 'Unavailable', name: 'ErrConnectionReset', message: 'transport is closing' };
+const connectionRefused: RpcError = { code: 'Unavailable', name: 'ErrConnectionRefused', message: 'connection refused' };
 
 /**
  * A simulated etcd cluster: members n1..nN on one network and one virtual clock, each with a disk that
@@ -242,11 +243,18 @@ class ClientTransport implements ClusterTransport {
     return this.cluster.names;
   }
 
-  private toMember(to: string, fn: (s: EtcdServer) => void): void {
-    this.cluster.network.send(this.client, to, 'client', () => {
-      const s = this.cluster.server(to);
-      if (s !== undefined) fn(s);
-    });
+  /** Sends to a member; if its process is dead the connection is refused and `refused` runs here. */
+  private toMember(to: string, fn: (s: EtcdServer) => void, refused?: () => void): void {
+    this.cluster.network.send(
+      this.client,
+      to,
+      'client',
+      () => {
+        const s = this.cluster.server(to);
+        if (s !== undefined) fn(s);
+      },
+      refused,
+    );
   }
 
   private toClient(from: string, fn: () => void): void {
@@ -254,7 +262,11 @@ class ClientTransport implements ClusterTransport {
   }
 
   unary(to: string, req: ClientRequest, cb: (res: ClientResponse | RpcError) => void): void {
-    this.toMember(to, (s) => serveUnary(s, req, (res) => this.toClient(to, () => cb(res))));
+    this.toMember(
+      to,
+      (s) => serveUnary(s, req, (res) => this.toClient(to, () => cb(res))),
+      () => cb(connectionRefused),
+    );
   }
 
   openKeepAlive(to: string, handlers: KeepAliveHandlers): KeepAliveStream {
@@ -269,7 +281,7 @@ class ClientTransport implements ClusterTransport {
         (e) => this.toClient(to, () => !closed && handlers.onError(e)),
       );
       for (const id of pending.splice(0)) server.recv(id);
-    });
+    }, () => !closed && handlers.onError(connectionRefused));
     return {
       send: (id) =>
         this.toMember(to, () => {
@@ -303,7 +315,7 @@ class ClientTransport implements ClusterTransport {
         const header = s.header();
         this.toClient(to, () => !closed && handlers.onEvents(events, header));
       });
-    });
+    }, () => !closed && handlers.onError(connectionRefused));
     return {
       close: () => {
         closed = true;

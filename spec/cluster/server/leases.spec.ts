@@ -169,3 +169,15 @@ describe('persistence', () => {
     expect(leader.lessor.lookup(id)!.expiry - promotedAt).toBe(seconds(31));
   });
 });
+
+describe('response headers', () => {
+  it('a write answers with the revision it applied at, even when later writes applied before the reply left', () => {
+    const { c, t } = clusterHarness();
+    c.runUntil(seconds(1));
+    const revs: number[] = [];
+    for (const k of ['/a', '/b', '/c']) t.unary('n1', { op: 'Put', key: k, value: 'v', lease: 0n }, (r) => revs.push('header' in r ? r.header.revision : -1));
+    c.runUntil(seconds(2));
+    expect(revs).toEqual([2, 3, 4]);
+    for (const [k, rev] of [['/a', 2], ['/b', 3], ['/c', 4]] as const) expect(c.server('n1')!.store.range(k)?.modRevision).toBe(rev);
+  });
+});

@@ -42,8 +42,12 @@ export class Network {
     this.endpoints.set(name, new Endpoint(this.endpoints.size, process));
   }
 
-  /** Sends a message; `deliver` runs on the receiver's process when (and if) it arrives. */
-  send(from: string, to: string, kind: TrafficKind, deliver: () => void): void {
+  /**
+   * Sends a message; `deliver` runs on the receiver's process when (and if) it arrives. When it reaches
+   * an endpoint whose process is dead, `refused` (if given) travels back to the sender, as a TCP reset
+   * from the host would: a stopped process still accepts connections, a killed one does not.
+   */
+  send(from: string, to: string, kind: TrafficKind, deliver: () => void, refused?: () => void): void {
     const src = this.endpoint(from);
     const dst = this.endpoint(to);
     const peer = kind === 'peer';
@@ -56,6 +60,10 @@ export class Network {
     this.sched.at(at, () => {
       if (peer && src.group !== dst.group) return;
       const p = dst.process;
+      if (!p.alive) {
+        if (refused !== undefined) this.send(to, from, kind, refused);
+        return;
+      }
       p.deliver(p.generation, deliver);
     });
   }

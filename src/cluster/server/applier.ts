@@ -13,34 +13,42 @@ export type ApplyValue =
   | { readonly op: 'DeleteRange'; readonly deleted: number }
   | { readonly op: 'Txn'; readonly succeeded: boolean; readonly responses: readonly OpResponse[] };
 
-export type ApplyResult = { readonly ok: true; readonly value: ApplyValue } | { readonly ok: false; readonly err: AnyServerError };
+/** `revision` is the store's revision right after this request applied: its response header revision. */
+export type ApplyResult =
+  | { readonly ok: true; readonly value: ApplyValue; readonly revision: number }
+  | { readonly ok: false; readonly err: AnyServerError };
 
-const fail = (err: AnyServerError): ApplyResult => ({ ok: false, err });
+const fail = (err: AnyServerError): { readonly ok: false; readonly err: AnyServerError } => ({ ok: false, err });
 
 /**
  * applierV3backend: applies one committed request to this member's lessor and keyspace. It runs on every
  * member in log order, so it must be a pure function of (state, request).
  */
 export function applyRequest(req: RaftRequest, lessor: Lessor, store: MvccStore): ApplyResult {
+  const value = applyValue(req, lessor, store);
+  return 'err' in value ? value : { ok: true, value, revision: store.currentRevision };
+}
+
+function applyValue(req: RaftRequest, lessor: Lessor, store: MvccStore): ApplyValue | { readonly ok: false; readonly err: AnyServerError } {
   try {
     switch (req.type) {
       case 'LeaseGrant': {
         const l = lessor.grant(req.id, req.ttl);
-        return { ok: true, value: { op: 'LeaseGrant', id: l.id, ttl: l.ttl } };
+        return { op: 'LeaseGrant', id: l.id, ttl: l.ttl };
       }
       case 'LeaseRevoke':
         lessor.revoke(req.id);
-        return { ok: true, value: { op: 'LeaseRevoke' } };
+        return { op: 'LeaseRevoke' };
       case 'LeaseCheckpoint':
         for (const c of req.checkpoints) lessor.checkpoint(c.id, c.remainingTTL);
-        return { ok: true, value: { op: 'LeaseCheckpoint' } };
+        return { op: 'LeaseCheckpoint' };
       case 'Put': {
         const prevLease = store.range(req.key)?.lease ?? 0n;
         const r = store.put(req.key, req.value, req.lease);
-        return r.ok ? { ok: true, value: { op: 'Put', prevLease } } : fail(ErrLeaseNotFound);
+        return r.ok ? { op: 'Put', prevLease } : fail(ErrLeaseNotFound);
       }
       case 'DeleteRange':
-        return { ok: true, value: { op: 'DeleteRange', deleted: store.deleteRange(req.key).deleted } };
+        return { op: 'DeleteRange', deleted: store.deleteRange(req.key).deleted };
       case 'Txn':
         return applyTxn(req.compare, req.success, req.failure, lessor, store);
     }
@@ -57,7 +65,7 @@ function applyTxn(
   failure: readonly TxnOp[],
   lessor: Lessor,
   store: MvccStore,
-): ApplyResult {
+): ApplyValue | { readonly ok: false; readonly err: AnyServerError } {
   const succeeded = compare.every((c) => (store.range(c.key)?.createRevision ?? 0) === c.createRevision);
   const ops = succeeded ? success : failure;
   // etcd checks every Put's lease before running any operation of the Txn.
@@ -73,7 +81,7 @@ function applyTxn(
     } else responses.push({ op: 'DeleteRange', deleted: txn!.deleteRange(op.key).deleted });
   }
   txn?.end();
-  return { ok: true, value: { op: 'Txn', succeeded, responses } };
+  return { op: 'Txn', succeeded, responses };
 }
 
 /** Serves a Range from this member's store. */

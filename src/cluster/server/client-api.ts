@@ -1,6 +1,6 @@
 import { ErrLeaseNotFound } from '../../lessor/errors.js';
-import type { ClientRequest, ClientResponse, RpcError } from './api.js';
-import { rangeKvs } from './applier.js';
+import type { ClientRequest, ClientResponse, ResponseHeader, RpcError } from './api.js';
+import { rangeKvs, type ApplyResult } from './applier.js';
 import { toRpcError } from './errors.js';
 import type { EtcdServer } from './etcd-server.js';
 import { leaseTimeToLive } from './lease-ops.js';
@@ -13,11 +13,11 @@ export function serveUnary(s: EtcdServer, req: ClientRequest, reply: (r: ClientR
       // The receiving member allocates the ID when the client sends 0.
       const id = req.id !== 0n ? req.id : s.allocateLeaseId();
       return s.raftRequest({ type: 'LeaseGrant', id, ttl: req.ttl }, (r) =>
-        reply(r.ok && r.value.op === 'LeaseGrant' ? { op: 'LeaseGrant', id: r.value.id, ttl: r.value.ttl, header: s.header() } : toRpcError(failure(r))),
+        reply(r.ok && r.value.op === 'LeaseGrant' ? { op: 'LeaseGrant', id: r.value.id, ttl: r.value.ttl, header: writeHeader(s, r) } : toRpcError(failure(r))),
       );
     }
     case 'LeaseRevoke':
-      return s.raftRequest({ type: 'LeaseRevoke', id: req.id }, (r) => reply(r.ok ? { op: 'LeaseRevoke', header: s.header() } : toRpcError(failure(r))));
+      return s.raftRequest({ type: 'LeaseRevoke', id: req.id }, (r) => reply(r.ok ? { op: 'LeaseRevoke', header: writeHeader(s, r) } : toRpcError(failure(r))));
     case 'LeaseTimeToLive':
       return leaseTimeToLive(s, req.id, req.keys, (r) => {
         if (r.ok) return reply({ op: 'LeaseTimeToLive', id: req.id, ...r.body, header: s.header() });
@@ -30,15 +30,15 @@ export function serveUnary(s: EtcdServer, req: ClientRequest, reply: (r: ClientR
       return reply({ op: 'LeaseLeases', ids: s.lessor.leases().map((l) => l.id), header: s.header() });
     case 'Put':
       return s.raftRequest({ type: 'Put', key: req.key, value: req.value, lease: req.lease }, (r) =>
-        reply(r.ok && r.value.op === 'Put' ? { op: 'Put', prevLease: r.value.prevLease, header: s.header() } : toRpcError(failure(r))),
+        reply(r.ok && r.value.op === 'Put' ? { op: 'Put', prevLease: r.value.prevLease, header: writeHeader(s, r) } : toRpcError(failure(r))),
       );
     case 'DeleteRange':
       return s.raftRequest({ type: 'DeleteRange', key: req.key }, (r) =>
-        reply(r.ok && r.value.op === 'DeleteRange' ? { op: 'DeleteRange', deleted: r.value.deleted, header: s.header() } : toRpcError(failure(r))),
+        reply(r.ok && r.value.op === 'DeleteRange' ? { op: 'DeleteRange', deleted: r.value.deleted, header: writeHeader(s, r) } : toRpcError(failure(r))),
       );
     case 'Txn':
       return s.raftRequest({ type: 'Txn', compare: req.compare, success: req.success, failure: req.failure }, (r) =>
-        reply(r.ok && r.value.op === 'Txn' ? { op: 'Txn', succeeded: r.value.succeeded, responses: r.value.responses, header: s.header() } : toRpcError(failure(r))),
+        reply(r.ok && r.value.op === 'Txn' ? { op: 'Txn', succeeded: r.value.succeeded, responses: r.value.responses, header: writeHeader(s, r) } : toRpcError(failure(r))),
       );
     case 'Range': {
       const answer = (): void => reply({ op: 'Range', kvs: rangeKvs(req, s.store), header: s.header() });
@@ -46,6 +46,11 @@ export function serveUnary(s: EtcdServer, req: ClientRequest, reply: (r: ClientR
       return linearizableRead(s, (err) => (err === undefined ? answer() : reply(toRpcError(err))));
     }
   }
+}
+
+/** A write's header carries the revision the write applied at, not whatever is current when it is sent. */
+function writeHeader(s: EtcdServer, r: ApplyResult): ResponseHeader {
+  return { ...s.header(), revision: r.ok ? r.revision : s.store.currentRevision };
 }
 
 function failure(r: { ok: boolean; err?: unknown }): Parameters<typeof toRpcError>[0] {

@@ -41,19 +41,33 @@ export function serveTimeToLiveHTTP(server: EtcdServer, id: bigint, keys: boolea
   });
 }
 
+/** The caller's side when the peer's host refuses the connection (its etcd process is dead). */
+export const CONNECTION_REFUSED = { status: 503 } as const;
+
 /**
- * Calls a handler on member `to` over the peer network and delivers its answer back to `from`. No answer
- * comes if either side is dead, paused or partitioned away: the caller's context deadline decides.
+ * Calls a handler on member `to` over the peer network and delivers its answer back to `from`. A dead
+ * peer refuses at once (`CONNECTION_REFUSED` comes back after a round trip); no answer comes if the
+ * peer is paused or partitioned away, and the caller's context deadline decides.
  */
-export function peerCall<R>(from: EtcdServer, to: string, handler: (remote: EtcdServer, respond: (r: R) => void) => void, cb: (r: R) => void): void {
+export function peerCall<R>(
+  from: EtcdServer,
+  to: string,
+  handler: (remote: EtcdServer, respond: (r: R) => void) => void,
+  cb: (r: R | typeof CONNECTION_REFUSED) => void,
+): void {
   const net = from.network;
-  net.send(from.name, to, 'peer', () => {
-    const remote = from.registry(to);
-    if (remote === undefined || remote.stopped) return;
-    handler(remote, (r) =>
-      net.send(to, from.name, 'peer', () => {
-        if (!from.stopped) cb(r);
-      }),
-    );
-  });
+  const back = (r: R | typeof CONNECTION_REFUSED): void => {
+    if (!from.stopped) cb(r);
+  };
+  net.send(
+    from.name,
+    to,
+    'peer',
+    () => {
+      const remote = from.registry(to);
+      if (remote === undefined || remote.stopped) return;
+      handler(remote, (r) => net.send(to, from.name, 'peer', () => back(r)));
+    },
+    () => back(CONNECTION_REFUSED),
+  );
 }

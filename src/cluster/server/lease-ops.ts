@@ -2,7 +2,7 @@ import { ErrLeaseNotFound, ErrNotPrimary } from '../../lessor/errors.js';
 import { Deadline } from './deadline.js';
 import { ErrLeaderChanged, ErrNoLeader, ErrTimeout, type AnyServerError } from './errors.js';
 import type { EtcdServer } from './etcd-server.js';
-import { peerCall, serveRenewHTTP, serveTimeToLiveHTTP, type RenewHTTPResult, type TimeToLiveBody, type TimeToLiveHTTPResult } from './lease-http.js';
+import { CONNECTION_REFUSED, peerCall, serveRenewHTTP, serveTimeToLiveHTTP, type RenewHTTPResult, type TimeToLiveBody, type TimeToLiveHTTPResult } from './lease-http.js';
 
 export type LeaseRenewResult = { readonly ttl: number; readonly err?: undefined } | { readonly ttl: number; readonly err: AnyServerError };
 
@@ -36,7 +36,7 @@ function renewLocally(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => vo
 }
 
 function forwardRenew(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void): void {
-  forwardToLeader<RenewHTTPResult, LeaseRenewResult>(
+  forwardToLeader<RenewHTTPResult | typeof CONNECTION_REFUSED, LeaseRenewResult>(
     s,
     s.config.profile.forwardRenewThrottleMs * 1000,
     (leader, reply) => peerCall(s, leader, (remote, respond) => serveRenewHTTP(remote, id, respond), reply),
@@ -99,7 +99,7 @@ export function leaseTimeToLive(s: EtcdServer, id: bigint, keys: boolean, cb: (r
       cb({ ok: true, body: { ttl: l.remainingSeconds(s.proc.now()), grantedTTL: l.ttl, keys: keys ? l.keys() : [] } });
     });
   }
-  forwardToLeader<TimeToLiveHTTPResult, TimeToLiveResult>(
+  forwardToLeader<TimeToLiveHTTPResult | typeof CONNECTION_REFUSED, TimeToLiveResult>(
     s,
     0,
     (leader, reply) => peerCall(s, leader, (remote, respond) => serveTimeToLiveHTTP(remote, id, keys, respond), reply),

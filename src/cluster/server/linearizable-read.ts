@@ -26,7 +26,7 @@ export function linearizableRead(s: EtcdServer, cb: (err?: AnyServerError) => vo
       s,
       leader,
       (remote, respond) => (remote.raft.role === 'leader' ? remote.raft.readIndex((ok, index) => respond({ ok, index })) : respond({ ok: false, index: 0 })),
-      (r) => got(r.ok, r.index),
+      (r) => ('ok' in r ? got(r.ok, r.index) : got(false, 0)),
     );
   };
   attempt();
