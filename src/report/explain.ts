@@ -2,7 +2,8 @@ import { formatSeconds, type Micros } from '../clock/time.js';
 import type { RunResult } from '../scenario/replay/runner.js';
 import { formatLeaseId, type TraceEvent } from '../trace/trace.js';
 
-const at = (t: Micros): string => `${(t / 1e6).toFixed(3)} s`;
+/** Milliseconds, or microseconds when the instant falls between two milliseconds. */
+const at = (t: Micros): string => `${(t / 1e6).toFixed(t % 1000 === 0 ? 3 : 6)} s`;
 const expiryText = (v: unknown): string => (v === 'forever' ? 'forever' : `${Number(v).toFixed(3)} s`);
 
 /** Faults worth a link in every live lease's chain (on the leader, or network-wide). */

@@ -104,6 +104,14 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
     description: 'Extension: the current revision (on the leader, or on via) is within bounds.',
     fields: { revision: revisionRange, via },
   },
+  'expiry-queue': {
+    description:
+      "Extension: the member's lessor holds this many entries in its expiry queue (etcd's lease expired notifier). A follower should hold none (bug D1, etcd-io/etcd#11495).",
+    fields: {
+      member: req('member', member, 'Member whose lessor is inspected.'),
+      entries: req('expiry-queue', range(int(0, MAX, 'a count (0 or more)'), 'entry-count bounds'), 'Bounds: { min, max }, either optional.'),
+    },
+  },
   'leases-count': {
     description: 'Extension: LeaseLeases (on the leader, or on via) lists this many leases.',
     fields: { count: req('leases', leaseCount, 'Expected listing: { count: N }.'), via },

@@ -277,6 +277,12 @@ export interface LeasesCountAssertion extends AssertionBase<'leases-count'> {
   readonly via?: MemberName;
 }
 
+/** Extension: bounds on the number of entries in a member's lessor expiry queue. */
+export interface ExpiryQueueAssertion extends AssertionBase<'expiry-queue'> {
+  readonly member: MemberName;
+  readonly entries: IntRange;
+}
+
 export type Assertion =
   | KeyExistsAssertion
   | KeyValueAssertion
@@ -290,7 +296,8 @@ export type Assertion =
   | ResourceAcceptedAssertion
   | ResourceRejectedAssertion
   | RevisionAssertion
-  | LeasesCountAssertion;
+  | LeasesCountAssertion
+  | ExpiryQueueAssertion;
 
 export type AssertionForm = Assertion['form'];
 

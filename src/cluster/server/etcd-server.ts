@@ -201,8 +201,11 @@ export class EtcdServer {
     this.wait.set(req.reqId, (r) => {
       if (d.settle()) cb(r);
     });
-    // Proposals go through the raft loop: a stalled loop holds them and hands them on when it resumes.
-    this.onRaftLoop(() => this.propose(req));
+    // Proposals go through the raft loop: a stalled loop holds them and hands on, when it resumes, those
+    // whose caller is still waiting (Propose returns with the context's error otherwise).
+    this.onRaftLoop(() => {
+      if (d.open) this.propose(req);
+    });
   }
 
   /** Runs `fn` on the raft loop (held while it is stalled or the member paused). */

@@ -65,7 +65,9 @@ export function evaluate(a: Assertion, ctx: AssertionContext): Verdict {
         const want = [...a.keys].sort();
         return verdict(keys.length === want.length && keys.every((k, i) => k === want[i]), `keys [${keys.join(', ')}]`);
       }
-      if (server.config.profile.timeToLiveRejectsDemoted && lease.demoted()) return fail('ErrLeaderChanged (the leader has not promoted its lessor yet)');
+      if (server.config.profile.timeToLiveRejectsDemoted && !server.bug('ttl-on-demoted-lessor') && lease.demoted()) {
+        return fail('ErrLeaderChanged (the leader has not promoted its lessor yet)');
+      }
       const ttl = lease.remainingSeconds(server.proc.now());
       return verdict(inRange(ttl, a.ttlSeconds), `TTL ${ttl}`);
     }
@@ -97,6 +99,12 @@ export function evaluate(a: Assertion, ctx: AssertionContext): Verdict {
       const store = readStore(ctx.cluster, a.via);
       if (typeof store === 'string') return fail(store);
       return verdict(inRange(store.currentRevision, a.revision), `revision ${store.currentRevision}`);
+    }
+    case 'expiry-queue': {
+      const s = ctx.cluster.server(a.member);
+      if (s === undefined) return fail(`${a.member} is not running`);
+      const n = s.lessor.inspect().notifier.length;
+      return verdict(inRange(n, a.entries), `${n} entries`);
     }
     case 'leases-count': {
       const s = a.via === undefined ? ctx.cluster.leader() : ctx.cluster.server(a.via);

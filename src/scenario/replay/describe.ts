@@ -30,6 +30,8 @@ export function describeAssertion(a: Assertion): string {
       return `resource ${a.resource} rejected ${a.rejected} writes`;
     case 'revision':
       return `revision ${describeRange(a.revision)} ${on(a.via, 'on the leader')}`;
+    case 'expiry-queue':
+      return `${a.member}'s expiry queue holds ${describeRange(a.entries)} entries`;
     case 'leases-count':
       return `${a.count} leases listed ${on(a.via, 'on the leader')}`;
   }

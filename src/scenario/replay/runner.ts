@@ -253,7 +253,7 @@ class Replay implements AssertionContext {
       case 'fenced-write':
         return this.onClient(s.client, undefined, (sc) => {
           const m = sc.locks.get(s.lock);
-          if (m === undefined || m.myRevision === 0) return this.emit(s.client, 'client-error', { op: 'fenced-write', lock: s.lock, err: 'no-fencing-token' });
+          if (m === undefined || m.myRevision <= 0) return this.emit(s.client, 'client-error', { op: 'fenced-write', lock: s.lock, err: 'no-fencing-token' });
           let r = this.resources.get(s.resource);
           if (r === undefined) {
             r = new FencedResource(s.resource, this.cluster.sched, { trace: this.trace });
