@@ -9,6 +9,7 @@ import { narrate } from '../report/narrate.js';
 import { renderTimelineHtml } from '../report/render/index.js';
 import { summary, toJson } from '../report/summary.js';
 import { runScenario, type RunOptions } from '../scenario/replay/runner.js';
+import { runDiff } from './differential/index.js';
 import { loadScenario } from './load.js';
 import { formatEvent } from '../trace/trace.js';
 import type { Scenario } from '../scenario/types.js';
@@ -18,6 +19,7 @@ const USAGE = `usage:
   lessor-sim trace FILE [--seed N] [--profile v3.4|v3.5]
   lessor-sim explain FILE [--lease LABEL] [--seed N] [--profile v3.4|v3.5]
   lessor-sim render FILE -o OUT.html [--seed N] [--profile v3.4|v3.5]
+  lessor-sim diff FILE...        replay in the model (v3.4) and on a real local etcd 3.4 cluster, side by side
 
 exit codes: 0 every assertion held, 1 an assertion failed, 2 bad usage or an invalid scenario file`;
 
@@ -117,8 +119,11 @@ function one(scenarios: readonly Scenario[], command: string): Scenario {
   return scenarios[0]!;
 }
 
+const argv = process.argv.slice(2);
 try {
-  process.exitCode = main(process.argv.slice(2));
+  if (argv[0] === 'diff') {
+    process.exitCode = await runDiff(argv.slice(1), { out: (l) => console.log(l), err: (l) => console.error(l) });
+  } else process.exitCode = main(argv);
 } catch (e) {
   if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
     console.error(`lessor-sim: ${(e as Error).message}\n\n${USAGE}`);

@@ -69,9 +69,16 @@ const live = new Set<ChildRegistry>();
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
+/** Kills every tracked child and waits (briefly) until each is reaped, so none lingers as a zombie;
+ * removes the directories; then exits as the signal would have. */
 function onSignal(sig: NodeJS.Signals): void {
-  for (const r of live) r.closeSync();
-  process.exit(SIGNAL_EXIT[sig] ?? 1);
+  const code = SIGNAL_EXIT[sig] ?? 1;
+  const all = Promise.allSettled([...live].map((r) => r.close()));
+  void within(all, 5_000, 'children not reaped')
+    .catch(() => {
+      for (const r of live) r.closeSync();
+    })
+    .finally(() => process.exit(code));
 }
 const onExit = (): void => {
   for (const r of live) r.closeSync();

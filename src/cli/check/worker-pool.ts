@@ -1,0 +1,48 @@
+/**
+ * A pool of worker threads that run campaign runs by index. Each worker asks for the next index as soon
+ * as it is free, so the machine's cores stay busy; outcomes come back in any order.
+ */
+import { Worker } from 'node:worker_threads';
+import type { CampaignSpec, RunOutcome } from '../../properties/index.js';
+import type { FromWorker, ToWorker } from './worker-messages.js';
+
+// Workers load TypeScript through tsx, as bin/lessor-sim.js does for the main thread.
+const TSX_API = import.meta.resolve('tsx/esm/api');
+const WORKER = new URL('./check-worker.ts', import.meta.url).href;
+const BOOT = `import(${JSON.stringify(TSX_API)}).then((m) => { m.register(); return import(${JSON.stringify(WORKER)}); });`;
+
+export interface PoolRun {
+  /** Resolves when every index has run, or `shouldStop` said to stop handing out more. */
+  readonly done: Promise<void>;
+}
+
+/**
+ * Runs `indices` on `workers` threads, calling `onOutcome` for each finished run; stops handing out
+ * indices once `shouldStop()` is true (runs in flight finish).
+ */
+export function runPool(spec: CampaignSpec, workers: number, indices: Iterator<number>, onOutcome: (o: RunOutcome) => void, shouldStop: () => boolean): PoolRun {
+  const done = new Promise<void>((resolve, reject) => {
+    let live = 0;
+    const next = (w: Worker): void => {
+      const n = shouldStop() ? undefined : indices.next();
+      if (n === undefined || n.done === true) {
+        w.postMessage({ type: 'stop' } satisfies ToWorker);
+        return;
+      }
+      w.postMessage({ type: 'run', index: n.value } satisfies ToWorker);
+    };
+    for (let k = 0; k < workers; k++) {
+      const w = new Worker(BOOT, { eval: true, workerData: spec });
+      live++;
+      w.on('message', (m: FromWorker) => {
+        if (m.type === 'done') onOutcome(m.outcome);
+        next(w);
+      });
+      w.on('error', reject);
+      w.on('exit', () => {
+        if (--live === 0) resolve();
+      });
+    }
+  });
+  return { done };
+}

@@ -1,0 +1,136 @@
+/**
+ * Which scenarios the real-etcd driver can replay faithfully. etcd 3.4.23 exposes only some of the
+ * simulation's knobs as flags, and a loopback cluster without network namespaces cannot partition or
+ * skew clocks; a file that needs any of that is refused up front, each reason naming the setting or the
+ * step and its line, rather than replayed as something else.
+ */
+import { LineCounter, parseDocument, isMap, isScalar } from 'yaml';
+import { formatDuration } from '../../scenario/duration.js';
+import type { Assertion, Scenario, Step } from '../../scenario/types.js';
+
+/** The members the driver will run on a 2-core machine (the format allows up to 7). */
+export const MAX_REAL_MEMBERS = 5;
+
+/** etcd 3.4.23's fixed values for settings it has no flag for, with why each one is fixed. */
+const FIXED: ReadonlyArray<{ key: string; ok: (s: Scenario) => boolean; shown: (s: Scenario) => string; why: string }> = [
+  {
+    key: 'checkpoint-interval',
+    ok: (s) => s.cluster.checkpointIntervalUs === 300_000_000,
+    shown: (s) => formatDuration(s.cluster.checkpointIntervalUs),
+    why: 'etcd 3.4.23 has no flag for it; the lease checkpoint interval is fixed at 5m',
+  },
+  {
+    key: 'revoke-rate',
+    ok: (s) => s.cluster.revokeRatePerSecond === 1000,
+    shown: (s) => String(s.cluster.revokeRatePerSecond),
+    why: 'etcd 3.4.23 has no flag for it; leaseRevokeRate is fixed at 1000 per second',
+  },
+  {
+    key: 'latency',
+    ok: (s) => s.cluster.latencyUs === 1000,
+    shown: (s) => formatDuration(s.cluster.latencyUs),
+    why: 'the members talk over loopback, whose delay cannot be set without network namespaces; only the default 1ms stands for it',
+  },
+  {
+    key: 'fsync',
+    ok: (s) => s.cluster.fsyncUs === 0,
+    shown: (s) => formatDuration(s.cluster.fsyncUs),
+    why: 'real etcd fsyncs to the real disk; an extra fsync delay cannot be injected',
+  },
+  {
+    key: 'jitter',
+    ok: (s) => s.cluster.jitterUs === 0,
+    shown: (s) => formatDuration(s.cluster.jitterUs),
+    why: 'network jitter cannot be injected on loopback without network namespaces',
+  },
+  {
+    key: 'loss',
+    ok: (s) => s.cluster.lossProbability === 0,
+    shown: (s) => String(s.cluster.lossProbability),
+    why: 'message loss cannot be injected on loopback without network namespaces',
+  },
+  {
+    key: 'cluster-version',
+    ok: (s) => s.cluster.clusterVersion === undefined,
+    shown: (s) => s.cluster.clusterVersion ?? '',
+    why: 'an etcd 3.4.23 cluster always runs at cluster version 3.4',
+  },
+  {
+    key: 'expired-lease-retry',
+    ok: (s) => s.cluster.expiredLeaseRetryUs === undefined,
+    shown: (s) => formatDuration(s.cluster.expiredLeaseRetryUs ?? 0),
+    why: 'etcd 3.4.23 has no flag for it',
+  },
+];
+
+/** What the driver performs; any other step kind (including ones added to the format later) is refused. */
+const SUPPORTED_STEPS: ReadonlySet<string> = new Set<Step['kind']>([
+  'grant', 'grant-many', 'revoke', 'put', 'delete', 'keepalive', 'keepalive-stop', 'keepalive-once',
+  'pause', 'resume', 'crash', 'restart', 'transfer-leader', 'timetolive', 'leases', 'expect',
+]);
+
+/** What the driver checks; any other assertion form is refused the same way. */
+const SUPPORTED_FORMS: ReadonlySet<string> = new Set<Assertion['form']>([
+  'key-exists', 'key-value', 'key-revision', 'revision', 'lease-exists', 'lease-ttl', 'lease-keys', 'leader',
+  'keepalive-alive', 'leases-count',
+]);
+
+/** Why the unsupported steps are unsupported. */
+const UNSUPPORTED_STEPS: Partial<Record<Step['kind'], string>> = {
+  partition: 'partitioning members needs network namespaces, which this driver does not use (loopback only)',
+  heal: 'partitions are not supported (no network namespaces), so there is nothing to heal',
+  clock: 'jumping one member\'s wall clock needs a per-process clock (libfaketime or a VM); the members share the host clock',
+  lock: 'concurrency.Mutex sessions are not driven on real etcd by this driver',
+  unlock: 'concurrency.Mutex sessions are not driven on real etcd by this driver',
+  'fenced-write': 'fenced resources belong to the simulation\'s lock clients, which this driver does not run',
+};
+
+const UNSUPPORTED_FORMS: Partial<Record<Assertion['form'], string>> = {
+  'lock-held': 'lock sessions are not driven on real etcd',
+  'resource-accepted': 'fenced resources exist only in the simulation',
+  'resource-rejected': 'fenced resources exist only in the simulation',
+  'expiry-queue': 'a lessor\'s internal expiry queue is not observable from outside etcd',
+};
+
+/** Every reason the driver refuses the scenario, as `file:line: ...`; empty when it can replay it. */
+export function refusals(s: Scenario, text: string): string[] {
+  const out: string[] = [];
+  const where = settingLines(text);
+  const at = (key: string): string => `${s.file}:${where.get(key) ?? 1}`;
+  if (s.cluster.members > MAX_REAL_MEMBERS) {
+    out.push(`${at('members')}: members: ${s.cluster.members} — the real-etcd driver runs at most ${MAX_REAL_MEMBERS} members`);
+  }
+  for (const f of FIXED) {
+    if (!f.ok(s)) out.push(`${at(f.key)}: cluster setting ${f.key}: ${f.shown(s)} cannot be replayed on real etcd: ${f.why}`);
+  }
+  if (s.bugs.length > 0) {
+    out.push(`${at('bugs')}: bugs: [${s.bugs.join(', ')}] cannot be replayed on real etcd: etcd 3.4.23 has the bugs it has, none can be switched on`);
+  }
+  for (const step of s.steps) {
+    if (!SUPPORTED_STEPS.has(step.kind)) {
+      const why = UNSUPPORTED_STEPS[step.kind] ?? 'the real-etcd driver does not perform it';
+      out.push(`${s.file}:${step.pos.line}: step ${step.kind} cannot be replayed on real etcd: ${why}`);
+    }
+    if (step.kind === 'expect' && !SUPPORTED_FORMS.has(step.assertion.form)) {
+      const why = UNSUPPORTED_FORMS[step.assertion.form] ?? 'the real-etcd driver has no request that answers it';
+      out.push(`${s.file}:${step.pos.line}: expect ${step.assertion.form} cannot be checked on real etcd: ${why}`);
+    }
+  }
+  return out;
+}
+
+/** Line of each key under `cluster:` (and of top-level `bugs`), for pointing at a refused setting. */
+function settingLines(text: string): Map<string, number> {
+  const lines = new Map<string, number>();
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc });
+  const note = (key: unknown, prefix: string): void => {
+    if (isScalar(key) && key.range !== undefined && key.range !== null) lines.set(`${prefix}${String(key.value)}`, lc.linePos(key.range[0]).line);
+  };
+  if (!isMap(doc.contents)) return lines;
+  for (const item of doc.contents.items) {
+    note(item.key, '');
+    if (isScalar(item.key) && item.key.value === 'cluster' && isMap(item.value)) for (const c of item.value.items) note(c.key, '');
+  }
+  return lines;
+}

@@ -1,0 +1,66 @@
+/** The side-by-side report of one file's diff: assertions, lease events, notes, wall times, verdict. */
+import type { Micros } from '../../clock/time.js';
+import type { EventPair } from './compare.js';
+import type { FileDiff } from './diff-file.js';
+import { ALL_TOLERANCES, TTL_VALUE_SLACK_SECONDS } from './tolerances.js';
+
+const s3 = (us: Micros): string => (us / 1e6).toFixed(3);
+const signed = (us: Micros): string => `${us >= 0 ? '+' : '−'}${s3(Math.abs(us))}`;
+const verdictText = (v: { pass: boolean; got: string } | undefined): string => (v === undefined ? '(not evaluated)' : `${v.pass ? 'PASS' : 'FAIL'} ${v.got}`);
+
+/** Printed once per `diff` run: what "within tolerance" means. */
+export function toleranceLines(): string[] {
+  return [
+    'tolerances (Δ = etcd − simulation, seconds):',
+    ...ALL_TOLERANCES.map(([what, t]) => `  ${what.padEnd(24)} ±${s3(t.us)}  ${t.why}`),
+    `  ${'TimeToLive values'.padEnd(24)} ±${TTL_VALUE_SLACK_SECONDS} s     whole seconds truncated toward zero`,
+  ];
+}
+
+function eventLine(e: EventPair): string {
+  const subject = `${e.subject}${e.nth > 1 || e.kind === 'renew' ? ` #${e.nth}` : ''}`;
+  const at = (o: EventPair['sim']): string => (o === undefined ? '—' : s3(o.tUs));
+  const value = (o: EventPair['sim']): string => (o?.value === undefined ? '' : `=${o.value}`);
+  let status: string;
+  if (e.sim === undefined) status = 'ONLY ON ETCD';
+  else if (e.real === undefined) status = 'ONLY IN SIMULATION';
+  else if (!e.valuesAgree) status = `VALUES DIFFER (${e.sim.value} vs ${e.real.value})`;
+  else status = e.within ? 'ok' : 'OUTSIDE TOLERANCE';
+  const cause = e.sim?.cause === 'expiry' ? ' (expiry)' : '';
+  return (
+    `  ${e.kind.padEnd(7)} ${subject.padEnd(28)} ${(at(e.sim) + value(e.sim)).padStart(14)} ${(at(e.real) + value(e.real)).padStart(14)} ` +
+    `${(e.deltaUs === undefined ? '' : signed(e.deltaUs)).padStart(8)}  ±${s3(e.tolerance.us)}  ${status}${cause}`
+  );
+}
+
+export function renderFileDiff(d: FileDiff): string[] {
+  const out: string[] = [];
+  out.push(`== ${d.name} (${d.file}): ${d.members} member${d.members === 1 ? '' : 's'}, simulation profile v3.4 vs etcd ${d.etcdVersion}`);
+  for (const n of d.simNotes) out.push(`   note: ${n}`);
+  out.push('assertions (at, line, what: simulation | etcd):');
+  for (const a of d.assertions) {
+    const late = a.real !== undefined && a.real.lateUs > 50_000 ? ` (read ${s3(a.real.lateUs)} s late)` : '';
+    out.push(`  ${s3(a.atUs).padStart(8)} s  line ${String(a.line).padEnd(4)} ${a.text}`);
+    out.push(`      simulation: ${verdictText(a.sim).padEnd(40)} etcd: ${verdictText(a.real)}${late}  ${a.agree ? 'agree' : 'DISAGREE'}`);
+  }
+  out.push('lease events (seconds since time 0, =value: TTL, revision or count):');
+  out.push(`  ${'kind'.padEnd(7)} ${'subject'.padEnd(28)} ${'simulation'.padStart(14)} ${'etcd'.padStart(14)} ${'Δ'.padStart(8)}  tolerance`);
+  for (const e of d.events) out.push(eventLine(e));
+  if (d.events.length === 0) out.push('  (none)');
+  if (d.realNotes.length > 0) {
+    out.push('notes from the etcd run:');
+    for (const n of d.realNotes) out.push(`  ${n}`);
+  }
+  const ratio = d.simWallUs > 0 ? (d.clusterStartUs + d.realReplayUs) / d.simWallUs : Infinity;
+  out.push(
+    `wall time: etcd ${s3(d.clusterStartUs + d.realReplayUs)} s (cluster start ${s3(d.clusterStartUs)} s + replay ${s3(d.realReplayUs)} s), ` +
+      `simulation ${s3(d.simWallUs)} s: etcd/simulation ${Number.isFinite(ratio) ? ratio.toFixed(0) : '∞'}×`,
+  );
+  const agreeing = d.assertions.filter((a) => a.agree).length;
+  const largest = d.largest === undefined ? 'no paired events' : `largest |Δ| ${s3(Math.abs(d.largest.deltaUs!))} s (${d.largest.kind} ${d.largest.subject})`;
+  out.push(
+    `result: ${d.agree ? 'AGREE' : 'DISAGREE'}: ${agreeing} of ${d.assertions.length} assertions agree; ${largest}; ` +
+      `${d.eventsOutside.length} event${d.eventsOutside.length === 1 ? '' : 's'} outside tolerance or unpaired`,
+  );
+  return out;
+}
