@@ -9,6 +9,8 @@ import { narrate } from '../report/narrate.js';
 import { renderTimelineHtml } from '../report/render/index.js';
 import { summary, toJson } from '../report/summary.js';
 import { runScenario, type RunOptions } from '../scenario/replay/runner.js';
+import { runCheck } from './check/run-check.js';
+import { processCheckIO } from './check/terminal-io.js';
 import { runDiff } from './differential/index.js';
 import { loadScenario } from './load.js';
 import { formatEvent } from '../trace/trace.js';
@@ -20,6 +22,8 @@ const USAGE = `usage:
   lessor-sim explain FILE [--lease LABEL] [--seed N] [--profile v3.4|v3.5]
   lessor-sim render FILE -o OUT.html [--seed N] [--profile v3.4|v3.5]
   lessor-sim diff FILE...        replay in the model (v3.4) and on a real local etcd 3.4 cluster, side by side
+  lessor-sim check [--runs N] [--seed S] [--time-budget 60s] [--property NAME]... [--bugs a,b]
+                   [--out DIR] [--shard i/n] [--workers N]    a property campaign over generated runs
 
 exit codes: 0 every assertion held, 1 an assertion failed, 2 bad usage or an invalid scenario file`;
 
@@ -123,6 +127,8 @@ const argv = process.argv.slice(2);
 try {
   if (argv[0] === 'diff') {
     process.exitCode = await runDiff(argv.slice(1), { out: (l) => console.log(l), err: (l) => console.error(l) });
+  } else if (argv[0] === 'check') {
+    process.exitCode = await runCheck(argv.slice(1), processCheckIO());
   } else process.exitCode = main(argv);
 } catch (e) {
   if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

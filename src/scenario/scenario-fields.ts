@@ -45,9 +45,9 @@ const CLUSTER_FIELDS: FieldsFor<ClusterConfig> = {
   checkpointIntervalUs: def('checkpoint-interval', duration({ positive: true }), seconds(300), 'LessorConfig.CheckpointInterval.'),
   revokeRatePerSecond: def(
     'revoke-rate',
-    int(1, Number.MAX_SAFE_INTEGER, 'a positive whole number of leases per second'),
+    int(2, Number.MAX_SAFE_INTEGER, 'a whole number of leases per second, at least 2 (Promote divides by (3*rate)/4)'),
     1000,
-    'Leases revoked per second at most (leaseRevokeRate).',
+    'Leases revoked per second at most (leaseRevokeRate); at least 2.',
   ),
   latencyUs: def('latency', duration(), ms(1), 'One-way peer and client network delay.'),
   fsyncUs: def('fsync', duration(), 0, 'Extension: extra delay before a member acknowledges an append.'),

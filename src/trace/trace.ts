@@ -63,13 +63,17 @@ export class Trace {
   constructor(
     readonly enabled = true,
     private readonly keep = true,
+    /** Off for campaigns that never read the hash: formatting and hashing each line is most of a trace's cost. */
+    private readonly hashing = true,
   ) {}
 
   emit(e: TraceEvent): void {
     if (!this.enabled) return;
     this.count++;
-    this.digest.update(formatEvent(e));
-    this.digest.update('\n');
+    if (this.hashing) {
+      this.digest.update(formatEvent(e));
+      this.digest.update('\n');
+    }
     if (this.keep) this.events.push(e);
     for (const l of this.listeners) l(e);
   }
@@ -84,6 +88,7 @@ export class Trace {
 
   /** Hex SHA-256 of every line so far (the hash object is copied, so more events may follow). */
   hash(): string {
+    if (!this.hashing) throw new Error('trace: this trace was built without hashing');
     return this.digest.copy().digest('hex');
   }
 

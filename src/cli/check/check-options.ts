@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { Micros } from '../../clock/time.js';
 import { isBugName, type BugName } from '../../lessor/bugs.js';
 import { PROPERTY_NAMES, isPropertyName, type PropertyName } from '../../properties/index.js';
-import { parseDuration } from '../../scenario/duration.js';
+import { formatDuration, parseDuration } from '../../scenario/duration.js';
 
 export const CHECK_USAGE = `usage:
   lessor-sim check [--runs N] [--seed S] [--time-budget 60s] [--property NAME]... [--bugs a,b]
@@ -112,6 +112,7 @@ export function* shardIndices(o: CheckOptions): Generator<number> {
 export function reproduceLine(o: CheckOptions): string {
   const parts = ['lessor-sim check', `--seed ${o.seed}`];
   if (o.runs !== undefined) parts.push(`--runs ${o.runs}`);
+  if (o.budgetUs !== undefined) parts.push(`--time-budget ${formatDuration(o.budgetUs)}`);
   if (o.properties !== undefined) parts.push(`--property ${o.properties.join(',')}`);
   if (o.bugs.length > 0) parts.push(`--bugs ${o.bugs.join(',')}`);
   if (o.shard.count > 1) parts.push(`--shard ${o.shard.index}/${o.shard.count}`);

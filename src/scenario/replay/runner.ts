@@ -24,6 +24,10 @@ export interface RunOptions {
   readonly seed?: number;
   /** Overrides the scenario's profile (the CLI's --profile). */
   readonly profile?: Scenario['profile'];
+  /** The trace to record into (e.g. one without hashing, for campaigns); a fresh one by default. */
+  readonly trace?: Trace;
+  /** Called with the cluster once it is built, so a harness can inspect it during the run. */
+  readonly onCluster?: (cluster: Cluster) => void;
 }
 
 export interface AssertionResult {
@@ -65,7 +69,7 @@ interface ScenarioClient {
 export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResult {
   const seed = opts.seed ?? scenario.seed;
   const profile = opts.profile ?? scenario.profile;
-  const trace = new Trace();
+  const trace = opts.trace ?? new Trace();
   const marks = new Marks();
   const labels = new LabelBook();
   const assertions: AssertionResult[] = [];
@@ -85,7 +89,14 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
   const cfg = clusterConfigOf(scenario, profile, seed);
   if (typeof cfg === 'string') return result(cfg, undefined);
   const sched = new Scheduler(-BOOTSTRAP_US);
-  const cluster = new Cluster(cfg, { sched, trace, marks });
+  let cluster: Cluster;
+  try {
+    cluster = new Cluster(cfg, { sched, trace, marks });
+  } catch (e) {
+    // Settings the parser let through but etcd would refuse at start-up: report, never crash.
+    return result(`the cluster cannot start with these settings: ${e instanceof Error ? e.message : String(e)}`, undefined);
+  }
+  opts.onCluster?.(cluster);
   sched.runUntil(0);
   const first = cluster.leader();
   if (first?.name !== 'n1' || !first.lessor.isPrimary()) {

@@ -1,0 +1,71 @@
+// `lessor-sim check`: a run's verdict depends only on (campaign seed, run index) — not on the number of
+// worker threads nor on how the campaign is sharded — and the exit code and usage errors are as documented.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCheck } from '../../src/cli/check/run-check.js';
+import { BUG_NAMES } from '../../src/lessor/bugs.js';
+import { parseScenario } from '../../src/scenario/parse.js';
+
+const CAMPAIGN = ['--seed', '9', '--runs', '24', '--bugs', 'register-expiry-on-followers', '--property', 'resource-invariants'];
+
+async function check(extra: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCheck([...CAMPAIGN, ...extra], { out: (l) => out.push(l), err: (l) => err.push(l), errIsTTY: false });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+const failing = (out: string): number[] => [...out.matchAll(/^ {2}run (\d+) \(run seed \d+\): resource-invariants/gm)].map((m) => Number(m[1]));
+
+const dir = mkdtempSync(join(tmpdir(), 'lessor-check-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('lessor-sim check', () => {
+  it('finds the same failing runs with 1 worker, 2 workers, and as shards 1/2 + 2/2', async () => {
+    const one = await check(['--workers', '1']);
+    const two = await check(['--workers', '2']);
+    const a = await check(['--workers', '1', '--shard', '1/2']);
+    const b = await check(['--workers', '1', '--shard', '2/2']);
+    expect(one.code).toBe(1);
+    const expected = failing(one.out);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(24);
+    expect(failing(two.out)).toEqual(expected);
+    expect([...failing(a.out), ...failing(b.out)]).toEqual(expected);
+    expect(failing(a.out).every((i) => i < 12) && failing(b.out).every((i) => i >= 12)).toBe(true);
+    expect(one.out).toContain('reproduce: lessor-sim check --seed 9 --runs 24 --property resource-invariants --bugs register-expiry-on-followers');
+  });
+
+  it('writes each failing run as a shrunk scenario file with --out', async () => {
+    const r = await check(['--workers', '2', '--runs', '4', '--out', dir]);
+    expect(r.code).toBe(1);
+    const files = readdirSync(dir);
+    expect(files.length).toBe(failing(r.out).length);
+    for (const f of files) {
+      const parsed = parseScenario(readFileSync(join(dir, f), 'utf8'), f, { knownBugs: BUG_NAMES });
+      expect(parsed.ok).toBe(true);
+    }
+  });
+
+  it('draws a progress line on a terminal, and none otherwise', async () => {
+    const lines: string[] = [];
+    const run = (tty: boolean) => runCheck(['--seed', '1', '--runs', '3', '--workers', '1', '--property', 'grant-bounds'], { out: () => {}, err: () => {}, errIsTTY: tty, progress: (l) => lines.push(l) });
+    await run(false);
+    expect(lines).toEqual([]);
+    await run(true);
+    expect(lines.at(-1)).toMatch(/^3 runs, 0 violations, [\d.]+ runs\/s$/);
+  });
+
+  it('exits 0 when no run violates a property, and 2 on bad usage', async () => {
+    const clean: string[] = [];
+    expect(await runCheck(['--seed', '1', '--runs', '2', '--workers', '1', '--property', 'grant-bounds'], { out: (l) => clean.push(l), err: () => {}, errIsTTY: false })).toBe(0);
+    expect(clean.join('\n')).toMatch(/2 runs \(indices 0\.\.1\), 0 with a violation/);
+    for (const bad of [['--property', 'no-such'], ['--bugs', 'nope'], ['--shard', '3/2'], ['--runs', '-1'], ['--time-budget', 'soon'], ['--frobnicate']]) {
+      const err: string[] = [];
+      expect(await runCheck(bad, { out: () => {}, err: (l) => err.push(l), errIsTTY: false }), bad.join(' ')).toBe(2);
+      expect(err.join('\n')).toContain('usage:');
+    }
+  });
+});

@@ -1,0 +1,56 @@
+/** Runs a scenario and applies the property monitors to it: the core of every property check. */
+import { runScenario, type RunResult } from '../../scenario/replay/runner.js';
+import type { Scenario } from '../../scenario/types.js';
+import type { GeneratedRun } from '../arbitraries/run-arb.js';
+import { draftScenario } from '../draft/scenario-draft.js';
+import { MONITORS } from '../monitors/all-monitors.js';
+import { earliest } from '../monitors/monitor.js';
+import { PROPERTY_NAMES, type PropertyName } from '../monitors/property-names.js';
+import { RunView } from '../monitors/run-view.js';
+import type { Violation } from '../monitors/violation.js';
+import { draftRun, type DraftedRun } from './draft-run.js';
+
+export interface CheckOptions {
+  /** The properties to check; default all. */
+  readonly properties?: readonly PropertyName[];
+  /** Name and file the run's scenario gets (they show in counterexamples). */
+  readonly name?: string;
+  readonly file?: string;
+}
+
+export interface Verdict {
+  readonly scenario: Scenario;
+  readonly result: RunResult;
+  /** The earliest violation across the checked properties. */
+  readonly violation: Violation | undefined;
+  /** The first violation of each property that has one. */
+  readonly violations: readonly Violation[];
+}
+
+/** Replays a scenario and checks it. */
+export function checkScenario(scenario: Scenario, opts: CheckOptions = {}): Verdict {
+  const result = runScenario(scenario);
+  const view = new RunView(result);
+  const violations: Violation[] = [];
+  if (result.setupError === undefined) {
+    for (const p of opts.properties ?? PROPERTY_NAMES) {
+      const v = MONITORS[p].check(view);
+      if (v !== undefined) violations.push(v);
+    }
+  }
+  return { scenario, result, violation: earliest(violations), violations };
+}
+
+export interface RunCheck extends Verdict {
+  readonly drafted: DraftedRun;
+}
+
+export const DEFAULT_RUN_NAME = 'property-run';
+
+/** Drafts a generated run into a scenario, replays it and checks it. */
+export function checkRun(run: GeneratedRun, opts: CheckOptions = {}): RunCheck {
+  const drafted = draftRun(run);
+  const name = opts.name ?? DEFAULT_RUN_NAME;
+  const scenario = draftScenario(run.setup, drafted.steps, drafted.durationUs, { name, file: opts.file ?? `${name}.yaml` });
+  return { ...checkScenario(scenario, opts), drafted };
+}

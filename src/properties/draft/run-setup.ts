@@ -1,0 +1,76 @@
+/**
+ * Everything about a generated run except its steps: etcd profile, PRNG seed, cluster flags, bug
+ * switches and how long to run. It prints as the head of a scenario file.
+ */
+import type { Micros } from '../../clock/time.js';
+import type { BugName } from '../../lessor/bugs.js';
+import { formatDuration } from '../../scenario/duration.js';
+import type { ClusterConfig, Profile } from '../../scenario/types.js';
+import { flowMap, yamlDuration, yamlString, type YamlRaw, type YamlValue } from './yaml-text.js';
+
+export interface RunSetup {
+  readonly profile: Profile;
+  /** The scenario's `seed:` (the cluster's PRNG). */
+  readonly seed: number;
+  readonly cluster: ClusterConfig;
+  readonly bugs: readonly BugName[];
+}
+
+/** The scenario parser's cluster defaults (scenario-format.md), so printed files only state what differs. */
+export const DEFAULT_SCENARIO_CLUSTER: ClusterConfig = {
+  members: 3,
+  heartbeatUs: 100_000,
+  electionTimeoutUs: 1_000_000,
+  leaseCheckpoint: false,
+  leaseCheckpointPersist: false,
+  checkpointIntervalUs: 300_000_000,
+  revokeRatePerSecond: 1000,
+  latencyUs: 1000,
+  fsyncUs: 0,
+  jitterUs: 0,
+  lossProbability: 0,
+  preVote: false,
+};
+
+const dur = (us: Micros): YamlRaw => yamlDuration(formatDuration(us));
+
+/** Cluster fields in the order scenario-format.md lists them, with their YAML keys. */
+const CLUSTER_KEYS: readonly (readonly [keyof ClusterConfig, string, (v: never) => YamlValue])[] = [
+  ['members', 'members', (v: number) => v],
+  ['heartbeatUs', 'heartbeat', dur],
+  ['electionTimeoutUs', 'election-timeout', dur],
+  ['leaseCheckpoint', 'lease-checkpoint', (v: boolean) => v],
+  ['leaseCheckpointPersist', 'lease-checkpoint-persist', (v: boolean) => v],
+  ['checkpointIntervalUs', 'checkpoint-interval', dur],
+  ['revokeRatePerSecond', 'revoke-rate', (v: number) => v],
+  ['latencyUs', 'latency', dur],
+  ['fsyncUs', 'fsync', dur],
+  ['jitterUs', 'jitter', dur],
+  ['lossProbability', 'loss', (v: number) => v],
+  ['clusterVersion', 'cluster-version', (v: string) => v],
+  ['preVote', 'pre-vote', (v: boolean) => v],
+  ['expiredLeaseRetryUs', 'expired-lease-retry', dur],
+];
+
+/** `{ members: 3, lease-checkpoint: true, ... }`: the fields that differ from the parser's defaults. */
+export function formatCluster(c: ClusterConfig): string {
+  const entries: [string, YamlValue][] = [];
+  for (const [prop, key, fmt] of CLUSTER_KEYS) {
+    const v = c[prop];
+    if (v === undefined || v === DEFAULT_SCENARIO_CLUSTER[prop]) continue;
+    entries.push([key, (fmt as (x: unknown) => YamlValue)(v)]);
+  }
+  return flowMap(entries);
+}
+
+/** The lines before `steps:` of a scenario file for this setup. */
+export function formatSetup(name: string, setup: RunSetup, durationUs: Micros): string[] {
+  return [
+    `name: ${yamlString(name)}`,
+    `profile: ${setup.profile}`,
+    `seed: ${setup.seed}`,
+    `cluster: ${formatCluster(setup.cluster)}`,
+    `bugs: [${setup.bugs.join(', ')}]`,
+    `duration: ${dur(durationUs).text}`,
+  ];
+}

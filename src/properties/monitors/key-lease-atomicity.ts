@@ -1,0 +1,98 @@
+/**
+ * K3 key/lease atomicity: a revoke deletes exactly the keys attached to the lease, all at one revision,
+ * the same keys on every member; no key is put with a lease a member already revoked; and when the run
+ * ends no running member stores a key that points at a lease it revoked.
+ */
+import { formatSeconds } from '../../clock/time.js';
+import { formatLeaseId } from '../../trace/trace.js';
+import { expectAt } from './expects.js';
+import { earliest, type Monitor } from './monitor.js';
+import { field, listField, numField, type RunView } from './run-view.js';
+import type { Violation } from './violation.js';
+
+export const keyLeaseAtomicity: Monitor = {
+  name: 'key-lease-atomicity',
+  check(view) {
+    const found: (Violation | undefined)[] = [];
+    const revokedOn = new Map<string, Map<string, number>>(); // member → lease hex → revoke event index
+    for (const i of view.ofKind('lease-revoke')) {
+      const e = view.at(i);
+      const hex = formatLeaseId(e.lease!);
+      let m = revokedOn.get(e.member);
+      if (m === undefined) revokedOn.set(e.member, (m = new Map()));
+      if (!m.has(hex)) m.set(hex, i);
+      found.push(checkRevoke(view, i));
+    }
+    for (const i of view.ofKind('kv-put')) {
+      const e = view.at(i);
+      const hex = String(field(e, 'lease') ?? '0');
+      const r = revokedOn.get(e.member)?.get(hex);
+      if (r === undefined || r > i) continue;
+      const key = String(field(e, 'key'));
+      found.push(
+        view.violation('key-lease-atomicity', i, `${e.member} stored ${key} with lease ${hex} after applying its revoke`, [
+          expectAt(e.t, { form: 'key-exists', key, exists: false, via: e.member }),
+        ]),
+      );
+    }
+    found.push(leftovers(view, revokedOn));
+    return earliest(found);
+  },
+};
+
+/** The keys the revoke at index `i` lists are the ones deleted just before it, at one revision. */
+function checkRevoke(view: RunView, i: number): Violation | undefined {
+  const e = view.at(i);
+  const keys = listField(e, 'keys');
+  const deleted = new Map<string, number>();
+  for (let j = i - 1; j >= 0; j--) {
+    const d = view.at(j);
+    if (d.t !== e.t) break;
+    if (d.member !== e.member) continue;
+    if (d.kind === 'kv-delete') deleted.set(String(field(d, 'key')), numField(d, 'rev') ?? -1);
+    else if (d.kind !== 'lease-detach') break;
+  }
+  const missing = keys.filter((k) => !deleted.has(k));
+  const revs = new Set(keys.map((k) => deleted.get(k)));
+  const label = view.labelOf(e.lease!) ?? formatLeaseId(e.lease!);
+  if (missing.length > 0) {
+    return view.violation('key-lease-atomicity', i, `${e.member} revoked lease ${label} without deleting ${missing.join(', ')}`, [
+      ...missing.map((key) => expectAt(e.t, { form: 'key-exists' as const, key, exists: false, via: e.member })),
+    ]);
+  }
+  if (revs.size > 1) return view.violation('key-lease-atomicity', i, `${e.member} deleted the keys of lease ${label} at ${revs.size} revisions`, []);
+  const first = view.ofLease(e.lease!).map((k) => view.at(k)).find((x) => x.kind === 'lease-revoke')!;
+  const other = listField(first, 'keys');
+  if (other.length !== keys.length || other.some((k, n) => k !== keys[n])) {
+    return view.violation(
+      'key-lease-atomicity',
+      i,
+      `${e.member} revoked lease ${label} with keys [${keys.join(', ')}] but ${first.member} with [${other.join(', ')}]`,
+      keys.filter((k) => !other.includes(k)).map((key) => expectAt(e.t, { form: 'key-exists' as const, key, exists: true, via: first.member })),
+    );
+  }
+  return undefined;
+}
+
+/** At the end, no running member stores a key whose lease it revoked. */
+function leftovers(view: RunView, revokedOn: ReadonlyMap<string, ReadonlyMap<string, number>>): Violation | undefined {
+  const c = view.cluster;
+  if (c === undefined) return undefined;
+  for (const name of c.names) {
+    const s = c.server(name);
+    const revoked = revokedOn.get(name);
+    if (s === undefined || revoked === undefined) continue;
+    for (const kv of s.store.rangeAll()) {
+      const r = revoked.get(formatLeaseId(kv.lease));
+      if (r === undefined) continue;
+      return view.violation(
+        'key-lease-atomicity',
+        r,
+        `${name} still stores ${kv.key} (lease ${formatLeaseId(kv.lease)}) at the end although it revoked the lease at ${formatSeconds(view.at(r).t)}`,
+        [expectAt(view.endUs, { form: 'key-exists', key: kv.key, exists: false, via: name })],
+        view.endUs,
+      );
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,40 @@
+/**
+ * K5 single acting primary: every lessor-originated revoke that applies was proposed by a member that
+ * was the leader nobody had deposed when its lessor offered the lease. The proposer is the member whose
+ * `server-expired-revoke ok=true` reports the revoke applied; its offer is its last `lease-expired` of
+ * that lease before. If another member had already been elected in a higher term by then, a deposed
+ * leader's lessor revoked it (C4, etcd-io/etcd#15247; A6 for checkpoints, see docs/properties.md).
+ */
+import { formatSeconds } from '../../clock/time.js';
+import { expectAt } from './expects.js';
+import { deposedBy, termLedAt } from './leadership.js';
+import { earliest, type Monitor } from './monitor.js';
+import type { Violation } from './violation.js';
+
+export const singleActingPrimary: Monitor = {
+  name: 'single-acting-primary',
+  check(view) {
+    const found: Violation[] = [];
+    for (const i of view.ofKind('server-expired-revoke')) {
+      const ok = view.at(i);
+      if (ok.fields?.ok !== true || ok.lease === undefined || view.explicitRevokes.has(ok.lease)) continue;
+      const lease = view.ofLease(ok.lease);
+      const offer = lease.filter((k) => k < i && view.at(k).kind === 'lease-expired' && view.at(k).member === ok.member).at(-1);
+      if (offer === undefined) continue;
+      const led = termLedAt(view, ok.member, offer);
+      const by = deposedBy(view, ok.member, led?.term ?? 0, offer);
+      if (by === undefined) continue;
+      const applied = lease.find((k) => view.at(k).kind === 'lease-revoke') ?? i;
+      const t = view.at(offer).t;
+      found.push(
+        view.violation(
+          'single-acting-primary',
+          applied,
+          `${ok.member} (leader of term ${led?.term ?? '?'}) offered lease ${view.labelOf(ok.lease) ?? ok.lease} for revocation at ${formatSeconds(t)} although ${by.member} had been elected in term ${by.term} at ${formatSeconds(by.atUs)}; the revoke applied`,
+          [expectAt(t, { form: 'leader', member: ok.member })],
+        ),
+      );
+    }
+    return earliest(found);
+  },
+};

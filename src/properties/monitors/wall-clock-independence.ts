@@ -1,0 +1,77 @@
+/**
+ * K14 wall-clock independence, checked differentially: a run with `clock` steps is replayed without
+ * them (same seed, same everything else) and every labelled lease must be revoked at the same time in
+ * both, within a run-loop tick and a commit. A wall-clock jump that moves a revocation is E1
+ * (etcd-io/etcd#12291: 3.4 keyed the expiry heap on the wall clock). Since `expired()` reads the
+ * monotonic clock, a jump can only make a lease look due late (or not at all); so the replay, which
+ * doubles the cost of a run, is done only when some lease was offered late or is overdue at the end.
+ */
+import { formatSeconds, type Micros } from '../../clock/time.js';
+import { runScenario } from '../../scenario/replay/runner.js';
+import { leaseExists } from './expects.js';
+import { earliest, type Monitor } from './monitor.js';
+import { expiryField, type RunView } from './run-view.js';
+import type { Violation } from './violation.js';
+
+export const wallClockIndependence: Monitor = {
+  name: 'wall-clock-independence',
+  check(view) {
+    const s = view.scenario;
+    if (!s.steps.some((st) => st.kind === 'clock') || !somethingLate(view)) return undefined;
+    const calm = runScenario({ ...s, steps: s.steps.filter((st) => st.kind !== 'clock') }, { seed: view.result.seed, profile: view.result.profile });
+    const calmRevokes = revokeTimes(calm.trace.events, (id) => calm.labels.labelOf(id));
+    const ownRevokes = revokeTimes(view.events, (id) => view.labelOf(id));
+    const tolerance = view.timings.loopUs + view.timings.commitSlackUs;
+    const found: Violation[] = [];
+    for (const [label, id] of view.result.labels.entries()) {
+      const own = ownRevokes.get(label);
+      const other = calmRevokes.get(label);
+      if (own === undefined && other === undefined) continue;
+      const ownT = own?.t ?? Infinity;
+      const otherT = other?.t ?? Infinity;
+      if (Math.abs(ownT - otherT) <= tolerance || (ownT === Infinity && otherT > view.endUs - tolerance) || (otherT === Infinity && ownT > view.endUs - tolerance)) continue;
+      const jump = view.ofKind('member-clock-jump').find((i) => view.at(i).t <= Math.min(ownT, otherT));
+      const index = own?.index ?? jump ?? 0;
+      const at = Math.min(ownT, otherT);
+      const expects = otherT < ownT ? leaseExists(view, id, false, [otherT + tolerance]) : leaseExists(view, id, true, [ownT]);
+      found.push(
+        view.violation(
+          'wall-clock-independence',
+          index,
+          `lease ${label} was revoked at ${show(ownT)} with the wall-clock jumps and at ${show(otherT)} without them`,
+          expects,
+          at,
+        ),
+      );
+    }
+    return earliest(found);
+  },
+};
+
+/** A lease offered later than a tick and a commit after its expiry, or overdue on a primary at the end. */
+function somethingLate(view: RunView): boolean {
+  const slack = view.timings.loopUs + view.timings.commitSlackUs;
+  for (const i of view.ofKind('lease-expired')) {
+    const e = view.at(i);
+    const x = expiryField(e);
+    if (x !== undefined && e.t > x + slack) return true;
+  }
+  const c = view.cluster;
+  if (c === undefined) return false;
+  return c.names.some((n) => {
+    const lessor = c.server(n)?.lessor;
+    return lessor !== undefined && lessor.isPrimary() && lessor.leases().some((l) => l.expiry < view.endUs - slack);
+  });
+}
+
+const show = (t: Micros): string => (t === Infinity ? 'never' : formatSeconds(t));
+
+function revokeTimes(events: RunView['events'], labelOf: (id: bigint) => string | undefined): Map<string, { t: Micros; index: number }> {
+  const out = new Map<string, { t: Micros; index: number }>();
+  events.forEach((e, index) => {
+    if (e.kind !== 'lease-revoke' || e.lease === undefined) return;
+    const label = labelOf(e.lease);
+    if (label !== undefined && !out.has(label)) out.set(label, { t: e.t, index });
+  });
+  return out;
+}
