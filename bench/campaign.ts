@@ -17,6 +17,7 @@ import {
   type GeneratedRun,
 } from '../src/properties/index.js';
 import { runScenario } from '../src/scenario/replay/runner.js';
+import { Trace } from '../src/trace/trace.js';
 import { report, type BenchResult } from './report.js';
 
 const STEPS = 50;
@@ -44,7 +45,7 @@ export function campaignBench(runs = Number(process.env.CAMPAIGN_RUNS ?? 300), s
     const d = draftRun(run);
     const scenario = draftScenario(run.setup, d.steps, d.durationUs, { name: 'bench', file: 'bench.yaml' });
     const t1 = performance.now();
-    const result = runScenario(scenario);
+    const result = runScenario(scenario, { trace: new Trace(true, true, false) });
     const t2 = performance.now();
     const view = new RunView(result);
     if (PROPERTY_NAMES.some((p) => MONITORS[p].check(view) !== undefined)) violations++;

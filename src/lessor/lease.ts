@@ -7,6 +7,8 @@ export const FOREVER: Micros = Number.POSITIVE_INFINITY;
 /** What TimeToLive reports for a lease at FOREVER: Remaining() is MaxInt64 ns, i.e. 9223372036 s. */
 export const FOREVER_TTL_SECONDS = 9_223_372_036;
 
+const NO_KEYS: readonly string[] = Object.freeze([]);
+
 /** One lease (etcd's Lease struct). `expiry` is local to this member; everything else is replicated. */
 export class Lease {
   /** Last checkpointed remaining TTL in seconds; 0 means unset, use `ttl`. */
@@ -68,8 +70,8 @@ export class Lease {
   }
 
   /** Attached keys, sorted (Go returns map order; sorted is the documented deterministic choice). */
-  keys(): string[] {
-    return this.hasItems ? [...this.items!].sort() : [];
+  keys(): readonly string[] {
+    return this.hasItems ? [...this.items!].sort() : NO_KEYS;
   }
 
   get revoked(): boolean {
