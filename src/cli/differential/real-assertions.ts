@@ -4,7 +4,7 @@
  * `via`), lease checks are LeaseTimeToLive, leader is Status. The `got` texts match the simulation's so
  * the two columns read alike. A question real etcd does not answer in time fails, saying why.
  */
-import type { Verdict } from '../../scenario/replay/assertions.js';
+import { keyVerdict, type Verdict } from '../../scenario/replay/assertions.js';
 import type { Assertion, IntRange } from '../../scenario/types.js';
 import type { EtcdCluster } from './etcd-cluster.js';
 import type { EtcdMember } from './etcd-member.js';
@@ -53,10 +53,7 @@ async function evaluate(a: Assertion, ctx: RealAssertionContext): Promise<Verdic
       const key = a.form === 'revision' ? 'lessor-sim/revision-probe' : a.key;
       const { revision, kv } = await m.rpc.range(key, a.via !== undefined, ASSERT_TIMEOUT_MS);
       if (a.form === 'revision') return verdict(inRange(revision, a.revision), `revision ${revision}`);
-      if (a.form === 'key-exists') return verdict((kv !== undefined) === a.exists, kv === undefined ? 'absent' : `present (rev ${kv.modRevision})`);
-      if (kv === undefined) return fail('absent');
-      if (a.form === 'key-value') return verdict(kv.value === a.value, `value ${JSON.stringify(kv.value)}`);
-      return verdict(inRange(kv.modRevision, a.revision), `mod revision ${kv.modRevision}`);
+      return keyVerdict(a, kv);
     }
     case 'lease-exists':
     case 'lease-ttl':

@@ -27,6 +27,7 @@ import { evaluateReal } from './real-assertions.js';
 import { grantMany } from './grant-many.js';
 import { ReplayClients } from './replay-clients.js';
 import { nowUs, sleepMs, sleepUntil, within } from './wall-clock.js';
+import { groupByTime } from '../../scenario/group-by-time.js';
 
 /** A step starting later than this after its `at` is noted in the output (the host was busy). */
 const LATE_NOTE_US = 50_000;
@@ -288,14 +289,4 @@ class RealReplay {
     }
     if (!this.ended) this.note(at, `${name} did not answer within 30 s of its restart`);
   }
-}
-
-function groupByTime(steps: readonly Step[]): Array<[Micros, Step[]]> {
-  const out: Array<[Micros, Step[]]> = [];
-  for (const s of steps) {
-    const last = out.at(-1);
-    if (last !== undefined && last[0] === s.atUs) last[1].push(s);
-    else out.push([s.atUs, [s]]);
-  }
-  return out;
 }

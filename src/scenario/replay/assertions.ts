@@ -1,9 +1,9 @@
 import { MICROS_PER_SECOND } from '../../clock/time.js';
 import type { Cluster } from '../../cluster/cluster.js';
-import type { MvccStore } from '../../cluster/mvcc/index.js';
+import type { KeyValue, MvccStore } from '../../cluster/mvcc/index.js';
 import type { EtcdServer } from '../../cluster/server/etcd-server.js';
 import type { Lease } from '../../lessor/lease.js';
-import type { Assertion, IntRange, LeaseLabel, MemberName } from '../types.js';
+import type { Assertion, IntRange, KeyExistsAssertion, KeyRevisionAssertion, KeyValueAssertion, LeaseLabel, MemberName } from '../types.js';
 import type { LabelBook } from './labels.js';
 
 export interface Verdict {
@@ -46,11 +46,7 @@ export function evaluate(a: Assertion, ctx: AssertionContext): Verdict {
     case 'key-revision': {
       const store = readStore(ctx.cluster, a.via);
       if (typeof store === 'string') return fail(store);
-      const kv = store.range(a.key);
-      if (a.form === 'key-exists') return verdict((kv !== undefined) === a.exists, kv === undefined ? 'absent' : `present (rev ${kv.modRevision})`);
-      if (kv === undefined) return fail('absent');
-      if (a.form === 'key-value') return verdict(kv.value === a.value, `value ${JSON.stringify(kv.value)}`);
-      return verdict(inRange(kv.modRevision, a.revision), `mod revision ${kv.modRevision}`);
+      return keyVerdict(a, store.range(a.key));
     }
     case 'lease-exists':
     case 'lease-ttl':
@@ -113,6 +109,14 @@ export function evaluate(a: Assertion, ctx: AssertionContext): Verdict {
       return verdict(n === a.count, `${n} leases`);
     }
   }
+}
+
+/** A key assertion judged on what a read found; shared with the real-etcd replay. */
+export function keyVerdict(a: KeyExistsAssertion | KeyValueAssertion | KeyRevisionAssertion, kv: Pick<KeyValue, 'value' | 'modRevision'> | undefined): Verdict {
+  if (a.form === 'key-exists') return verdict((kv !== undefined) === a.exists, kv === undefined ? 'absent' : `present (rev ${kv.modRevision})`);
+  if (kv === undefined) return fail('absent');
+  if (a.form === 'key-value') return verdict(kv.value === a.value, `value ${JSON.stringify(kv.value)}`);
+  return verdict(inRange(kv.modRevision, a.revision), `mod revision ${kv.modRevision}`);
 }
 
 function readStore(cluster: Cluster, via: MemberName | undefined): MvccStore | string {

@@ -13,6 +13,7 @@ import { describeAssertion } from './describe.js';
 import { evaluate, type AssertionContext } from './assertions.js';
 import { clusterConfigOf } from './cluster-config.js';
 import { LabelBook } from './labels.js';
+import { groupByTime } from '../group-by-time.js';
 
 /** The cluster boots this long before the scenario's time 0, so n1 leads and is primary at 0. */
 export const BOOTSTRAP_US: Micros = MICROS_PER_SECOND;
@@ -118,16 +119,6 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
   }
   cluster.runUntil(Math.max(scenario.durationUs, cluster.now()));
   return result(undefined, cluster);
-}
-
-function groupByTime(steps: readonly Step[]): Array<[Micros, Step[]]> {
-  const out: Array<[Micros, Step[]]> = [];
-  for (const s of steps) {
-    const last = out.at(-1);
-    if (last !== undefined && last[0] === s.atUs) last[1].push(s);
-    else out.push([s.atUs, [s]]);
-  }
-  return out;
 }
 
 /** The replay's moving parts: clients, resources, and the etcdctl-like control client per member. */
