@@ -46,14 +46,7 @@ interface FakeLease {
   waiters: (() => void)[];
 }
 
-interface Kv {
-  readonly key: string;
-  readonly value: string;
-  readonly createRevision: number;
-  readonly modRevision: number;
-  readonly version: number;
-  readonly lease: bigint;
-}
+type Kv = KeyValue;
 
 export interface RequestRecord {
   readonly t: number;

@@ -5,6 +5,7 @@
 import type { Micros } from '../../clock/time.js';
 import type { BugName } from '../../lessor/bugs.js';
 import { formatDuration } from '../../scenario/duration.js';
+import { parseScenario } from '../../scenario/parse.js';
 import type { ClusterConfig, Profile } from '../../scenario/types.js';
 import { flowMap, yamlDuration, yamlString, type YamlRaw, type YamlValue } from './yaml-text.js';
 
@@ -16,21 +17,17 @@ export interface RunSetup {
   readonly bugs: readonly BugName[];
 }
 
-/** The scenario parser's cluster defaults (scenario-format.md), so printed files only state what differs. */
-export const DEFAULT_SCENARIO_CLUSTER: ClusterConfig = {
-  members: 3,
-  heartbeatUs: 100_000,
-  electionTimeoutUs: 1_000_000,
-  leaseCheckpoint: false,
-  leaseCheckpointPersist: false,
-  checkpointIntervalUs: 300_000_000,
-  revokeRatePerSecond: 1000,
-  latencyUs: 1000,
-  fsyncUs: 0,
-  jitterUs: 0,
-  lossProbability: 0,
-  preVote: false,
-};
+/**
+ * The scenario parser's cluster defaults (scenario-format.md), so printed files only state what differs.
+ * Read from the parser itself, so the two cannot drift apart.
+ */
+export const DEFAULT_SCENARIO_CLUSTER: ClusterConfig = parserDefaults();
+
+function parserDefaults(): ClusterConfig {
+  const p = parseScenario('name: defaults\nsteps: []\n', 'defaults');
+  if (!p.ok) throw new Error(`the scenario parser rejects its own minimal file: ${p.errors.map((e) => e.message).join('; ')}`);
+  return p.scenario.cluster;
+}
 
 const dur = (us: Micros): YamlRaw => yamlDuration(formatDuration(us));
 
