@@ -1,61 +1,29 @@
-import { Heap } from 'heap-js';
+import { TimeHeap, type HeapItem } from './time-heap.js';
 import type { Micros } from './time.js';
 
-/** A pending callback on the virtual timeline. Cancelling is lazy: the entry stays queued, marked dead. */
+/** A pending callback on the virtual timeline. Cancelling takes it off the queue at once. */
 export interface Timer {
   readonly at: Micros;
   cancel(): void;
   readonly cancelled: boolean;
 }
 
-class Entry implements Timer {
+class Entry implements Timer, HeapItem {
   cancelled = false;
+  seq = 0;
+  index = -1;
   constructor(
-    readonly at: Micros,
-    readonly seq: number,
+    readonly time: Micros,
     readonly fn: () => void,
+    private readonly queue: TimeHeap<Entry>,
   ) {}
+  get at(): Micros {
+    return this.time;
+  }
+  // Removing eagerly keeps the heap to live events: most timers are request deadlines that get cancelled.
   cancel(): void {
     this.cancelled = true;
-  }
-}
-
-const byTimeThenSeq = (a: Entry, b: Entry): number => a.at - b.at || a.seq - b.seq;
-const before = (a: Entry, b: Entry): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
-
-/** heap-js with the comparison inlined into its sift loops: every simulated event passes through here. */
-class EventQueue extends Heap<Entry> {
-  constructor() {
-    super(byTimeThenSeq);
-  }
-
-  override _sortNodeUp(i: number): void {
-    const arr = this.heapArray;
-    const v = arr[i]!;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const pv = arr[p]!;
-      if (!before(v, pv)) break;
-      arr[i] = pv;
-      i = p;
-    }
-    arr[i] = v;
-  }
-
-  override _sortNodeDown(i: number): void {
-    const arr = this.heapArray;
-    const n = arr.length;
-    const v = arr[i]!;
-    for (;;) {
-      let c = 2 * i + 1;
-      if (c >= n) break;
-      if (c + 1 < n && before(arr[c + 1]!, arr[c]!)) c++;
-      const cv = arr[c]!;
-      if (!before(cv, v)) break;
-      arr[i] = cv;
-      i = c;
-    }
-    arr[i] = v;
+    this.queue.remove(this);
   }
 }
 
@@ -65,8 +33,7 @@ class EventQueue extends Heap<Entry> {
  * inputs. Time only moves when the scheduler pops an event, never on its own.
  */
 export class Scheduler {
-  private readonly queue = new EventQueue();
-  private seq = 0;
+  private readonly queue = new TimeHeap<Entry>();
   private current: Micros;
   private executed = 0;
 
@@ -91,8 +58,8 @@ export class Scheduler {
   at(time: Micros, fn: () => void): Timer {
     if (!Number.isInteger(time)) throw new RangeError(`scheduler: time must be an integer of µs, got ${time}`);
     if (time < this.current) throw new RangeError(`scheduler: cannot schedule in the past (${time} < ${this.current})`);
-    const e = new Entry(time, this.seq++, fn);
-    this.queue.add(e);
+    const e = new Entry(time, fn, this.queue);
+    this.queue.push(e);
     return e;
   }
 
@@ -103,13 +70,11 @@ export class Scheduler {
 
   /** Time of the next live event, or undefined when nothing is queued. */
   peekTime(): Micros | undefined {
-    this.dropCancelled();
     return this.queue.peek()?.at;
   }
 
   /** Runs one event. Returns false when the queue is empty. */
   step(): boolean {
-    this.dropCancelled();
     const e = this.queue.pop();
     if (e === undefined) return false;
     this.current = e.at;
@@ -144,14 +109,6 @@ export class Scheduler {
         return false;
       }
       this.step();
-    }
-  }
-
-  private dropCancelled(): void {
-    let top = this.queue.peek();
-    while (top !== undefined && top.cancelled) {
-      this.queue.pop();
-      top = this.queue.peek();
     }
   }
 }

@@ -389,7 +389,7 @@ class LessorImpl implements Lessor {
     return {
       primary: this.isPrimary(),
       notifier: this.notifier.entries(),
-      checkpointHeap: this.checkpointHeap.heapArray,
+      checkpointHeap: this.checkpointHeap.items,
       itemMap: this.itemMap,
       leaseMap: this.leaseMap,
       bucket: this.bucket,
@@ -501,7 +501,7 @@ class LessorImpl implements Lessor {
       this.leaseMap.set(r.id, l);
     }
     this.notifier.init();
-    this.checkpointHeap.reinit();
+    this.checkpointHeap.init();
   }
 
   private persist(l: Lease): void {
