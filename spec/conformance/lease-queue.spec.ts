@@ -1,8 +1,9 @@
 // etcd's lease_queue_test.go TestLeaseQueue, restated: expireExists re-arms a due entry in place.
 import { describe, expect, it } from 'vitest';
 import { ms, seconds } from '../../src/clock/time.js';
-import { EMPTY, NOT_DUE, STALE, expireExists } from '../../src/lessor/expire-exists.js';
-import { Lease, LeaseExpiredNotifier } from '../../src/lessor/index.js';
+import { EMPTY, NOT_DUE, STALE, expireExists } from '../../src/lessor/lessor.js';
+import { Lease } from '../../src/lessor/index.js';
+import { LeaseExpiredNotifier } from '../../src/lessor/lease-queue.js';
 
 describe('lease queue conformance', () => {
   it('TestLeaseQueue', () => {

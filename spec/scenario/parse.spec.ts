@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenario/parse.js';
-import type { ClusterConfig, Step } from '../../src/scenario/types.js';
+import type { ScenarioCluster, Step } from '../../src/scenario/types.js';
 import { FILE, lines, parsed, withSteps } from './support.js';
 
 /** The top-level example of docs scenario-format.md, verbatim. */
@@ -23,7 +23,7 @@ steps: []                             # required; see below
 `;
 
 /** The documented defaults, in the model's units. */
-const DEFAULT_CLUSTER: ClusterConfig = {
+const DEFAULT_CLUSTER: ScenarioCluster = {
   members: 3,
   heartbeatUs: 100_000,
   electionTimeoutUs: 1_000_000,

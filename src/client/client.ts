@@ -27,7 +27,7 @@ import type { KeepAliveChannel } from './keepalive-channel.js';
 import { keepAliveOnce } from './keepalive-once.js';
 import { LeaseKeepAlive, type KeepAliveOptions } from './lease-keepalive.js';
 import { ClientTracer } from './tracer.js';
-import { ClientWatch, type ClientWatchHandlers, type WatchOptions } from './watch.js';
+import { ClientWatch, type ClientWatchHandlers, type ClientWatchOptions } from './watch.js';
 
 type Resp<K extends ClientResponse['op']> = Extract<ClientResponse, { readonly op: K }>;
 export type LeaseGrantResponse = Resp<'LeaseGrant'>;
@@ -206,7 +206,7 @@ export class EtcdClient {
   }
 
   /** A watch that survives failovers (watch.ts). */
-  watch(key: string, opts: WatchOptions, handlers: ClientWatchHandlers): ClientWatch {
+  watch(key: string, opts: ClientWatchOptions, handlers: ClientWatchHandlers): ClientWatch {
     const w = new ClientWatch(this.core, key, opts, {
       onEvents: (e, h) => handlers.onEvents(e, h),
       onError: (e) => {

@@ -11,8 +11,6 @@ export const DEFAULT_TTL_US: Micros = seconds(5);
 export const RETRY_CONN_WAIT_US: Micros = ms(500);
 /** lease.go deadlineLoop period. */
 export const DEADLINE_LOOP_US: Micros = seconds(1);
-/** lease.go `LeaseResponseChSize` (documented; responses go to listeners, so the buffer never fills). */
-export const LEASE_RESPONSE_CH_SIZE = 16;
 /** concurrency/session.go `defaultSessionTTL`, seconds. */
 export const DEFAULT_SESSION_TTL = 60;
 

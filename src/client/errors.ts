@@ -10,7 +10,7 @@ const err = (code: RpcCode, name: string, message: string): RpcError => Object.f
 /** The call's own deadline passed with no answer (context.DeadlineExceeded). */
 export const ErrDeadlineExceeded = err('DeadlineExceeded', 'DeadlineExceeded', 'context deadline exceeded');
 /** The caller (or client shutdown) cancelled the call (context.Canceled). */
-export const ErrCanceled = err('Canceled', 'Canceled', 'context canceled');
+export const ErrContextCanceled = err('Canceled', 'Canceled', 'context canceled');
 /**
  * The client tore down its connection to a member (failover, or the member stopped answering): gRPC's
  * "transport is closing". Every RPC and stream still open on that connection ends with it.
@@ -32,9 +32,5 @@ export const ErrClientClosed = err('Canceled', 'ErrClientClosed', 'grpc: the cli
 /** etcd's server error names the client reacts to (it cannot import the server's error values). */
 export const NO_LEADER = 'ErrNoLeader';
 
-/**
- * True for an error value (server's or client's), false for a response. Same test as the server API's
- * `isRpcError`, restated here so the client imports only types from the cluster layer.
- */
-export const isRpcError = (x: unknown): x is RpcError =>
-  typeof x === 'object' && x !== null && 'code' in x && 'name' in x && !('header' in x);
+// The one error test for both sides; api.ts is the wire protocol and imports nothing at run time.
+export { isRpcError } from '../cluster/server/api.js';

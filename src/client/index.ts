@@ -18,7 +18,7 @@ export * from './constants.js';
 export * from './errors.js';
 export { KeepAliveChannel, type KeepAliveCloseReason } from './keepalive-channel.js';
 export { LeaseKeepAlive, nextKeepAliveDelay, type KeepAliveOptions } from './lease-keepalive.js';
-export { ClientWatch, type ClientWatchHandlers, type WatchOptions } from './watch.js';
+export { ClientWatch, type ClientWatchHandlers, type ClientWatchOptions } from './watch.js';
 export { Session, type SessionOptions } from './session.js';
 export { Mutex, type LockResult, type MutexOptions } from './mutex.js';
 export { goHex, lockKey } from './lock-key.js';

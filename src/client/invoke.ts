@@ -3,7 +3,7 @@ import type { ClientRequest, ClientResponse, RpcError } from '../cluster/server/
 import type { Conn } from './conn.js';
 import { UNARY_MAX_ATTEMPTS } from './constants.js';
 import type { CallOptions, ClientCore } from './core.js';
-import { ErrCanceled, ErrClientClosed, ErrDeadlineExceeded, isRpcError } from './errors.js';
+import { ErrContextCanceled, ErrClientClosed, ErrDeadlineExceeded, isRpcError } from './errors.js';
 import { backoffBefore, isSafeRetry, type RetryPolicy } from './retry.js';
 
 /**
@@ -41,7 +41,7 @@ export function invoke<R extends ClientResponse>(
   const cancel = (): void => {
     inFlight?.abandon();
     inFlight = undefined;
-    finish(ErrCanceled);
+    finish(ErrContextCanceled);
   };
   core.inflight.add(cancel);
 

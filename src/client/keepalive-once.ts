@@ -1,7 +1,7 @@
 import type { Timer } from '../clock/scheduler.js';
 import type { KeepAliveResponse, KeepAliveStream, RpcError } from '../cluster/server/api.js';
 import type { CallOptions, ClientCore } from './core.js';
-import { ErrCanceled, ErrClientClosed, ErrDeadlineExceeded, ErrLeaseNotFound } from './errors.js';
+import { ErrContextCanceled, ErrClientClosed, ErrDeadlineExceeded, ErrLeaseNotFound } from './errors.js';
 import { backoffBefore } from './retry.js';
 
 /**
@@ -35,7 +35,7 @@ export function keepAliveOnce(core: ClientCore, id: bigint, cb: (res: KeepAliveR
     core.inflight.delete(cancel);
     cb(res);
   };
-  const cancel = (): void => finish(ErrCanceled);
+  const cancel = (): void => finish(ErrContextCanceled);
   core.inflight.add(cancel);
   const deadline = process.after(opts.timeoutUs ?? core.requestTimeoutUs, () => finish(ErrDeadlineExceeded));
 

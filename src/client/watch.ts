@@ -5,7 +5,7 @@ import type { Conn } from './conn.js';
 import { RETRY_CONN_WAIT_US } from './constants.js';
 import type { ClientCore } from './core.js';
 
-export interface WatchOptions {
+export interface ClientWatchOptions {
   readonly prefix?: boolean;
   /** First revision to deliver; without it the watch starts after the member's current revision. */
   readonly fromRevision?: number;
@@ -37,7 +37,7 @@ export class ClientWatch {
   constructor(
     private readonly core: ClientCore,
     readonly key: string,
-    private readonly opts: WatchOptions,
+    private readonly opts: ClientWatchOptions,
     private readonly handlers: ClientWatchHandlers,
   ) {
     this.nextRev = opts.fromRevision;

@@ -21,7 +21,6 @@ import {
   InvalidArgumentError,
   type LeaseError,
 } from './errors.js';
-import { EMPTY, NOT_DUE, STALE, expireExists } from './expire-exists.js';
 import type { BugName } from './bugs.js';
 import { ExpiredChannel } from './expired-channel.js';
 import { FOREVER, Lease } from './lease.js';
@@ -544,6 +543,44 @@ class LessorImpl implements Lessor {
         : { t: this.proc.now(), member: this.member, kind, lease, fields },
     );
   }
+}
+
+/** The notifier is empty. */
+export const EMPTY = Symbol('empty');
+/** The root belonged to a revoked lease and was popped (lazy deletion); look again. */
+export const STALE = Symbol('stale');
+/** The root is not due yet. */
+export const NOT_DUE = Symbol('not-due');
+
+export type ExpireStatus = Lease | typeof EMPTY | typeof STALE | typeof NOT_DUE;
+
+/**
+ * etcd's lessor.expireExists, called by findExpiredLeases: looks at the earliest notifier entry. A due entry is re-armed at
+ * now + retryInterval *before* its lease is handed out, so a lease whose revoke never lands is offered
+ * again one retry interval later. Returns the due lease (which the caller still checks for `expired()`).
+ * A method in etcd; a function of the notifier and lease map here, so the queue's own conformance test
+ * (lease_queue_test.go) can drive it without a lessor around it.
+ */
+export function expireExists(
+  notifier: LeaseExpiredNotifier,
+  leaseMap: ReadonlyLeaseIdMap<Lease>,
+  now: Micros,
+  retryInterval: Micros,
+  /** Bug B3 (no-expired-lease-retry): the due entry is popped, so a failed revoke is never retried. */
+  popInsteadOfRearm = false,
+): ExpireStatus {
+  if (notifier.len() === 0) return EMPTY;
+  const item = notifier.poll()!;
+  const l = leaseMap.get(item.id);
+  if (l === undefined) {
+    notifier.unregister();
+    return STALE;
+  }
+  if (now < item.time) return NOT_DUE;
+  if (popInsteadOfRearm) notifier.unregister();
+  // RegisterOrUpdate of the root's own entry: re-keyed in place.
+  else notifier.update(item, now + retryInterval);
+  return l;
 }
 
 function compareExpiry(a: Micros, b: Micros): number {

@@ -8,7 +8,7 @@ import { complete, def, defaultsOf, opt, req, type Decoded, type FieldsFor } fro
 import { quote } from './node.js';
 import { steps } from './steps.js';
 import { didYouMean } from './suggest.js';
-import { PROFILES, type ClusterConfig, type Scenario } from './types.js';
+import { PROFILE_NAMES, type ScenarioCluster, type Scenario } from './types.js';
 
 const count = int(1, MAX_MEMBERS, `a member count from 1 to ${MAX_MEMBERS}`);
 
@@ -26,7 +26,7 @@ const memberCount: Codec<number> = {
 /** etcd's limit on --election-timeout (embed/config.go maxElectionMs). */
 const MAX_ELECTION_MS = 50_000;
 
-const CLUSTER_FIELDS: FieldsFor<ClusterConfig> = {
+const CLUSTER_FIELDS: FieldsFor<ScenarioCluster> = {
   members: def('members', memberCount, DEFAULT_MEMBERS, 'Number of members, named n1..nN; n1 is the first leader.'),
   heartbeatUs: def('heartbeat', duration({ positive: true }), ms(100), '--heartbeat-interval, whole milliseconds.'),
   electionTimeoutUs: def(
@@ -67,12 +67,12 @@ const CLUSTER_FIELDS: FieldsFor<ClusterConfig> = {
 };
 
 /** etcd's own startup checks (embed/config.go Validate): a configuration etcd refuses is no scenario. */
-function checkCluster(d: Decoded<ClusterConfig>, ctx: ParseContext): boolean {
+function checkCluster(d: Decoded<ScenarioCluster>, ctx: ParseContext): boolean {
   const c = complete(d);
   if (c === INVALID) return false;
   const { posOf, pos } = d;
   const errors = ctx.errors.count;
-  const at = (p: keyof ClusterConfig) => posOf[p] ?? pos;
+  const at = (p: keyof ScenarioCluster) => posOf[p] ?? pos;
   const wholeMs = (us: Micros) => us % 1000 === 0;
   if (!wholeMs(c.heartbeatUs)) ctx.error(at('heartbeatUs'), 'heartbeat must be whole milliseconds, as etcd\'s --heartbeat-interval');
   if (!wholeMs(c.electionTimeoutUs)) ctx.error(at('electionTimeoutUs'), 'election-timeout must be whole milliseconds, as etcd\'s --election-timeout');
@@ -117,7 +117,7 @@ export const TOP_LEVEL_FIELDS: FieldsFor<ScenarioFields> = {
   description: opt('description', text('a description', { allowEmpty: true }), 'Free text, shown by `explain`.'),
   author: opt('author', text('an author'), 'Extension: who wrote the scenario.'),
   tags: def('tags', list(text('a tag'), { unique: true }), [], 'Extension: labels for finding scenarios in a library.'),
-  profile: def('profile', oneOf(PROFILES), 'v3.5', 'etcd behaviour profile: v3.4 (3.4.23) or v3.5 (3.5.33).'),
+  profile: def('profile', oneOf(PROFILE_NAMES), 'v3.5', 'etcd behaviour profile: v3.4 (3.4.23) or v3.5 (3.5.33).'),
   seed: def('seed', int(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'an integer seed'), 1, 'PRNG seed; the CLI\'s --seed overrides it.'),
   cluster: def('cluster', cluster, defaultsOf(CLUSTER_FIELDS), 'The simulated etcd cluster.'),
   bugs: def('bugs', list(bugName, { unique: true }), [], 'Names of historical etcd bugs to switch on.'),

@@ -16,8 +16,8 @@ export interface ScenarioError extends SourcePos {
   readonly message: string;
 }
 
-export const PROFILES = ['v3.4', 'v3.5'] as const;
-export type Profile = (typeof PROFILES)[number];
+export const PROFILE_NAMES = ['v3.4', 'v3.5'] as const;
+export type ProfileName = (typeof PROFILE_NAMES)[number];
 
 /** `n1`..`nN`; `n1` is the first leader. */
 export type MemberName = string;
@@ -26,7 +26,7 @@ export type ClientName = string;
 /** The name a scenario gives a lease when granting it. */
 export type LeaseLabel = string;
 
-export interface ClusterConfig {
+export interface ScenarioCluster {
   readonly members: number;
   /** --heartbeat-interval */
   readonly heartbeatUs: Micros;
@@ -307,9 +307,9 @@ export interface Scenario {
   readonly description?: string;
   readonly author?: string;
   readonly tags: readonly string[];
-  readonly profile: Profile;
+  readonly profile: ProfileName;
   readonly seed: number;
-  readonly cluster: ClusterConfig;
+  readonly cluster: ScenarioCluster;
   /** Historical etcd bugs switched on, by name. */
   readonly bugs: readonly string[];
   readonly steps: readonly Step[];

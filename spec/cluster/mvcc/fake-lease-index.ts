@@ -1,5 +1,4 @@
-import type { LeaseIndex } from '../../../src/cluster/mvcc/index.js';
-import type { RangeDeleter } from '../../../src/cluster/mvcc/index.js';
+import type { LeaseIndex, TxnWrite } from '../../../src/cluster/mvcc/index.js';
 
 export interface LeaseCall {
   readonly op: 'attach' | 'detach';
@@ -31,7 +30,7 @@ export class FakeLeaseIndex implements LeaseIndex {
   }
 
   /** The lessor's Revoke (§3.3): sorted single-key deletes in one transaction, then the lease goes. */
-  revoke(id: bigint, rd: RangeDeleter): number {
+  revoke(id: bigint, rd: () => TxnWrite): number {
     const items = this.itemSets.get(id);
     if (items === undefined) throw new Error(`fake lessor: revoke of unknown lease ${id}`);
     const txn = rd();

@@ -26,7 +26,7 @@ run's verdict. Exit codes: 0 no violation, 1 a violation, 2 bad usage.
 
 export class UsageError extends Error {}
 
-export interface CheckOptions {
+export interface CheckCommandOptions {
   readonly runs: number | undefined;
   readonly seed: number;
   readonly seedGiven: boolean;
@@ -45,7 +45,7 @@ function int(flag: string, v: string, min: number): number {
   return Number(v);
 }
 
-export function parseCheckOptions(argv: readonly string[], randomSeed: () => number): CheckOptions {
+export function parseCheckOptions(argv: readonly string[], randomSeed: () => number): CheckCommandOptions {
   let parsed;
   try {
     parsed = parseArgs({
@@ -98,7 +98,7 @@ export function parseCheckOptions(argv: readonly string[], randomSeed: () => num
 }
 
 /** The run indices of this shard: a contiguous slice of [0, runs), or every n-th index when unbounded. */
-export function* shardIndices(o: CheckOptions): Generator<number> {
+export function* shardIndices(o: CheckCommandOptions): Generator<number> {
   const { index, count } = o.shard;
   const runs = o.runs;
   if (runs === undefined) {
@@ -109,7 +109,7 @@ export function* shardIndices(o: CheckOptions): Generator<number> {
 }
 
 /** The command line that reproduces this campaign (or shard). */
-export function reproduceLine(o: CheckOptions): string {
+export function reproduceLine(o: CheckCommandOptions): string {
   const parts = ['lessor-sim check', `--seed ${o.seed}`];
   if (o.runs !== undefined) parts.push(`--runs ${o.runs}`);
   if (o.budgetUs !== undefined) parts.push(`--time-budget ${formatDuration(o.budgetUs)}`);

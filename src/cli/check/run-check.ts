@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CampaignSpec, RunOutcome } from '../../properties/index.js';
-import { CHECK_USAGE, UsageError, parseCheckOptions, reproduceLine, shardIndices, type CheckOptions } from './check-options.js';
+import { CHECK_USAGE, UsageError, parseCheckOptions, reproduceLine, shardIndices, type CheckCommandOptions } from './check-options.js';
 import { runPool } from './worker-pool.js';
 
 export interface CheckIO {
@@ -21,7 +21,7 @@ export interface CheckIO {
 const PROGRESS_EVERY_MS = 250;
 
 export async function runCheck(argv: string[], io: CheckIO): Promise<number> {
-  let o: CheckOptions;
+  let o: CheckCommandOptions;
   try {
     if (argv.includes('--help') || argv.includes('-h')) {
       io.out(CHECK_USAGE);
@@ -74,7 +74,7 @@ export async function runCheck(argv: string[], io: CheckIO): Promise<number> {
   return violations > 0 ? 1 : 0;
 }
 
-function summarize(o: CheckOptions, outcomes: readonly RunOutcome[], seconds: number, io: CheckIO): void {
+function summarize(o: CheckCommandOptions, outcomes: readonly RunOutcome[], seconds: number, io: CheckIO): void {
   const failing = outcomes.filter((r) => r.violation !== undefined);
   const range = outcomes.length === 0 ? 'none' : `indices ${outcomes[0]!.index}..${outcomes.at(-1)!.index}`;
   io.out(

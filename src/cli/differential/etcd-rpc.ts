@@ -56,23 +56,23 @@ export class RpcFailure extends Error {
   }
 }
 
-export interface KeyValue {
+export interface RpcKeyValue {
   readonly key: string;
   readonly value: string;
   readonly modRevision: number;
   readonly lease: bigint;
 }
 
-export interface WatchEvent {
+export interface RpcWatchEvent {
   readonly type: 'PUT' | 'DELETE';
   readonly key: string;
   readonly modRevision: number;
 }
 
-export interface WatchHandlers {
+export interface RpcWatchHandlers {
   /** etcd has registered the watch: events from now on arrive as they happen. */
   readonly onCreated: () => void;
-  readonly onEvents: (events: WatchEvent[]) => void;
+  readonly onEvents: (events: RpcWatchEvent[]) => void;
   /** The stream ended (member crashed, watch canceled). */
   readonly onEnd: (why: string) => void;
 }
@@ -89,7 +89,7 @@ interface RawKv {
 }
 
 const headerRevision = (r: unknown): number => Number((r as { header: RawHeader }).header.revision);
-const toKv = (kv: RawKv): KeyValue => ({ key: kv.key.toString(), value: kv.value.toString(), modRevision: Number(kv.mod_revision), lease: BigInt(kv.lease) });
+const toKv = (kv: RawKv): RpcKeyValue => ({ key: kv.key.toString(), value: kv.value.toString(), modRevision: Number(kv.mod_revision), lease: BigInt(kv.lease) });
 /** Every key: from "\0" with range_end "\0" (etcdctl's --from-key of ""). */
 const ALL_KEYS = { key: Buffer.from([0]), range_end: Buffer.from([0]) };
 
@@ -129,7 +129,7 @@ export class EtcdRpc {
     });
   }
 
-  async range(key: string, serializable: boolean, timeoutMs?: number): Promise<{ revision: number; kv: KeyValue | undefined }> {
+  async range(key: string, serializable: boolean, timeoutMs?: number): Promise<{ revision: number; kv: RpcKeyValue | undefined }> {
     const r = (await this.call(this.kv, 'Range', { key: Buffer.from(key), serializable }, timeoutMs)) as { kvs: RawKv[] };
     return { revision: headerRevision(r), kv: r.kvs[0] === undefined ? undefined : toKv(r.kvs[0]) };
   }
@@ -187,7 +187,7 @@ export class EtcdRpc {
   }
 
   /** Watches every key from `startRevision`. */
-  watchAll(startRevision: number, on: WatchHandlers): () => void {
+  watchAll(startRevision: number, on: RpcWatchHandlers): () => void {
     const { onCreated, onEvents, onEnd } = on;
     const stream = duplex(this.watch, 'Watch', {});
     stream.on('data', (raw: unknown) => {

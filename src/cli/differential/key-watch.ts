@@ -6,7 +6,7 @@
 import type { Micros } from '../../clock/time.js';
 import type { EtcdCluster } from './etcd-cluster.js';
 import type { EtcdMember } from './etcd-member.js';
-import type { WatchEvent } from './etcd-rpc.js';
+import type { RpcWatchEvent } from './etcd-rpc.js';
 import { within } from './wall-clock.js';
 
 export interface DeletionSeen {
@@ -50,7 +50,7 @@ export class KeyWatch {
     });
   }
 
-  private record(events: readonly WatchEvent[]): void {
+  private record(events: readonly RpcWatchEvent[]): void {
     const t = this.clock();
     for (const e of events) {
       this.lastRevision = Math.max(this.lastRevision, e.modRevision);

@@ -1,6 +1,3 @@
-/** The lease ID a key carries when no lease is attached (etcd's `lease.NoLease`). */
-export const NoLease = 0n;
-
 /**
  * What the store needs from the lessor of its member: the narrow slice of etcd's `lease.Lessor` that
  * `kvstore_txn.go` and `kvstore.go` call. The lessor lives in a lower layer and satisfies this

@@ -1,11 +1,12 @@
 import type { Micros } from '../../clock/time.js';
+import { NoLease } from '../../lessor/lease-id.js';
 import { NO_TRACE, formatLeaseId, type Trace } from '../../trace/trace.js';
 import { KvBackend } from './backend.js';
 import { EventLog } from './event-log.js';
 import { KeyTree } from './key-tree.js';
 import type { KeyValue, KvRecord } from './kv.js';
-import { NoLease, type LeaseIndex } from './lease-index.js';
-import type { DeleteResult, PutResult, RangeDeleter, TxnWrite } from './txn.js';
+import type { LeaseIndex } from './lease-index.js';
+import type { DeleteResult, PutResult, TxnWrite } from './txn.js';
 import { WatcherGroup, type CancelWatch, type WatchCallback, type WatchOptions } from './watcher-group.js';
 
 export interface StoreOptions {
@@ -123,7 +124,7 @@ export class MvccStore {
   }
 
   /** etcd's RangeDeleter, unbound so it can be handed to a lessor as is. */
-  readonly rangeDeleter: RangeDeleter = () => this.txnWrite();
+  readonly rangeDeleter = (): TxnWrite => this.txnWrite();
 
   /** The latest version of `key`, or every live key under a prefix in key order. */
   range(key: string): KeyValue | undefined;

@@ -22,24 +22,16 @@ export interface DeleteResult {
 }
 
 /**
- * A delete-only write transaction (etcd's TxnDelete), what a Revoke deletes its keys in. Every change
- * shares one main revision, sub-revisions counting from 0; `end` commits and returns the revision after
- * it, bumped only if something changed.
+ * A write transaction (etcd's TxnWrite). Only one may be open per store. Every change shares one main
+ * revision, sub-revisions counting from 0; `end` commits and returns the revision after it, bumped only
+ * if something changed. Reads on the store between operations see the transaction's own writes, but
+ * `currentRevision` moves only at `end`. A lessor's Revoke deletes its keys in one of these (it satisfies
+ * the lessor's TxnDelete). etcd rejects a whole Txn up front if any Put names an unknown lease; a caller
+ * modelling a multi-op Txn should check its leases before the first operation, since a refused `put` here
+ * refuses only itself.
  */
-export interface TxnDelete {
+export interface TxnWrite {
   deleteRange(key: string): DeleteResult;
+  put(key: string, value: string, leaseId?: bigint): PutResult;
   end(): number;
 }
-
-/**
- * A write transaction (etcd's TxnWrite). Only one may be open per store. Reads on the store between
- * operations see the transaction's own writes, but `currentRevision` moves only at `end`.
- * etcd rejects a whole Txn up front if any Put names an unknown lease; a caller modelling a multi-op Txn
- * should check its leases before the first operation, since a refused `put` here refuses only itself.
- */
-export interface TxnWrite extends TxnDelete {
-  put(key: string, value: string, leaseId?: bigint): PutResult;
-}
-
-/** etcd's RangeDeleter: the factory a lessor calls on Revoke. */
-export type RangeDeleter = () => TxnDelete;

@@ -101,6 +101,7 @@ export interface RpcError {
   readonly message: string;
 }
 
+/** True for an error value (the server's or one the client made itself), false for a response. */
 export const isRpcError = (x: unknown): x is RpcError =>
   typeof x === 'object' && x !== null && 'code' in x && 'name' in x && !('header' in x);
 

@@ -10,13 +10,10 @@ export class ServerError extends Error {
 }
 
 export const ErrTimeout = new ServerError('ErrTimeout', 'etcdserver: request timed out');
-export const ErrTimeoutDueToLeaderFail = new ServerError('ErrTimeoutDueToLeaderFail', 'etcdserver: request timed out, possibly due to previous leader failure');
 export const ErrTimeoutWaitAppliedIndex = new ServerError('ErrTimeoutWaitAppliedIndex', 'etcdserver: request timed out, waiting for the applied index took too long');
 export const ErrNoLeader = new ServerError('ErrNoLeader', 'etcdserver: no leader');
 export const ErrLeaderChanged = new ServerError('ErrLeaderChanged', 'etcdserver: leader changed');
-export const ErrStopped = new ServerError('ErrStopped', 'etcdserver: server stopped');
 export const ErrCanceled = new ServerError('ErrCanceled', 'etcdserver: request cancelled');
-export const ErrKeyNotFound = new ServerError('ErrKeyNotFound', 'etcdserver: key not found');
 /** leasehttp: the peer's apply wait timed out (HTTP 408). */
 export const ErrLeaseHTTPTimeout = new ServerError('ErrLeaseHTTPTimeout', 'waiting for node to catch up its applied index has timed out');
 
@@ -40,6 +37,3 @@ export function toRpcError(err: AnyServerError): RpcError {
     : err.message;
   return { code, name: err.name, message };
 }
-
-/** What a client sees when its own deadline passes with no answer. */
-export const deadlineExceeded: RpcError = { code: 'DeadlineExceeded', name: 'DeadlineExceeded', message: 'context deadline exceeded' };

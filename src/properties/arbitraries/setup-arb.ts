@@ -6,14 +6,14 @@
 import fc from 'fast-check';
 import { MICROS_PER_MS, MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import type { BugName } from '../../lessor/bugs.js';
-import type { Profile } from '../../scenario/types.js';
+import type { ProfileName } from '../../scenario/types.js';
 import { DEFAULT_SCENARIO_CLUSTER, type RunSetup } from '../draft/run-setup.js';
 
 export interface SetupConstraints {
   /** Member counts to choose from; default 1, 3 and 5 (3 most often). */
   readonly members?: readonly number[];
   /** Default v3.5 only: v3.4 natively has several of the bugs (C4, C5, E1, H2) the properties catch. */
-  readonly profiles?: readonly Profile[];
+  readonly profiles?: readonly ProfileName[];
   /** Bug switches every run has on. */
   readonly bugs?: readonly BugName[];
   /** Fixed --experimental-enable-lease-checkpoint; undefined lets it vary. */

@@ -95,6 +95,6 @@ export const timeToLive: CommandSpec<{ lease: number; via: ViaPick }> = {
 };
 
 /** `{ [k]: v }` when v is defined, else nothing: optional step fields stay absent, as the parser leaves them. */
-export function opt<K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } {
+function opt<K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } {
   return (v === undefined ? {} : { [k]: v }) as { [P in K]?: V };
 }

@@ -6,14 +6,14 @@ import type { Micros } from '../../clock/time.js';
 import type { BugName } from '../../lessor/bugs.js';
 import { formatDuration } from '../../scenario/duration.js';
 import { parseScenario } from '../../scenario/parse.js';
-import type { ClusterConfig, Profile } from '../../scenario/types.js';
+import type { ScenarioCluster, ProfileName } from '../../scenario/types.js';
 import { flowMap, yamlDuration, yamlString, type YamlRaw, type YamlValue } from './yaml-text.js';
 
 export interface RunSetup {
-  readonly profile: Profile;
+  readonly profile: ProfileName;
   /** The scenario's `seed:` (the cluster's PRNG). */
   readonly seed: number;
-  readonly cluster: ClusterConfig;
+  readonly cluster: ScenarioCluster;
   readonly bugs: readonly BugName[];
 }
 
@@ -21,9 +21,9 @@ export interface RunSetup {
  * The scenario parser's cluster defaults (scenario-format.md), so printed files only state what differs.
  * Read from the parser itself, so the two cannot drift apart.
  */
-export const DEFAULT_SCENARIO_CLUSTER: ClusterConfig = parserDefaults();
+export const DEFAULT_SCENARIO_CLUSTER: ScenarioCluster = parserDefaults();
 
-function parserDefaults(): ClusterConfig {
+function parserDefaults(): ScenarioCluster {
   const p = parseScenario('name: defaults\nsteps: []\n', 'defaults');
   if (!p.ok) throw new Error(`the scenario parser rejects its own minimal file: ${p.errors.map((e) => e.message).join('; ')}`);
   return p.scenario.cluster;
@@ -32,7 +32,7 @@ function parserDefaults(): ClusterConfig {
 const dur = (us: Micros): YamlRaw => yamlDuration(formatDuration(us));
 
 /** Cluster fields in the order scenario-format.md lists them, with their YAML keys. */
-const CLUSTER_KEYS: readonly (readonly [keyof ClusterConfig, string, (v: never) => YamlValue])[] = [
+const CLUSTER_KEYS: readonly (readonly [keyof ScenarioCluster, string, (v: never) => YamlValue])[] = [
   ['members', 'members', (v: number) => v],
   ['heartbeatUs', 'heartbeat', dur],
   ['electionTimeoutUs', 'election-timeout', dur],
@@ -50,7 +50,7 @@ const CLUSTER_KEYS: readonly (readonly [keyof ClusterConfig, string, (v: never) 
 ];
 
 /** `{ members: 3, lease-checkpoint: true, ... }`: the fields that differ from the parser's defaults. */
-export function formatCluster(c: ClusterConfig): string {
+export function formatCluster(c: ScenarioCluster): string {
   const entries: [string, YamlValue][] = [];
   for (const [prop, key, fmt] of CLUSTER_KEYS) {
     const v = c[prop];

@@ -15,7 +15,7 @@ import * as F from '../commands/fault-commands.js';
 import * as L from '../commands/lease-commands.js';
 import * as K from '../commands/lock-commands.js';
 import { DEFAULT_SCENARIO_CLUSTER, type RunSetup } from '../draft/run-setup.js';
-import type { ClusterConfig } from '../../scenario/types.js';
+import type { ScenarioCluster } from '../../scenario/types.js';
 import { at, scripted } from './scripted.js';
 
 /** A1 has no bug switch: the "bug" is running without lease checkpoints. */
@@ -34,7 +34,7 @@ export interface BugFamily {
 const latency = fc.integer({ min: 10, max: 20 }).map((t) => t * 100);
 const seed = fc.integer({ min: 1, max: 2 ** 31 - 1 });
 
-function setup(on: boolean, bug: BugName | undefined, cluster: Partial<ClusterConfig>, seedValue: number): RunSetup {
+function setup(on: boolean, bug: BugName | undefined, cluster: Partial<ScenarioCluster>, seedValue: number): RunSetup {
   return {
     profile: 'v3.5',
     seed: seedValue,

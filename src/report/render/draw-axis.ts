@@ -1,7 +1,7 @@
 import { GEOMETRY, TOTAL_WIDTH } from './geometry.js';
 import type { GlobalMarker, Span } from './model.js';
 import { axisTicks, type TimeScale } from './scale.js';
-import { el, text, tip } from './svg.js';
+import { el, svgText, tip } from './svg.js';
 
 /** The time axis: tick labels in virtual seconds, with light grid lines down through every lane. */
 export function drawAxis(scale: TimeScale, axisY: number, bottom: number): string {
@@ -11,11 +11,11 @@ export function drawAxis(scale: TimeScale, axisY: number, bottom: number): strin
       return (
         el('line', { class: t.t === 0 ? 'grid zero' : 'grid', x1: x, y1: axisY, x2: x, y2: bottom }) +
         el('line', { class: 'axis-tick', x1: x, y1: axisY - 5, x2: x, y2: axisY }) +
-        text({ class: 'axis-label', x, y: axisY - 8, 'text-anchor': 'middle' }, t.label)
+        svgText({ class: 'axis-label', x, y: axisY - 8, 'text-anchor': 'middle' }, t.label)
       );
     })
     .join('');
-  const caption = text({ class: 'axis-caption', x: GEOMETRY.labelWidth - 8, y: axisY - 8, 'text-anchor': 'end' }, 'virtual time');
+  const caption = svgText({ class: 'axis-caption', x: GEOMETRY.labelWidth - 8, y: axisY - 8, 'text-anchor': 'end' }, 'virtual time');
   return el('g', { class: 'axis' }, el('line', { class: 'axis-line', x1: scale.left, y1: axisY, x2: scale.right, y2: axisY }), ticks, caption);
 }
 
@@ -66,7 +66,7 @@ export function drawMarkers(markers: readonly GlobalMarker[], slots: readonly La
       let label = '';
       if (slot.row >= 0) {
         const ly = axisY - GEOMETRY.axisHeight + 2 - slot.row * GEOMETRY.markerRowHeight;
-        label = el('line', { class: 'gm-connector', x1: x, y1: ly + 2, x2: x, y2: axisY }) + text({ class: 'gm-label', x: slot.x, y: ly }, m.label);
+        label = el('line', { class: 'gm-connector', x1: x, y1: ly + 2, x2: x, y2: axisY }) + svgText({ class: 'gm-label', x: slot.x, y: ly }, m.label);
       }
       return el(
         'g',

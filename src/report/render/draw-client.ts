@@ -2,7 +2,7 @@ import { lane, rowLabel, ticks } from './draw-lane.js';
 import { GEOMETRY } from './geometry.js';
 import type { ClientLane, Mark, Span } from './model.js';
 import type { TimeScale } from './scale.js';
-import { el, groupMarks, kindsOf, pathD, text, tip } from './svg.js';
+import { el, groupMarks, kindsOf, pathD, svgText, tip } from './svg.js';
 
 const PAD_TOP = 5;
 const PAD_BOTTOM = 4;
@@ -39,7 +39,7 @@ export function drawClient(c: ClientLane, scale: TimeScale, y: number): string {
     .map((s) => {
       const x0 = scale.xc(s.startUs);
       const w = Math.max(0.5, scale.xc(s.endUs) - x0);
-      const label = w > 44 ? text({ class: 'paused-label', x: x0 + 3, y: h - 3 }, 'paused') : '';
+      const label = w > 44 ? svgText({ class: 'paused-label', x: x0 + 3, y: h - 3 }, 'paused') : '';
       return el('g', { class: 'client-paused', 'data-state': 'paused' }, tip(s.summary, s.lines), el('rect', { x: x0, y: 1, width: w, height: h - 2 }), label);
     })
     .join('');

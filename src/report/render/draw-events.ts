@@ -2,7 +2,7 @@ import { lane, ticks } from './draw-lane.js';
 import { GEOMETRY } from './geometry.js';
 import type { AssertionMark, EventLane } from './model.js';
 import type { TimeScale } from './scale.js';
-import { el, pathD, text, tip } from './svg.js';
+import { el, pathD, svgText, tip } from './svg.js';
 import { formatTime } from './time-format.js';
 
 /** The harness lane: PASS (green) / FAIL (red) marks at each assertion's instant, the steps as ticks. */
@@ -23,7 +23,7 @@ export function drawHarness(l: EventLane, assertions: readonly AssertionMark[], 
         `${verdict} at ${formatTime(a.t)} (line ${a.line}): ${a.text}; got ${a.got}`,
         ...(a.traceLine === undefined ? [] : [`  ${a.traceLine}`]),
       ]);
-      const count = g.items.length > 1 ? text({ class: 'assert-count', x: g.x + 7, y: cy + 3.5 }, `×${g.items.length}`) : '';
+      const count = g.items.length > 1 ? svgText({ class: 'assert-count', x: g.x + 7, y: cy + 3.5 }, `×${g.items.length}`) : '';
       return el(
         'g',
         { class: `mk assert ${g.pass ? 'pass' : 'fail'}`, 'data-kind': g.pass ? 'expect-pass' : 'expect-fail' },

@@ -1,7 +1,7 @@
 import { GEOMETRY, TOTAL_WIDTH } from './geometry.js';
 import type { Mark } from './model.js';
 import type { TimeScale } from './scale.js';
-import { el, groupMarks, kindClass, kindsOf, text, tip } from './svg.js';
+import { el, groupMarks, kindClass, kindsOf, svgText, tip } from './svg.js';
 
 export interface LaneFrame {
   /** `data-lane`: `member:n1`, `lease:<hex>`, `client:c1`, `harness`, `ctl`. */
@@ -25,8 +25,8 @@ export function lane(f: LaneFrame, body: string): string {
     { class: 'lane-label' },
     tip(f.about, []),
     el('rect', { class: 'hit', x: 0, y: 0, width: GEOMETRY.labelWidth - 4, height: f.height }),
-    text({ class: 'label', x: 10, y: labelY }, f.label),
-    f.sublabel === undefined ? '' : text({ class: 'sublabel', x: 10, y: labelY + 13 }, f.sublabel),
+    svgText({ class: 'label', x: 10, y: labelY }, f.label),
+    f.sublabel === undefined ? '' : svgText({ class: 'sublabel', x: 10, y: labelY + 13 }, f.sublabel),
   );
   return el(
     'g',
@@ -39,7 +39,7 @@ export function lane(f: LaneFrame, body: string): string {
 
 /** A row's name, right-aligned in the label column. */
 export function rowLabel(y: number, name: string): string {
-  return text({ class: 'row-label', x: GEOMETRY.labelWidth - 8, y: y + 3.5, 'text-anchor': 'end' }, name);
+  return svgText({ class: 'row-label', x: GEOMETRY.labelWidth - 8, y: y + 3.5, 'text-anchor': 'end' }, name);
 }
 
 /**

@@ -3,7 +3,7 @@ import { lane, ticks } from './draw-lane.js';
 import { GEOMETRY } from './geometry.js';
 import type { LeaseLane, Mark, TtlSegment } from './model.js';
 import type { TimeScale } from './scale.js';
-import { el, groupMarks, kindsOf, pathD, text, tip } from './svg.js';
+import { el, groupMarks, kindsOf, pathD, tip } from './svg.js';
 import { formatSecondsShort, formatTime } from './time-format.js';
 
 const TOP = 5;

@@ -2,7 +2,7 @@ import { lane, ticks } from './draw-lane.js';
 import { GEOMETRY } from './geometry.js';
 import type { MemberLane } from './model.js';
 import type { TimeScale } from './scale.js';
-import { el, groupMarks, pathD, text, tip } from './svg.js';
+import { el, groupMarks, pathD, svgText, tip } from './svg.js';
 
 const BAR_Y = 5;
 const BAR_H = 16;
@@ -20,7 +20,7 @@ export function drawMember(m: MemberLane, scale: TimeScale, y: number): string {
     )
     .join('');
   const terms = m.terms
-    .map((t) => text({ class: 'term', x: scale.xc(t.t) + 3, y: BAR_Y + 12 }, `T${t.term}`))
+    .map((t) => svgText({ class: 'term', x: scale.xc(t.t) + 3, y: BAR_Y + 12 }, `T${t.term}`))
     .join('');
   const lessor = groupMarks(m.lessor, scale)
     .map((g) => {

@@ -6,7 +6,7 @@ import { drawMember } from './draw-member.js';
 import { GEOMETRY, TOTAL_WIDTH } from './geometry.js';
 import type { Timeline } from './model.js';
 import { TimeScale } from './scale.js';
-import { el, text } from './svg.js';
+import { el, svgText } from './svg.js';
 
 const PATTERNS = [
   el('pattern', { id: 'hatch-paused', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, el('rect', { width: 6, height: 6, fill: '#e0e0e0' }), el('line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: '#8a8a8a', 'stroke-width': 2.5 })),
@@ -24,7 +24,7 @@ export function timelineSvg(tl: Timeline): string {
   let y = axisY + 2;
   const lanes: string[] = [];
   const section = (name: string): void => {
-    lanes.push(text({ class: 'section', x: 6, y: y + 14 }, name));
+    lanes.push(svgText({ class: 'section', x: 6, y: y + 14 }, name));
     y += GEOMETRY.sectionHeight;
   };
   lanes.push(drawHarness(tl.harness, tl.assertions, scale, y));
@@ -40,7 +40,7 @@ export function timelineSvg(tl: Timeline): string {
     y += GEOMETRY.leaseHeight;
   }
   if (tl.hiddenLeases > 0) {
-    lanes.push(text({ class: 'note', x: GEOMETRY.labelWidth, y: y + 14 }, `… ${tl.hiddenLeases} more leases granted later are not drawn`));
+    lanes.push(svgText({ class: 'note', x: GEOMETRY.labelWidth, y: y + 14 }, `… ${tl.hiddenLeases} more leases granted later are not drawn`));
     y += GEOMETRY.sectionHeight;
   }
   if (tl.clients.length > 0) section('clients');

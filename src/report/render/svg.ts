@@ -27,7 +27,7 @@ export function el(tag: string, a: Attrs, ...children: string[]): string {
   return children.length === 0 ? `<${tag}${attrs(a)}/>` : `<${tag}${attrs(a)}>${children.join('')}</${tag}>`;
 }
 
-export function text(a: Attrs, content: string): string {
+export function svgText(a: Attrs, content: string): string {
   return `<text${attrs(a)}>${escapeHtml(content)}</text>`;
 }
 

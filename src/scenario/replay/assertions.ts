@@ -1,4 +1,3 @@
-import { MICROS_PER_SECOND } from '../../clock/time.js';
 import type { Cluster } from '../../cluster/cluster.js';
 import type { KeyValue, MvccStore } from '../../cluster/mvcc/index.js';
 import type { EtcdServer } from '../../cluster/server/etcd-server.js';
@@ -136,6 +135,3 @@ function timeToLive(ctx: AssertionContext, label: LeaseLabel): { lease: Lease | 
   if (leader === undefined) return 'no leader to answer LeaseTimeToLive';
   return { lease: leader.lessor.lookup(id), server: leader };
 }
-
-/** Seconds with millisecond precision, for messages. */
-export const secondsText = (us: number): string => `${(us / MICROS_PER_SECOND).toFixed(3)} s`;
