@@ -3,7 +3,7 @@
 // network in front. Enough to test the client honestly:
 // - leases expire on the virtual clock and are revoked (keys deleted, one revision) on the first
 //   500 ms lessor tick at or after their expiry; a renew of an expired, not yet revoked lease blocks
-//   until the revoke and then answers TTL 0 (spec §9.7); unknown leases answer TTL 0 on KeepAlive and
+//   until the revoke and then answers TTL 0 (docs/lessor.md §9.7); unknown leases answer TTL 0 on KeepAlive and
 //   TTL −1 on TimeToLive; Grant clamps to the minimum TTL;
 // - KeepAlive streams are handled serially, each response's header filled before the renew;
 // - the KV has create/mod revisions, versions, lease attachment, Txn with create-revision compares,

@@ -1,4 +1,4 @@
-// KeepAlive cadence, re-sends and the three ways a channel closes on its own (spec §5.2, §9 item 21).
+// KeepAlive cadence, re-sends and the three ways a channel closes on its own (docs/lessor.md §5.2, §9 item 21).
 // Fake latency is 1 ms each way, so a response arrives 2 ms after its request.
 import { describe, expect, it } from 'vitest';
 import { nextKeepAliveDelay } from '../../src/client/index.js';

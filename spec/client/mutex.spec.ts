@@ -1,4 +1,4 @@
-// concurrency.Mutex (spec §5.4) and the lock-safety stories of etcd-lease-bugs.md §H1 and §H2.
+// concurrency.Mutex (docs/lessor.md §5.4) and the lock-safety stories H1 and H2 of docs/bugs.md.
 import { describe, expect, it } from 'vitest';
 import {
   CLIENT_V3_4,

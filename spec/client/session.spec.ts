@@ -1,4 +1,4 @@
-// concurrency.Session (spec §5.3) and KeepAliveOnce (§5.2).
+// concurrency.Session (docs/lessor.md §5.3) and KeepAliveOnce (§5.2).
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SESSION_TTL, isRpcError, Session } from '../../src/client/index.js';
 import { NO_LEADER } from './fake-cluster.js';

@@ -47,7 +47,7 @@ interface Attached {
  * acknowledged either, and the connection is declared dead at
  * `max(lastHeard + keepAliveTime + keepAliveTimeout, oldestUnanswered.sentAt + keepAliveTime)` — the
  * instant gRPC would have closed it when the member really is gone. Difference from real pings: a
- * member that is alive but holds a request (a renew blocked behind an expired lease, §9.7) for longer
+ * member that is alive but holds a request (a renew blocked behind an expired lease, docs/lessor.md §9.7) for longer
  * than that, and says nothing else, is abandoned too; and an idle watch alone never detects anything.
  */
 export class Conn {

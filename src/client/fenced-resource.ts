@@ -14,7 +14,7 @@ export interface FencedWrite {
 }
 
 /**
- * A storage service protected by fencing tokens (Kleppmann; etcd-lease-bugs.md §H1): it remembers the
+ * A storage service protected by fencing tokens (Kleppmann; docs/bugs.md H1): it remembers the
  * highest token it has accepted and rejects any write that carries a lower one. A token equal to the
  * highest is accepted, so the current holder can write repeatedly with its one token. (The runbook's
  * SQL, `WHERE fencing_revision < $1`, rejects equal tokens too; that variant is `strict: true`.)

@@ -38,7 +38,7 @@ export function nextKeepAliveDelay(ttlSeconds: number): Micros {
 const byId = (a: KeepAliveState, b: KeepAliveState): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
- * clientv3's lease keepalive machinery (client/v3/lease.go@v3.5.33, spec §5.2), one per client:
+ * clientv3's lease keepalive machinery (client/v3/lease.go@v3.5.33, docs/lessor.md §5.2), one per client:
  *
  * - `keepAlive(id)` registers a caller; the first call starts the receive loop (which opens the one
  *   LeaseKeepAlive stream all leases share) and the deadline loop. A new lease starts with

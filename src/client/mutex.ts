@@ -25,7 +25,7 @@ export interface LockResult {
 const NO_KEY = '\x00';
 
 /**
- * concurrency.Mutex (client/v3/concurrency/mutex.go@v3.5.33, key.go; spec §5.4).
+ * concurrency.Mutex (client/v3/concurrency/mutex.go@v3.5.33, key.go; docs/lessor.md §5.4).
  *
  * Each contender writes `pfx/<hex lease>` with its session lease; the owner is the key with the
  * smallest create revision. Lock:

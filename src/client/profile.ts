@@ -1,6 +1,6 @@
 /**
  * Client-library versions as data (concurrency package). Only the Mutex differs between the modelled
- * releases; the lease client is the same in 3.4.23 and 3.5.33 (spec §5.2).
+ * releases; the lease client is the same in 3.4.23 and 3.5.33 (docs/lessor.md §5.2).
  */
 export interface ClientProfile {
   readonly name: 'v3.4' | 'v3.5';

@@ -2,7 +2,7 @@
  * Historical etcd lease bugs the model can reproduce, each a named switch that is off by default. The
  * table lives in the lowest layer that needs it (the lessor), so every layer reads the same names;
  * scenario files name them in `bugs: [...]`. Each entry cites the etcd issue and the bug catalogue entry
- * (../shared/reference/etcd-lease-bugs.md) it comes from.
+ * (docs/bugs.md) it comes from.
  */
 export interface BugInfo {
   /** Entry in the bug catalogue, e.g. "C4". */

@@ -1,7 +1,7 @@
 /**
  * The property toolkit: fast-check arbitraries for clusters, workloads and fault schedules; model-based
- * commands that print as scenario steps; monitors for the bug catalogue's §K properties; counterexamples
- * as scenario files; deterministic campaign runs. See docs/properties.md.
+ * commands that print as scenario steps; monitors for the bug catalogue's §K properties (docs/bugs.md);
+ * counterexamples as scenario files; deterministic campaign runs. See docs/properties.md.
  */
 export { setupArb, type SetupConstraints } from './arbitraries/setup-arb.js';
 export { workloadCommands, type WorkloadCommand, type WorkloadConstraints } from './arbitraries/workload-arb.js';

@@ -7,7 +7,7 @@ export interface LeaseCall {
 }
 
 /**
- * A LeaseIndex with etcd's lessor semantics (§3.7): Attach does not remove a key from its previous
+ * A LeaseIndex with etcd's lessor semantics (docs/lessor.md §3.7): Attach does not remove a key from its previous
  * lease, Detach deletes the item-map entry unconditionally, both throw on a missing lease. It records
  * every call so tests can check order.
  */
@@ -29,7 +29,7 @@ export class FakeLeaseIndex implements LeaseIndex {
     this.itemSets.delete(id);
   }
 
-  /** The lessor's Revoke (§3.3): sorted single-key deletes in one transaction, then the lease goes. */
+  /** The lessor's Revoke (docs/lessor.md §3.3): sorted single-key deletes in one transaction, then the lease goes. */
   revoke(id: bigint, rd: () => TxnWrite): number {
     const items = this.itemSets.get(id);
     if (items === undefined) throw new Error(`fake lessor: revoke of unknown lease ${id}`);

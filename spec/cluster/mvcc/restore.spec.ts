@@ -10,7 +10,7 @@ function crashAfter(leases: bigint[], writes: (s: ReturnType<typeof newStore>) =
   return s.backend;
 }
 
-describe('mvcc restore (kvstore.go restore, §4.12)', () => {
+describe('mvcc restore (kvstore.go restore, docs/lessor.md §4.12)', () => {
   it('brings back revisions, versions and deletions; later writes continue the count', () => {
     const backend = crashAfter([], (s) => {
       s.put('/a', '1'); // 2

@@ -1,4 +1,5 @@
-// Leases piled up by a leader change: Promote's spreading (spec §3.8, bug catalogue B1 / K-19), then the drain.
+// Leases piled up by a leader change: Promote's spreading (docs/lessor.md §3.8, docs/bugs.md B1 and K19),
+// then the drain.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { seconds } from '../../../src/clock/time.js';
@@ -9,7 +10,7 @@ import { checkStableDrain } from './support.js';
 const T = 750;
 
 describe('Promote spreading after a leader change', () => {
-  it('pushes leases exactly as spec §3.8 says, at most 750 per second per spreading window, never earlier', () => {
+  it('pushes leases as docs/lessor.md §3.8 says, at most 750 per second per spreading window, never earlier', () => {
     fc.assert(
       fc.property(
         fc.record({

@@ -56,7 +56,7 @@ export class RaftLog implements RaftLogView {
     return this.ents[index]?.term === term;
   }
 
-  /** §5.4.1: a candidate's log is at least as up-to-date as ours. */
+  /** Raft paper §5.4.1: a candidate's log is at least as up-to-date as ours. */
   isUpToDate(lastIndex: number, lastTerm: number): boolean {
     const t = this.lastTerm();
     return lastTerm > t || (lastTerm === t && lastIndex >= this.lastIndex());
@@ -113,7 +113,7 @@ export class RaftLog implements RaftLogView {
     this.committed = index;
   }
 
-  /** A leader commits `index` only if it is from its own term (§5.4.2). */
+  /** A leader commits `index` only if it is from its own term (Raft paper §5.4.2). */
   maybeCommit(index: number, term: number): boolean {
     if (index > this.committed && this.term(index) === term) {
       this.committed = index;

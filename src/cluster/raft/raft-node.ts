@@ -298,7 +298,7 @@ export class RaftNode implements RaftPeer {
     this.reset(this.currentTerm);
     this.setRole('leader');
     this.setLead(this.id);
-    // The empty entry commits everything before it once a quorum holds it (§5.4.2), and its apply is
+    // The empty entry commits everything before it once a quorum holds it (Raft paper §5.4.2), and its apply is
     // where etcd's server promotes the lessor.
     this.appendEntry(null);
   }

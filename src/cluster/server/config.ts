@@ -3,7 +3,7 @@ import { minLeaseTTLFor, reqTimeoutUs } from '../../lessor/config.js';
 import { NO_BUGS, type BugSet } from '../../lessor/bugs.js';
 import { V3_5, type Profile } from '../../lessor/profile.js';
 
-/** One member's settings: etcd's flags and the server-derived lessor values (spec §1.2). */
+/** One member's settings: etcd's flags and the server-derived lessor values (docs/lessor.md §1.2). */
 export interface ServerConfig {
   readonly heartbeatMs: number;
   readonly electionMs: number;

@@ -4,7 +4,7 @@
  * extension) + 1 s (the checkpoint's rounding) + a tick and two commits (+ pile-up spreading), plus the
  * time no member was primary, a tick, a commit, the retry interval for each failed attempt and the
  * revoke rate's backlog. This is the bound checkpointing
- * is meant to give (bug catalogue §I2, A3): without checkpoints every promotion resets the lease to its
+ * is meant to give (docs/bugs.md I2, A3): without checkpoints every promotion resets the lease to its
  * full TTL and the drift is unbounded (A1, etcd-io/etcd#9888). Leases whose life saw faults other than
  * crashes, restarts and leader transfers, or lost a quorum to crashes, are skipped (unavailability is not
  * drift), and so are restarts when checkpointing is on but not persisted (A5's documented limit).

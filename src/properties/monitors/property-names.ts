@@ -1,4 +1,4 @@
-/** The properties the toolkit checks, each with the bug-catalogue §K entry it comes from. */
+/** The properties the toolkit checks, each with the bug-catalogue §K entry it comes from (docs/bugs.md). */
 export const PROPERTIES = {
   'no-early-expiry': { catalogue: 'K1', summary: 'a lease is not revoked before its last acknowledged grant or renewal plus its TTL' },
   'no-renew-after-revoke': { catalogue: 'K2', summary: 'no member renews a lease after it applied its revoke' },

@@ -31,7 +31,7 @@ export function promoteRecords(events: readonly TraceEvent[]): PromoteRecord[] {
   return out;
 }
 
-/** A spreading window of spec §3.8: it starts at `baseUs`; its k-th lease past the target is pushed. */
+/** A spreading window of docs/lessor.md §3.8: it starts at `baseUs`; its k-th lease past the target is pushed. */
 export interface SpreadWindow {
   readonly baseUs: Micros;
   /** The pushed leases' expected expiries, in order. */
@@ -39,7 +39,7 @@ export interface SpreadWindow {
 }
 
 /**
- * Spec §3.8's pile-up spreading replayed on a Promote's natural deadlines (sorted by deadline, then ID):
+ * docs/lessor.md §3.8's pile-up spreading replayed on a Promote's natural deadlines (sorted by deadline, then ID):
  * a window starts at a lease past `nextWindow`; its k-th lease beyond T = ⌊3·rate/4⌋ is pushed to
  * base + k/T s (the delay in float ns, truncated, as Go computes it), and nextWindow becomes
  * base + that lease's *delay* — not its new deadline, so a later window can start inside the seconds the
