@@ -12,7 +12,7 @@
  * Faults are real signals: a member pause is SIGSTOP of etcd, a client pause is SIGSTOP of that client's
  * `etcdctl lease keep-alive` processes, crash is SIGKILL, restart reruns etcd on the same data dir.
  */
-import type { Micros } from '../../clock/time.js';
+import { formatTimeMs, type Micros } from '../../clock/time.js';
 import { describeAssertion } from '../../scenario/replay/describe.js';
 import type { ExpectStep, Scenario, Step } from '../../scenario/types.js';
 import type { EtcdBinaries } from './binaries.js';
@@ -61,7 +61,6 @@ export interface RealRun {
 }
 
 const why = (e: unknown): string => (e instanceof Error ? e.message : String(e));
-const secs = (us: Micros): string => `${(us / 1e6).toFixed(3)} s`;
 
 export async function replayOnEtcd(scenario: Scenario, cluster: EtcdCluster, registry: ChildRegistry, bins: EtcdBinaries): Promise<RealRun> {
   return new RealReplay(scenario, cluster, registry, bins).run();
@@ -105,7 +104,7 @@ class RealReplay implements RealStepReplay {
     for (const [at, steps] of groupByTime(this.scenario.steps)) {
       await sleepUntil(this.t0 + at);
       const late = this.t() - at;
-      if (late > LATE_NOTE_US) this.note(at, `steps at this instant started ${secs(late)} late`);
+      if (late > LATE_NOTE_US) this.note(at, `steps at this instant started ${formatTimeMs(late)} late`);
       if (steps.some((s) => s.kind !== 'expect' && !('via' in s && s.via !== undefined))) this.leaderNow = await this.cluster.leader();
       // 1. What acts at once in the simulation (signals, client processes), in file order.
       for (const s of steps) if (s.kind !== 'expect' && !sendsRequest(s)) await Promise.race([this.perform(s), sleepMs(LOCAL_STEP_WAIT_MS)]);
@@ -133,7 +132,7 @@ class RealReplay implements RealStepReplay {
   }
 
   note(atUs: Micros, text: string): void {
-    this.notes.push(`at ${secs(atUs)}: ${text}`);
+    this.notes.push(`at ${formatTimeMs(atUs)}: ${text}`);
   }
 
   observe(kind: ObservedKind, subject: string, value?: number): void {
