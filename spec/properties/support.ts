@@ -1,5 +1,5 @@
 /** Helpers for property-toolkit tests: scenarios from text, and runs judged by the monitors. */
-import { checkScenario, type Verdict } from '../../src/properties/index.js';
+import { checkScenario, type CheckVerdict } from '../../src/properties/index.js';
 import { parseScenario } from '../../src/scenario/parse.js';
 import type { Scenario } from '../../src/scenario/types.js';
 
@@ -11,7 +11,7 @@ export function scenario(head: readonly string[], steps: readonly string[]): Sce
   return p.scenario;
 }
 
-export function judge(head: readonly string[], steps: readonly string[]): Verdict {
+export function judge(head: readonly string[], steps: readonly string[]): CheckVerdict {
   return checkScenario(scenario(head, steps));
 }
 

@@ -43,3 +43,29 @@ export function formatSeconds(t: Micros): string {
   const frac = String(a - s * MICROS_PER_SECOND).padStart(6, '0');
   return `${neg ? '-' : ''}${s}.${frac}`;
 }
+
+// Virtual time as text: one function per output style, used everywhere that style is printed.
+
+/** `4.002`, `12`, `-0.998` — seconds with up to six decimals and no trailing zeros, exact to the µs. */
+export function formatSecondsShort(t: Micros): string {
+  const neg = t < 0;
+  const a = Math.abs(Math.round(t));
+  const whole = Math.floor(a / MICROS_PER_SECOND);
+  const frac = String(a - whole * MICROS_PER_SECOND).padStart(6, '0').replace(/0+$/, '');
+  return `${neg && a !== 0 ? '-' : ''}${whole}${frac === '' ? '' : `.${frac}`}`;
+}
+
+/** `4.002 s`, `-0.5 s`, `12 s` — virtual time for people, trailing zeros dropped. */
+export const formatTime = (t: Micros): string => `${formatSecondsShort(t)} s`;
+
+/** `16.502` — seconds rounded to the millisecond, for columns and tolerances. */
+export const formatSecondsMs = (t: Micros): string => (t / MICROS_PER_SECOND).toFixed(3);
+
+/** `16.502 s` — a time or duration rounded to the millisecond. */
+export const formatTimeMs = (t: Micros): string => `${formatSecondsMs(t)} s`;
+
+/** `   16.502 s` — right-aligned to the millisecond, the narrated timeline's first column. */
+export const formatTimeColumn = (t: Micros): string => `${formatSecondsMs(t).padStart(9)} s`;
+
+/** `16.502 s` on a whole millisecond, `16.502345 s` otherwise: short where that loses nothing. */
+export const formatTimeExact = (t: Micros): string => (t % MICROS_PER_MS === 0 ? formatTimeMs(t) : `${formatSeconds(t)} s`);

@@ -26,7 +26,7 @@ export { RunView } from './monitors/run-view.js';
 export type { Monitor } from './monitors/monitor.js';
 export type { ExpectCandidate, Violation } from './monitors/violation.js';
 
-export { checkRun, checkScenario, type CheckOptions, type RunCheck, type Verdict } from './check/check-run.js';
+export { checkRun, checkScenario, type CheckOptions, type RunCheck, type CheckVerdict } from './check/check-run.js';
 export { draftRun, type DraftedRun } from './check/draft-run.js';
 export { counterexample, type Counterexample, type CounterexampleOptions } from './check/counterexample.js';
 export { PropertyViolation, assertLeaseProperty, counterexampleOf, findCounterexample, leaseProperty, type LeasePropertyOptions } from './check/lease-property.js';

@@ -1,9 +1,8 @@
-import { formatSeconds, type Micros } from '../clock/time.js';
+import { formatSeconds, formatTimeExact, type Micros } from '../clock/time.js';
 import type { RunResult } from '../scenario/replay/runner.js';
 import { formatLeaseId, type TraceEvent } from '../trace/trace.js';
 
 /** Milliseconds, or microseconds when the instant falls between two milliseconds. */
-const at = (t: Micros): string => `${(t / 1e6).toFixed(t % 1000 === 0 ? 3 : 6)} s`;
 const expiryText = (v: unknown): string => (v === 'forever' ? 'forever' : `${Number(v).toFixed(3)} s`);
 
 /** Faults worth a link in every live lease's chain (on the leader, or network-wide). */
@@ -49,8 +48,8 @@ export function explain(result: RunResult, label?: string): string[] {
     const last = c.lastRenew!;
     c.links.push(
       c.renewals === 1
-        ? `renewed at ${at(last.t)} (expiry ${expiryText(last.fields?.expiry)})`
-        : `renewed ${c.renewals} times from ${at(c.firstRenewAt)} to ${at(last.t)} (last expiry ${expiryText(last.fields?.expiry)})`,
+        ? `renewed at ${formatTimeExact(last.t)} (expiry ${expiryText(last.fields?.expiry)})`
+        : `renewed ${c.renewals} times from ${formatTimeExact(c.firstRenewAt)} to ${formatTimeExact(last.t)} (last expiry ${expiryText(last.fields?.expiry)})`,
     );
     c.renewals = 0;
   };
@@ -59,12 +58,12 @@ export function explain(result: RunResult, label?: string): string[] {
     const f = e.fields ?? {};
     if (e.kind === 'raft-leader' && e.member === f.leader) {
       leader = e.member;
-      for (const c of chains.values()) if (!c.ended) c.links.push(`${e.member} became leader at ${at(e.t)} (term ${String(f.term)})`);
+      for (const c of chains.values()) if (!c.ended) c.links.push(`${e.member} became leader at ${formatTimeExact(e.t)} (term ${String(f.term)})`);
       continue;
     }
     const fault = FAULTS[e.kind];
     if (fault !== undefined && (e.member === leader || e.member === 'sim')) {
-      const what = e.member === 'sim' ? `${fault} at ${at(e.t)}` : `leader ${e.member} ${fault} at ${at(e.t)}`;
+      const what = e.member === 'sim' ? `${fault} at ${formatTimeExact(e.t)}` : `leader ${e.member} ${fault} at ${formatTimeExact(e.t)}`;
       for (const c of chains.values()) if (!c.ended) c.links.push(what);
       if (e.member === leader && e.kind === 'member-crash') leader = undefined;
       continue;
@@ -83,7 +82,7 @@ export function explain(result: RunResult, label?: string): string[] {
       case 'lease-grant':
         if (!primaryEvent) break;
         chainOf(e.lease).links.push(
-          `granted at ${at(e.t)} with TTL ${String(f.ttl)} s${f.expiry === 'forever' ? ' while no lessor was primary' : ` (expiry ${expiryText(f.expiry)})`}`,
+          `granted at ${formatTimeExact(e.t)} with TTL ${String(f.ttl)} s${f.expiry === 'forever' ? ' while no lessor was primary' : ` (expiry ${expiryText(f.expiry)})`}`,
         );
         break;
       case 'lease-renew': {
@@ -101,17 +100,17 @@ export function explain(result: RunResult, label?: string): string[] {
         // Whatever goes beyond now + extend + remaining TTL is Promote's pile-up spreading.
         const spread = Number(f.expiry) - (e.t / 1e6 + extend + Number(f.remaining));
         const spreadText = spread > 0.0005 ? ` + ${spread.toFixed(3)} s spread to avoid a revoke storm` : '';
-        c.links.push(`Promote on ${by} at ${at(e.t)} set expiry to ${expiryText(f.expiry)} (remaining TTL ${String(f.remaining)} s + election timeout ${extend} s${spreadText})`);
+        c.links.push(`Promote on ${by} at ${formatTimeExact(e.t)} set expiry to ${expiryText(f.expiry)} (remaining TTL ${String(f.remaining)} s + election timeout ${extend} s${spreadText})`);
         break;
       }
       case 'lease-checkpoint':
-        if (primaryEvent) chainOf(e.lease).links.push(`checkpointed at ${at(e.t)}: ${String(f.remaining)} s remaining`);
+        if (primaryEvent) chainOf(e.lease).links.push(`checkpointed at ${formatTimeExact(e.t)}: ${String(f.remaining)} s remaining`);
         break;
       case 'lease-expired': {
         const c = chainOf(e.lease);
         flushRenewals(c);
-        if (c.offeredAt === undefined) c.links.push(`expired at ${expiryText(f.expiry)}; the 500 ms run loop offered it for revocation at ${at(e.t)}`);
-        else c.links.push(`still unrevoked, offered again at ${at(e.t)} (retry interval)`);
+        if (c.offeredAt === undefined) c.links.push(`expired at ${expiryText(f.expiry)}; the 500 ms run loop offered it for revocation at ${formatTimeExact(e.t)}`);
+        else c.links.push(`still unrevoked, offered again at ${formatTimeExact(e.t)} (retry interval)`);
         c.offeredAt = e.t;
         break;
       }
@@ -121,7 +120,7 @@ export function explain(result: RunResult, label?: string): string[] {
         flushRenewals(c);
         const keys = (f.keys as readonly string[] | undefined) ?? [];
         const cause = c.offeredAt !== undefined ? 'after expiry' : 'by a client LeaseRevoke';
-        c.links.push(`revoked at ${at(e.t)} ${cause}${keys.length > 0 ? `, deleting ${keys.join(', ')}` : ''}`);
+        c.links.push(`revoked at ${formatTimeExact(e.t)} ${cause}${keys.length > 0 ? `, deleting ${keys.join(', ')}` : ''}`);
         c.ended = true;
         break;
       }

@@ -1,17 +1,12 @@
-import { MICROS_PER_SECOND, type Micros } from '../clock/time.js';
+import { formatTimeColumn } from '../clock/time.js';
 import type { RunResult } from '../scenario/replay/runner.js';
 import type { Step } from '../scenario/types.js';
 import { formatLeaseId, type TraceEvent } from '../trace/trace.js';
-import { describeStep } from './describe-step.js';
+import { describeStep } from '../scenario/step-kinds.js';
 
 export interface NarrateOptions {
   /** Also show client sends/receives, follower applies and the bootstrap before time 0. */
   readonly verbose?: boolean;
-}
-
-/** `  16.502 s` — right-aligned seconds with milliseconds. */
-export function formatTime(t: Micros): string {
-  return `${(t / MICROS_PER_SECOND).toFixed(3).padStart(9)} s`;
 }
 
 /** Events that happen on every member at apply time: narrated once, from the leader. */
@@ -38,7 +33,7 @@ export function narrate(result: RunResult, opts: NarrateOptions = {}): string[] 
     if (e.t < 0 && opts.verbose !== true) continue;
     if (REPLICATED.has(e.kind) && e.member !== leader && opts.verbose !== true) continue;
     const text = describe(e, f, stepsByLine, name, short, opts.verbose === true);
-    if (text !== undefined) out.push(`${formatTime(e.t)}  ${e.member.padEnd(7)} ${text}`);
+    if (text !== undefined) out.push(`${formatTimeColumn(e.t)}  ${e.member.padEnd(7)} ${text}`);
   }
   return out;
 }

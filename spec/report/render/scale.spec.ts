@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSecondsUs } from '../../../src/report/render/fields.js';
 import { TimeScale, axisTicks, niceStepUs } from '../../../src/report/render/scale.js';
-import { formatSecondsShort } from '../../../src/report/render/time-format.js';
+import { formatSecondsShort } from '../../../src/clock/time.js';
 
 describe('axis', () => {
   it('steps 1, 2 or 5 times a power of ten, about 90 px apart', () => {

@@ -5,6 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { formatSeconds } from '../../clock/time.js';
 import type { CampaignSpec, RunOutcome } from '../../properties/index.js';
 import { CHECK_USAGE, UsageError, parseCheckOptions, reproduceLine, shardIndices, type CheckCommandOptions } from './check-options.js';
 import { runPool } from './worker-pool.js';
@@ -83,7 +84,7 @@ function summarize(o: CheckCommandOptions, outcomes: readonly RunOutcome[], seco
   if (o.out !== undefined && failing.length > 0) mkdirSync(o.out, { recursive: true });
   for (const r of failing) {
     const v = r.violation!;
-    io.out(`  run ${r.index} (run seed ${r.runSeed}): ${v.property} at ${(v.atUs / 1e6).toFixed(6)} s, trace line ${v.traceLine}: ${v.message}`);
+    io.out(`  run ${r.index} (run seed ${r.runSeed}): ${v.property} at ${formatSeconds(v.atUs)} s, trace line ${v.traceLine}: ${v.message}`);
     if (o.out !== undefined && r.counterexample !== undefined) {
       const file = join(o.out, `check-${o.seed}-${r.index}-${v.property}.yaml`);
       writeFileSync(file, r.counterexample);

@@ -4,6 +4,7 @@
  * be run), 2 when a file is invalid or asks for something the real-etcd driver cannot do faithfully.
  */
 import { readFileSync } from 'node:fs';
+import { formatTimeMs } from '../../clock/time.js';
 import { BUG_NAMES } from '../../lessor/bugs.js';
 import type { Scenario } from '../../scenario/types.js';
 import { loadScenario } from '../load.js';
@@ -73,7 +74,7 @@ export async function runDiff(files: string[], opts: { out: (line: string) => vo
       opts.out('');
       allAgree &&= d.agree;
       const ratio = (d.clusterStartUs + d.realReplayUs) / Math.max(1, d.simWallUs);
-      const largest = d.largest === undefined ? '-' : `${(Math.abs(d.largest.deltaUs!) / 1e6).toFixed(3)} s`;
+      const largest = d.largest === undefined ? '-' : formatTimeMs(Math.abs(d.largest.deltaUs!));
       summary.push(`  ${d.agree ? 'AGREE   ' : 'DISAGREE'} ${s.name.padEnd(44)} largest |Δ| ${largest.padStart(8)}  etcd/simulation wall ${ratio.toFixed(0)}×`);
     } catch (e) {
       // A DriverError is the whole story in one line; anything else is unexpected, so say so.

@@ -4,7 +4,7 @@
  * `via`), lease checks are LeaseTimeToLive, leader is Status. The `got` texts match the simulation's so
  * the two columns read alike. A question real etcd does not answer in time fails, saying why.
  */
-import { keyVerdict, type Verdict } from '../../scenario/replay/assertions.js';
+import { keyVerdict, type AssertionVerdict } from '../../scenario/replay/assertions.js';
 import type { Assertion, IntRange } from '../../scenario/types.js';
 import type { EtcdCluster } from './etcd-cluster.js';
 import type { EtcdMember } from './etcd-member.js';
@@ -20,8 +20,8 @@ export interface RealAssertionContext {
   keepAliveAlive(client: string, label: string): boolean | undefined;
 }
 
-const verdict = (pass: boolean, got: string): Verdict => ({ pass, got });
-const fail = (got: string): Verdict => ({ pass: false, got });
+const verdict = (pass: boolean, got: string): AssertionVerdict => ({ pass, got });
+const fail = (got: string): AssertionVerdict => ({ pass: false, got });
 const inRange = (v: number, r: IntRange): boolean => (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max);
 const why = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
@@ -34,7 +34,7 @@ async function target(ctx: RealAssertionContext, via: string | undefined): Promi
   return (await ctx.cluster.leader()) ?? 'no leader for a linearizable read';
 }
 
-export async function evaluateReal(a: Assertion, ctx: RealAssertionContext): Promise<Verdict> {
+export async function evaluateReal(a: Assertion, ctx: RealAssertionContext): Promise<AssertionVerdict> {
   try {
     return await evaluate(a, ctx);
   } catch (e) {
@@ -42,7 +42,7 @@ export async function evaluateReal(a: Assertion, ctx: RealAssertionContext): Pro
   }
 }
 
-async function evaluate(a: Assertion, ctx: RealAssertionContext): Promise<Verdict> {
+async function evaluate(a: Assertion, ctx: RealAssertionContext): Promise<AssertionVerdict> {
   switch (a.form) {
     case 'key-exists':
     case 'key-value':

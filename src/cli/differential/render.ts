@@ -1,25 +1,24 @@
 /** The side-by-side report of one file's diff: assertions, lease events, notes, wall times, verdict. */
-import type { Micros } from '../../clock/time.js';
+import { formatSecondsMs, type Micros } from '../../clock/time.js';
 import type { EventPair } from './compare.js';
 import type { FileDiff } from './diff-file.js';
 import { ALL_TOLERANCES, TTL_VALUE_SLACK_SECONDS } from './tolerances.js';
 
-const s3 = (us: Micros): string => (us / 1e6).toFixed(3);
-const signed = (us: Micros): string => `${us >= 0 ? '+' : '−'}${s3(Math.abs(us))}`;
+const signed = (us: Micros): string => `${us >= 0 ? '+' : '−'}${formatSecondsMs(Math.abs(us))}`;
 const verdictText = (v: { pass: boolean; got: string } | undefined): string => (v === undefined ? '(not evaluated)' : `${v.pass ? 'PASS' : 'FAIL'} ${v.got}`);
 
 /** Printed once per `diff` run: what "within tolerance" means. */
 export function toleranceLines(): string[] {
   return [
     'tolerances (Δ = etcd − simulation, seconds):',
-    ...ALL_TOLERANCES.map(([what, t]) => `  ${what.padEnd(24)} ±${s3(t.us)}  ${t.why}`),
+    ...ALL_TOLERANCES.map(([what, t]) => `  ${what.padEnd(24)} ±${formatSecondsMs(t.us)}  ${t.why}`),
     `  ${'TimeToLive values'.padEnd(24)} ±${TTL_VALUE_SLACK_SECONDS} s     whole seconds truncated toward zero`,
   ];
 }
 
 function eventLine(e: EventPair): string {
   const subject = `${e.subject}${e.nth > 1 || e.kind === 'renew' ? ` #${e.nth}` : ''}`;
-  const at = (o: EventPair['sim']): string => (o === undefined ? '—' : s3(o.tUs));
+  const at = (o: EventPair['sim']): string => (o === undefined ? '—' : formatSecondsMs(o.tUs));
   const value = (o: EventPair['sim']): string => (o?.value === undefined ? '' : `=${o.value}`);
   let status: string;
   if (e.sim === undefined) status = 'ONLY ON ETCD';
@@ -29,7 +28,7 @@ function eventLine(e: EventPair): string {
   const cause = e.sim?.cause === 'expiry' ? ' (expiry)' : '';
   return (
     `  ${e.kind.padEnd(7)} ${subject.padEnd(28)} ${(at(e.sim) + value(e.sim)).padStart(14)} ${(at(e.real) + value(e.real)).padStart(14)} ` +
-    `${(e.deltaUs === undefined ? '' : signed(e.deltaUs)).padStart(8)}  ±${s3(e.tolerance.us)}  ${status}${cause}`
+    `${(e.deltaUs === undefined ? '' : signed(e.deltaUs)).padStart(8)}  ±${formatSecondsMs(e.tolerance.us)}  ${status}${cause}`
   );
 }
 
@@ -39,8 +38,8 @@ export function renderFileDiff(d: FileDiff): string[] {
   for (const n of d.simNotes) out.push(`   note: ${n}`);
   out.push('assertions (at, line, what: simulation | etcd):');
   for (const a of d.assertions) {
-    const late = a.real !== undefined && a.real.lateUs > 50_000 ? ` (read ${s3(a.real.lateUs)} s late)` : '';
-    out.push(`  ${s3(a.atUs).padStart(8)} s  line ${String(a.line).padEnd(4)} ${a.text}`);
+    const late = a.real !== undefined && a.real.lateUs > 50_000 ? ` (read ${formatSecondsMs(a.real.lateUs)} s late)` : '';
+    out.push(`  ${formatSecondsMs(a.atUs).padStart(8)} s  line ${String(a.line).padEnd(4)} ${a.text}`);
     out.push(`      simulation: ${verdictText(a.sim).padEnd(40)} etcd: ${verdictText(a.real)}${late}  ${a.agree ? 'agree' : 'DISAGREE'}`);
   }
   out.push('lease events (seconds since time 0, =value: TTL, revision or count):');
@@ -53,11 +52,11 @@ export function renderFileDiff(d: FileDiff): string[] {
   }
   const ratio = d.simWallUs > 0 ? (d.clusterStartUs + d.realReplayUs) / d.simWallUs : Infinity;
   out.push(
-    `wall time: etcd ${s3(d.clusterStartUs + d.realReplayUs)} s (cluster start ${s3(d.clusterStartUs)} s + replay ${s3(d.realReplayUs)} s), ` +
-      `simulation ${s3(d.simWallUs)} s: etcd/simulation ${Number.isFinite(ratio) ? ratio.toFixed(0) : '∞'}×`,
+    `wall time: etcd ${formatSecondsMs(d.clusterStartUs + d.realReplayUs)} s (cluster start ${formatSecondsMs(d.clusterStartUs)} s + replay ${formatSecondsMs(d.realReplayUs)} s), ` +
+      `simulation ${formatSecondsMs(d.simWallUs)} s: etcd/simulation ${Number.isFinite(ratio) ? ratio.toFixed(0) : '∞'}×`,
   );
   const agreeing = d.assertions.filter((a) => a.agree).length;
-  const largest = d.largest === undefined ? 'no paired events' : `largest |Δ| ${s3(Math.abs(d.largest.deltaUs!))} s (${d.largest.kind} ${d.largest.subject})`;
+  const largest = d.largest === undefined ? 'no paired events' : `largest |Δ| ${formatSecondsMs(Math.abs(d.largest.deltaUs!))} s (${d.largest.kind} ${d.largest.subject})`;
   out.push(
     `result: ${d.agree ? 'AGREE' : 'DISAGREE'}: ${agreeing} of ${d.assertions.length} assertions agree; ${largest}; ` +
       `${d.eventsOutside.length} event${d.eventsOutside.length === 1 ? '' : 's'} outside tolerance or unpaired`,

@@ -19,7 +19,7 @@ export interface CheckOptions {
   readonly file?: string;
 }
 
-export interface Verdict {
+export interface CheckVerdict {
   readonly scenario: Scenario;
   readonly result: RunResult;
   /** The earliest violation across the checked properties. */
@@ -29,7 +29,7 @@ export interface Verdict {
 }
 
 /** Replays a scenario and checks it. */
-export function checkScenario(scenario: Scenario, opts: CheckOptions = {}): Verdict {
+export function checkScenario(scenario: Scenario, opts: CheckOptions = {}): CheckVerdict {
   // Monitors read events, never the hash: skipping it saves about a quarter of a replay.
   const result = runScenario(scenario, { trace: new Trace(true, true, false) });
   const view = new RunView(result);
@@ -43,7 +43,7 @@ export function checkScenario(scenario: Scenario, opts: CheckOptions = {}): Verd
   return { scenario, result, violation: earliest(violations), violations };
 }
 
-export interface RunCheck extends Verdict {
+export interface RunCheck extends CheckVerdict {
   readonly drafted: DraftedRun;
 }
 

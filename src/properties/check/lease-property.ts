@@ -3,6 +3,7 @@
  * and a search that returns the shrunk, verified counterexample as a scenario file.
  */
 import fc from 'fast-check';
+import { formatTime } from '../../clock/time.js';
 import { runArb, type GeneratedRun, type RunConstraints } from '../arbitraries/run-arb.js';
 import type { PropertyName } from '../monitors/property-names.js';
 import type { Violation } from '../monitors/violation.js';
@@ -19,7 +20,7 @@ export interface LeasePropertyOptions extends RunConstraints {
 /** Thrown by a failing run: carries the violation (fast-check reports its message). */
 export class PropertyViolation extends Error {
   constructor(readonly violation: Violation) {
-    super(`${violation.property} violated at ${violation.atUs / 1e6} s (trace line ${violation.traceLine}): ${violation.message}`);
+    super(`${violation.property} violated at ${formatTime(violation.atUs)} (trace line ${violation.traceLine}): ${violation.message}`);
     this.name = 'PropertyViolation';
   }
 }

@@ -1,7 +1,7 @@
 import type { AssertionResult } from '../../scenario/replay/runner.js';
 import { fieldNum } from './fields.js';
 import type { AssertionMark, GlobalMarker } from './model.js';
-import { formatSecondsShort } from './time-format.js';
+import { formatSecondsShort } from '../../clock/time.js';
 import type { TraceView } from './trace-view.js';
 
 /** PASS/FAIL marks at each assertion's instant, each with the expect-pass / expect-fail line of the trace. */

@@ -1,8 +1,7 @@
-import type { Micros } from '../../clock/time.js';
+import { formatTime, type Micros } from '../../clock/time.js';
 import { fieldBool, fieldStr } from './fields.js';
 import type { ClientLane, KeepAliveState, LockState, Mark, Span } from './model.js';
 import { naturalCompare } from './natural-order.js';
-import { formatTime } from './time-format.js';
 import type { TraceView } from './trace-view.js';
 
 /** What the client lanes need to know about a lease: its lane, a name for it, when it was revoked. */

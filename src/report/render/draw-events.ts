@@ -3,7 +3,7 @@ import { GEOMETRY } from './geometry.js';
 import type { AssertionMark, EventLane } from './model.js';
 import type { TimeScale } from './scale.js';
 import { el, pathD, svgText, tip } from './svg.js';
-import { formatTime } from './time-format.js';
+import { formatTime } from '../../clock/time.js';
 
 /** The harness lane: PASS (green) / FAIL (red) marks at each assertion's instant, the steps as ticks. */
 export function drawHarness(l: EventLane, assertions: readonly AssertionMark[], scale: TimeScale, y: number): string {

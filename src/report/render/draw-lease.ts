@@ -1,10 +1,9 @@
-import { MICROS_PER_SECOND } from '../../clock/time.js';
+import { MICROS_PER_SECOND, formatSecondsShort, formatTime } from '../../clock/time.js';
 import { lane, ticks } from './draw-lane.js';
 import { GEOMETRY } from './geometry.js';
 import type { LeaseLane, Mark, TtlSegment } from './model.js';
 import type { TimeScale } from './scale.js';
-import { el, groupMarks, kindsOf, pathD, tip } from './svg.js';
-import { formatSecondsShort, formatTime } from './time-format.js';
+import { el, groupMarks, kindsOf, pathD, svgText, tip } from './svg.js';
 
 const TOP = 5;
 const SAW_H = 28;

@@ -1,6 +1,6 @@
 import { fieldNum, fieldStr } from './fields.js';
 import type { GlobalMarker, Span } from './model.js';
-import { formatTime } from './time-format.js';
+import { formatTime } from '../../clock/time.js';
 import type { TraceView } from './trace-view.js';
 
 /**

@@ -1,8 +1,7 @@
-import type { Micros } from '../../clock/time.js';
+import { formatTime, type Micros } from '../../clock/time.js';
 import { fieldNum, fieldStr } from './fields.js';
 import type { Mark, MemberLane, RoleState, Span } from './model.js';
 import type { TraceView } from './trace-view.js';
-import { formatTime } from './time-format.js';
 
 const ROLES: readonly RoleState[] = ['leader', 'follower', 'candidate', 'pre-candidate'];
 

@@ -2,7 +2,7 @@ import type { RunResult } from '../../scenario/replay/runner.js';
 import { escapeHtml } from './escape.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { PAGE_CSS } from './page-style.js';
-import { formatTime } from './time-format.js';
+import { formatTime } from '../../clock/time.js';
 
 /** No network: the page may use only what it carries inline. */
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";

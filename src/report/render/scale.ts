@@ -1,5 +1,4 @@
-import type { Micros } from '../../clock/time.js';
-import { formatSecondsShort } from './time-format.js';
+import { formatSecondsShort, type Micros } from '../../clock/time.js';
 
 /** Maps virtual time onto the plot's x axis. */
 export class TimeScale {

@@ -5,7 +5,7 @@ import type { Lease } from '../../lessor/lease.js';
 import type { Assertion, IntRange, KeyExistsAssertion, KeyRevisionAssertion, KeyValueAssertion, LeaseLabel, MemberName } from '../types.js';
 import type { LabelBook } from './labels.js';
 
-export interface Verdict {
+export interface AssertionVerdict {
   readonly pass: boolean;
   /** What was observed, or why the assertion could not be evaluated. */
   readonly got: string;
@@ -21,8 +21,8 @@ export interface AssertionContext {
   resource(name: string): { readonly accepted: number; readonly rejected: number } | undefined;
 }
 
-const fail = (got: string): Verdict => ({ pass: false, got });
-const verdict = (pass: boolean, got: string): Verdict => ({ pass, got });
+const fail = (got: string): AssertionVerdict => ({ pass: false, got });
+const verdict = (pass: boolean, got: string): AssertionVerdict => ({ pass, got });
 
 function inRange(v: number, r: IntRange): boolean {
   return (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max);
@@ -38,7 +38,7 @@ export function describeRange(r: IntRange): string {
  * a linearizable read or TimeToLive is answered by the leader; `via` a member makes a key read
  * serializable on that member. Nothing passes by default: a question with no answer fails, saying why.
  */
-export function evaluate(a: Assertion, ctx: AssertionContext): Verdict {
+export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict {
   switch (a.form) {
     case 'key-exists':
     case 'key-value':
@@ -111,7 +111,7 @@ export function evaluate(a: Assertion, ctx: AssertionContext): Verdict {
 }
 
 /** A key assertion judged on what a read found; shared with the real-etcd replay. */
-export function keyVerdict(a: KeyExistsAssertion | KeyValueAssertion | KeyRevisionAssertion, kv: Pick<KeyValue, 'value' | 'modRevision'> | undefined): Verdict {
+export function keyVerdict(a: KeyExistsAssertion | KeyValueAssertion | KeyRevisionAssertion, kv: Pick<KeyValue, 'value' | 'modRevision'> | undefined): AssertionVerdict {
   if (a.form === 'key-exists') return verdict((kv !== undefined) === a.exists, kv === undefined ? 'absent' : `present (rev ${kv.modRevision})`);
   if (kv === undefined) return fail('absent');
   if (a.form === 'key-value') return verdict(kv.value === a.value, `value ${JSON.stringify(kv.value)}`);

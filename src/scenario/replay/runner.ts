@@ -4,7 +4,7 @@ import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import { Cluster } from '../../cluster/cluster.js';
 import type { ClusterTransport, RpcError } from '../../cluster/server/api.js';
 import { isRpcError } from '../../cluster/server/api.js';
-import { EtcdClient, FencedResource, Mutex, Session, CLIENT_PROFILES, type KeepAliveChannel } from '../../client/index.js';
+import { EtcdClient, CLIENT_PROFILES, type ClientProfile, type FencedResource } from '../../client/index.js';
 import { invoke } from '../../client/invoke.js';
 import { Marks } from '../../trace/marks.js';
 import { Trace, type FieldValue } from '../../trace/trace.js';
@@ -14,6 +14,9 @@ import { evaluate, type AssertionContext } from './assertions.js';
 import { clusterConfigOf } from './cluster-config.js';
 import { LabelBook } from './labels.js';
 import { groupByTime } from '../group-by-time.js';
+import type { BugSet } from '../../lessor/bugs.js';
+import { stepEntry } from '../step-kinds.js';
+import type { ScenarioClient, StepReplay } from './step-replay.js';
 
 /** The cluster boots this long before the scenario's time 0, so n1 leads and is primary at 0. */
 export const BOOTSTRAP_US: Micros = MICROS_PER_SECOND;
@@ -53,13 +56,6 @@ export interface RunResult {
   readonly labels: LabelBook;
   readonly cluster: Cluster | undefined;
   readonly passed: boolean;
-}
-
-/** One client process of the scenario (c1, writer-2): an EtcdClient and what it holds. */
-interface ScenarioClient {
-  readonly client: EtcdClient;
-  readonly keepAlives: Map<bigint, KeepAliveChannel>;
-  readonly locks: Map<string, Mutex>;
 }
 
 /**
@@ -103,7 +99,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
   if (first?.name !== 'n1' || !first.lessor.isPrimary()) {
     return result(`the cluster did not elect n1 within ${BOOTSTRAP_US / MICROS_PER_SECOND} s before time 0 (check latency and fsync)`, cluster);
   }
-  const replay = new Replay(scenario, cluster, trace, labels, profile);
+  const replay = new Replay(cluster, trace, labels, profile, cfg.bugs);
   const groups = groupByTime(scenario.steps);
   for (const [at, steps] of groups) {
     cluster.runUntil(at);
@@ -122,18 +118,21 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
 }
 
 /** The replay's moving parts: clients, resources, and the etcdctl-like control client per member. */
-class Replay implements AssertionContext {
+class Replay implements AssertionContext, StepReplay {
   private readonly clients = new Map<string, ScenarioClient>();
   private readonly ctls = new Map<string, EtcdClient>();
-  private readonly resources = new Map<string, FencedResource>();
+  readonly resources = new Map<string, FencedResource>();
+  readonly clientProfile: ClientProfile;
 
   constructor(
-    private readonly scenario: Scenario,
     readonly cluster: Cluster,
-    private readonly trace: Trace,
+    readonly trace: Trace,
     readonly labels: LabelBook,
-    private readonly profile: Scenario['profile'],
-  ) {}
+    profile: Scenario['profile'],
+    readonly bugs: BugSet,
+  ) {
+    this.clientProfile = CLIENT_PROFILES[profile];
+  }
 
   emit(member: string, kind: string, fields: Record<string, FieldValue>, lease?: bigint): void {
     this.trace.emit(lease === undefined ? { t: this.cluster.now(), member, kind, fields } : { t: this.cluster.now(), member, kind, lease, fields });
@@ -159,114 +158,10 @@ class Replay implements AssertionContext {
 
   perform(s: Exclude<Step, ExpectStep>): void {
     this.emit('sim', 'step', { line: s.pos.line, action: s.kind });
-    const c = this.cluster;
-    switch (s.kind) {
-      case 'grant':
-        return this.grant(s.lease, s.ttlSeconds, s.id ?? 0n, s.via);
-      case 'grant-many': {
-        for (let i = 1; i <= s.count; i++) {
-          const at = s.atUs + Math.floor(((i - 1) * s.spreadUs) / s.count);
-          const label = `${s.prefix}${i}`;
-          if (at === s.atUs) this.grant(label, s.ttlSeconds, 0n, s.via);
-          else c.sched.at(at, () => this.grant(label, s.ttlSeconds, 0n, s.via));
-        }
-        return;
-      }
-      case 'revoke':
-        return this.withLease(s.lease, 'revoke', (id) => this.ctl(s.via).revoke(id, this.answer('revoke', id)));
-      case 'put':
-        if (s.lease === undefined) return this.ctl(s.via).put(s.key, s.value, {}, this.answer('put', undefined, s.key));
-        return this.withLease(s.lease, 'put', (id) => this.ctl(s.via).put(s.key, s.value, { lease: id }, this.answer('put', id, s.key)));
-      case 'delete':
-        return this.ctl(s.via).delete(s.key, this.answer('delete', undefined, s.key));
-      case 'keepalive':
-        return this.withLease(s.lease, 'keepalive', (id) =>
-          this.onClient(s.client, s.via, (sc) => {
-            sc.keepAlives.get(id)?.close();
-            sc.keepAlives.set(id, sc.client.keepAlive(id));
-          }),
-        );
-      case 'keepalive-stop':
-        return this.withLease(s.lease, 'keepalive-stop', (id) => this.onClient(s.client, undefined, (sc) => sc.keepAlives.get(id)?.close()));
-      case 'keepalive-once':
-        return this.withLease(s.lease, 'keepalive-once', (id) => this.ctl(s.via).keepAliveOnce(id, this.answer('keepalive-once', id)));
-      case 'timetolive':
-        return this.withLease(s.lease, 'timetolive', (id) => this.ctl(s.via).timeToLive(id, { keys: s.keys }, this.answer('timetolive', id)));
-      case 'leases':
-        return this.ctl(s.via).leases(this.answer('leases'));
-      case 'pause':
-      case 'resume': {
-        const p = s.member !== undefined ? c.process(s.member) : this.client(s.client!, undefined).client.process;
-        const act = (kind: 'pause' | 'resume'): void => {
-          if (s.member !== undefined) {
-            if (kind === 'pause') c.pause(s.member);
-            else c.resume(s.member);
-          } else {
-            this.emit(s.client!, kind === 'pause' ? 'client-pause' : 'client-resume', {});
-            if (kind === 'pause') p.pause();
-            else p.resume();
-          }
-        };
-        act(s.kind);
-        if (s.kind === 'pause' && s.forUs !== undefined) c.sched.after(s.forUs, () => act('resume'));
-        return;
-      }
-      case 'crash':
-        return c.crash(s.member);
-      case 'stall':
-        c.stall(s.member, s.loop);
-        if (s.forUs !== undefined) c.sched.after(s.forUs, () => c.unstall(s.member, s.loop));
-        return;
-      case 'unstall':
-        return c.unstall(s.member, s.loop);
-      case 'restart':
-        if (c.server(s.member) !== undefined) return this.stepError(s.kind, `${s.member} is running; only a crashed member can restart`);
-        return c.restart(s.member);
-      case 'transfer-leader':
-        if (!c.transferLeader(s.to)) this.stepError(s.kind, 'there is no leader to transfer from');
-        return;
-      case 'partition':
-        return c.partition(s.groups);
-      case 'heal':
-        return c.heal();
-      case 'clock':
-        return c.clockJump(s.member, s.jumpUs);
-      case 'lock':
-        return this.onClient(s.client, undefined, (sc) => {
-          Session.create(sc.client, { ttl: s.sessionTtlSeconds }, (session) => {
-            if (isRpcError(session)) return this.emit(s.client, 'client-error', { op: 'lock', err: session.name });
-            const bugged = this.scenario.bugs.includes('lock-skips-post-wait-check');
-            const m = new Mutex(session, s.name, { profile: CLIENT_PROFILES[this.profile], ...(bugged ? { lockSkipsPostWaitCheck: true } : {}) });
-            sc.locks.set(s.name, m);
-            m.lock((r) => {
-              if (isRpcError(r)) this.emit(s.client, 'client-error', { op: 'lock', name: s.name, err: r.name });
-            });
-          });
-        });
-      case 'unlock':
-        return this.onClient(s.client, undefined, (sc) => {
-          const m = sc.locks.get(s.name);
-          if (m === undefined) return this.emit(s.client, 'client-error', { op: 'unlock', name: s.name, err: 'not-locked' });
-          m.unlock((r) => {
-            if (isRpcError(r)) this.emit(s.client, 'client-error', { op: 'unlock', name: s.name, err: r.name });
-          });
-          m.session.close();
-        });
-      case 'fenced-write':
-        return this.onClient(s.client, undefined, (sc) => {
-          const m = sc.locks.get(s.lock);
-          if (m === undefined || m.myRevision <= 0) return this.emit(s.client, 'client-error', { op: 'fenced-write', lock: s.lock, err: 'no-fencing-token' });
-          let r = this.resources.get(s.resource);
-          if (r === undefined) {
-            r = new FencedResource(s.resource, this.cluster.sched, { trace: this.trace });
-            this.resources.set(s.resource, r);
-          }
-          r.write(s.client, m.myRevision);
-        });
-    }
+    stepEntry(s.kind).perform(s, this);
   }
 
-  private grant(label: string, ttl: number, id: bigint, via: string | undefined): void {
+  grant(label: string, ttl: number, id: bigint, via: string | undefined): void {
     const ctl = this.ctl(via);
     const answered = (res: unknown): void => {
       if (isRpcError(res)) {
@@ -282,11 +177,11 @@ class Replay implements AssertionContext {
   }
 
   /** Runs `fn` with the lease's ID, now or once its grant is answered. */
-  private withLease(label: string, op: string, fn: (id: bigint) => void): void {
+  withLease(label: string, op: string, fn: (id: bigint) => void): void {
     if (!this.labels.whenBound(label, fn)) this.stepError(op, this.labels.whyUnbound(label));
   }
 
-  private answer(op: string, lease?: bigint, key?: string): (res: unknown) => void {
+  answer(op: string, lease?: bigint, key?: string): (res: unknown) => void {
     return (res) => {
       const base: Record<string, FieldValue> = { op, ...(key !== undefined ? { key } : {}) };
       if (isRpcError(res)) return this.emit('ctl', 'ctl-error', { ...base, err: (res as RpcError).name }, lease);
@@ -294,12 +189,12 @@ class Replay implements AssertionContext {
     };
   }
 
-  private stepError(op: string, message: string): void {
+  stepError(op: string, message: string): void {
     this.emit('sim', 'step-error', { op, message });
   }
 
   /** etcdctl pointed at one member: `via`, else the leader now, else n1. */
-  private ctl(via: string | undefined): EtcdClient {
+  ctl(via: string | undefined): EtcdClient {
     const target = via ?? this.cluster.leader()?.name ?? 'n1';
     let c = this.ctls.get(target);
     if (c === undefined) {
@@ -312,7 +207,7 @@ class Replay implements AssertionContext {
     return c;
   }
 
-  private client(name: string, via: string | undefined): ScenarioClient {
+  client(name: string, via: string | undefined): ScenarioClient {
     let sc = this.clients.get(name);
     if (sc === undefined) {
       const process = new Process(name, this.cluster.sched);
@@ -332,7 +227,7 @@ class Replay implements AssertionContext {
   }
 
   /** Runs `fn` on the client's own process: a paused client does it when resumed. */
-  private onClient(name: string, via: string | undefined, fn: (sc: ScenarioClient) => void): void {
+  onClient(name: string, via: string | undefined, fn: (sc: ScenarioClient) => void): void {
     const sc = this.client(name, via);
     const p = sc.client.process;
     p.deliver(p.generation, () => fn(sc));
