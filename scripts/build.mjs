@@ -27,7 +27,10 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  // yaml and heap-js go into the bundle (CommonJS modules cost a parse each at start-up); the packages
+  // only check and diff need stay outside. Bundled CommonJS may require Node's built-ins, hence `require`.
+  external: ['fast-check', '@grpc/grpc-js', '@grpc/proto-loader'],
+  banner: { js: "import { createRequire as __lessorRequire } from 'node:module';\nconst require = __lessorRequire(import.meta.url);" },
   sourcemap: 'linked',
   logLevel: 'warning',
 });
