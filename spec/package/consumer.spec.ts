@@ -1,10 +1,11 @@
 // The package as a user gets it: built, packed with `npm pack`, installed from the tarball into a fresh
 // project with a strict tsconfig (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess), which
 // type-checks and runs its own vitest suite importing lessor-sim by name, loads every export from plain
-// Node, and runs the installed command. The user's files are spec/package/consumer/: every *.test.ts
-// there runs, so adding an example is adding a file.
+// Node, and runs the installed command. The user's files are spec/package/consumer/ (every *.test.ts
+// there runs, so adding an example is adding a file) and the README's API examples (each ```ts block
+// after an `<!-- example: NAME.test.ts -->` line).
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,11 +23,19 @@ const ok = (r: SpawnSyncReturns<string>): string => {
   return r.stdout;
 };
 
+/** The README's API examples: [file name, code]. */
+function readmeExamples(): [string, string][] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  return [...readme.matchAll(/^<!-- example: ([\w.-]+\.test\.ts) -->\n```ts\n([\s\S]*?)^```$/gm)].map((m) => [m[1]!, m[2]!]);
+}
+const testFiles = readdirSync(join(ROOT, 'spec/package/consumer')).filter((f) => f.endsWith('.test.ts')).length + readmeExamples().length;
+
 beforeAll(() => {
   ok(sh('npm', ['run', 'build', '--silent'], ROOT));
   [packed] = JSON.parse(ok(sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT))) as [typeof packed];
   mkdirSync(project);
   cpSync(join(ROOT, 'spec/package/consumer'), project, { recursive: true });
+  for (const [name, code] of readmeExamples()) writeFileSync(join(project, name), code);
   const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as Record<string, unknown>;
   writeFileSync(join(project, 'package.json'), JSON.stringify({ ...pkg, dependencies: { 'lessor-sim': `file:${join(work, packed.filename)}` } }, null, 2));
   ok(sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], project));
@@ -48,7 +57,8 @@ describe('the packed package', () => {
 
   it("runs the user's vitest suite, importing lessor-sim by name", () => {
     const out = ok(sh(process.execPath, [join(project, 'node_modules/vitest/vitest.mjs'), 'run'], project));
-    expect(out).toMatch(/Test Files\s+3 passed/);
+    expect(readmeExamples().length).toBeGreaterThanOrEqual(6);
+    expect(out).toMatch(new RegExp(`Test Files\\s+${testFiles} passed`));
     expect(out).toContain('# Counterexample for property');
   });
 
