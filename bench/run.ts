@@ -1,16 +1,18 @@
 // `npm run bench`: every benchmark, one line each, in the order of the issues that asked for them; the
 // lessor storm's storm/floor ratio is the last line. BENCH=name[,name] runs a subset:
-// campaign, differential, cluster-storm, cluster-keepalive, lessor-storm.
+// startup, campaign, differential, cluster-storm, cluster-keepalive, lessor-storm.
 import { campaignBench } from './campaign.js';
 import { clusterKeepAlive } from './cluster-keepalive.js';
 import { differentialRatio } from './differential.js';
 import { lessorStorm } from './lessor-storm.js';
 import { report } from './report.js';
+import { startupBench } from './startup.js';
 import { clusterStorm } from './storm.js';
 
 const only = process.env.BENCH?.split(',');
 const want = (name: string): boolean => only === undefined || only.includes(name);
 
+if (want('startup')) startupBench();
 if (want('campaign')) campaignBench();
 if (want('differential')) {
   try {

@@ -4,9 +4,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCheck } from '../../src/cli/check/run-check.js';
+import { cli } from '../../src/cli/cli.js';
+import type { CliIO } from '../../src/cli/io.js';
 import { BUG_NAMES } from '../../src/lessor/bugs.js';
 import { parseScenario } from '../../src/scenario/parse.js';
+
+const runCheck = (argv: string[], io: CliIO): Promise<number> => cli(['check', ...argv], io, { version: 'test' });
 
 const CAMPAIGN = ['--seed', '9', '--runs', '24', '--bugs', 'register-expiry-on-followers', '--property', 'resource-invariants'];
 

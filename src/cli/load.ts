@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { formatError, parseScenario } from '../scenario/parse.js';
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario, ScenarioError } from '../scenario/types.js';
 
-export type Loaded = { readonly ok: true; readonly scenario: Scenario } | { readonly ok: false; readonly messages: readonly string[] };
+export type Loaded =
+  | { readonly ok: true; readonly scenario: Scenario }
+  | { readonly ok: false; readonly messages: readonly string[]; readonly errors: readonly ScenarioError[] };
 
 /** Reads and validates one scenario file; every problem becomes a `file:line:col: message` line. */
 export function loadScenario(file: string, knownBugs: readonly string[]): Loaded {
@@ -11,8 +13,10 @@ export function loadScenario(file: string, knownBugs: readonly string[]): Loaded
     text = readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return { ok: false, messages: [`${file}: cannot read the file (${code ?? String(e)})`] };
+    const message = `cannot read the file (${code ?? String(e)})`;
+    // Line 0: the problem is the file itself, not a place in it.
+    return { ok: false, messages: [`${file}: ${message}`], errors: [{ file, line: 0, col: 0, message }] };
   }
   const p = parseScenario(text, file, { knownBugs });
-  return p.ok ? { ok: true, scenario: p.scenario } : { ok: false, messages: p.errors.map(formatError) };
+  return p.ok ? { ok: true, scenario: p.scenario } : { ok: false, messages: p.errors.map(formatError), errors: p.errors };
 }

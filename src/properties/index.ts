@@ -34,3 +34,6 @@ export { campaignRun, runSeedOf, type CampaignSpec, type RunOutcome } from './ch
 
 export { BUG_FAMILIES, CHECKPOINTING_OFF, type BugFamily, type FamilyName } from './families/bug-families.js';
 export { at, scripted, type Timed } from './families/scripted.js';
+
+export * from './drift/index.js';
+export * from './storm/index.js';

@@ -1,30 +1,11 @@
-/** `lessor-sim check` options: parsed and validated, or a usage error (exit code 2). */
+/** `lessor-sim check` options: the flags validated, or a usage error (exit code 2). */
 import { availableParallelism } from 'node:os';
-import { parseArgs } from 'node:util';
 import type { Micros } from '../../clock/time.js';
 import { isBugName, type BugName } from '../../lessor/bugs.js';
-import { PROPERTY_NAMES, isPropertyName, type PropertyName } from '../../properties/index.js';
+import { PROPERTY_NAMES, isPropertyName, type PropertyName } from '../../properties/monitors/property-names.js';
 import { formatDuration, parseDuration } from '../../scenario/duration.js';
-
-export const CHECK_USAGE = `usage:
-  lessor-sim check [--runs N] [--seed S] [--time-budget 60s] [--property NAME]... [--bugs a,b]
-                   [--out DIR] [--shard i/n] [--workers N]
-
-Runs a campaign of generated scenarios (3-member clusters mostly, with faults) against the property
-suite. Run i of a campaign is generated from (seed, i) alone, so shards and worker counts never change a
-run's verdict. Exit codes: 0 no violation, 1 a violation, 2 bad usage.
-
-  --runs N          runs in the whole campaign (default 1000, or unbounded with --time-budget)
-  --seed S          campaign seed (default: random, printed)
-  --time-budget D   stop starting runs after D (e.g. 60s, 5m)
-  --property NAME   check only these properties (repeatable or comma-separated); default all:
-                    ${PROPERTY_NAMES.join(', ')}
-  --bugs a,b        historical bug switches every run has on
-  --out DIR         shrink each failing run and write its counterexample scenario to DIR
-  --shard i/n       run the i-th of n contiguous slices of the campaign's runs
-  --workers N       worker threads (default: the machine's available parallelism)`;
-
-export class UsageError extends Error {}
+import { list as flagList, str, type Invocation } from '../command.js';
+import { UsageError } from '../errors.js';
 
 export interface CheckCommandOptions {
   readonly runs: number | undefined;
@@ -38,38 +19,21 @@ export interface CheckCommandOptions {
   readonly workers: number;
 }
 
-const list = (vs: readonly string[] | undefined): string[] => (vs ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+const list = (vs: readonly string[]): string[] => vs.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
 
 function int(flag: string, v: string, min: number): number {
   if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`${flag} takes an integer of at least ${min}, got ${JSON.stringify(v)}`);
   return Number(v);
 }
 
-export function parseCheckOptions(argv: readonly string[], randomSeed: () => number): CheckCommandOptions {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: false,
-      options: {
-        runs: { type: 'string' },
-        seed: { type: 'string' },
-        'time-budget': { type: 'string' },
-        property: { type: 'string', multiple: true },
-        bugs: { type: 'string', multiple: true },
-        out: { type: 'string' },
-        shard: { type: 'string' },
-        workers: { type: 'string' },
-      },
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  const v = parsed.values;
-  const properties = list(v.property);
-  for (const p of properties) if (!isPropertyName(p)) throw new UsageError(`unknown property ${JSON.stringify(p)}; known: ${PROPERTY_NAMES.join(', ')}`);
-  const bugs = list(v.bugs);
-  for (const b of bugs) if (!isBugName(b)) throw new UsageError(`unknown bug ${JSON.stringify(b)}`);
+/** The campaign `check`'s flags ask for; `randomSeed` draws the seed when none is given. */
+export function checkOptions(inv: Pick<Invocation, 'flags'>, randomSeed: () => number): CheckCommandOptions {
+  const flag = (name: string): string | undefined => str(inv, name);
+  const v = { runs: flag('runs'), seed: flag('seed'), 'time-budget': flag('time-budget'), shard: flag('shard'), workers: flag('workers'), out: flag('out') };
+  const properties = list(flagList(inv, 'property'));
+  for (const p of properties) if (!isPropertyName(p)) throw new UsageError(`unknown property ${JSON.stringify(p)}; known: ${PROPERTY_NAMES.join(', ')}`, 'check');
+  const bugs = list(flagList(inv, 'bugs'));
+  for (const b of bugs) if (!isBugName(b)) throw new UsageError(`unknown bug ${JSON.stringify(b)}`, 'check');
   let budgetUs: Micros | undefined;
   if (v['time-budget'] !== undefined) {
     const d = parseDuration(v['time-budget']);

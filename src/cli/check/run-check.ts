@@ -7,33 +7,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatSeconds } from '../../clock/time.js';
 import type { CampaignSpec, RunOutcome } from '../../properties/index.js';
-import { CHECK_USAGE, UsageError, parseCheckOptions, reproduceLine, shardIndices, type CheckCommandOptions } from './check-options.js';
+import { PROPERTY_NAMES } from '../../properties/monitors/property-names.js';
+import type { CliIO } from '../io.js';
+import { junitXml, type JUnitCase } from '../junit.js';
+import { reproduceLine, shardIndices, type CheckCommandOptions } from './check-options.js';
 import { runPool } from './worker-pool.js';
-
-export interface CheckIO {
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-  /** Whether stderr is a terminal (then a progress line is drawn on it). */
-  readonly errIsTTY: boolean;
-  /** Redraws the progress line in place. */
-  readonly progress?: (line: string) => void;
-}
 
 const PROGRESS_EVERY_MS = 250;
 
-export async function runCheck(argv: string[], io: CheckIO): Promise<number> {
-  let o: CheckCommandOptions;
-  try {
-    if (argv.includes('--help') || argv.includes('-h')) {
-      io.out(CHECK_USAGE);
-      return 0;
-    }
-    o = parseCheckOptions(argv, () => Date.now() % 2 ** 31);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    io.err(`lessor-sim check: ${e.message}\n\n${CHECK_USAGE}`);
-    return 2;
-  }
+/** Runs the campaign `o` describes; writes its JUnit report to `junit` when given. */
+export async function runCheck(o: CheckCommandOptions, io: CliIO, junit?: string): Promise<number> {
+  const startedAt = new Date();
   const spec: CampaignSpec = {
     seed: o.seed,
     bugs: o.bugs,
@@ -71,11 +55,14 @@ export async function runCheck(argv: string[], io: CheckIO): Promise<number> {
   draw(true);
   const seconds = (Date.now() - started) / 1000;
   outcomes.sort((a, b) => a.index - b.index);
-  summarize(o, outcomes, seconds, io);
+  const files = summarize(o, outcomes, seconds, io);
+  if (junit !== undefined) writeFileSync(junit, checkJunit(o, outcomes, files, seconds, startedAt));
   return violations > 0 ? 1 : 0;
 }
 
-function summarize(o: CheckCommandOptions, outcomes: readonly RunOutcome[], seconds: number, io: CheckIO): void {
+/** Prints the summary and writes the counterexamples; returns each written file by run index. */
+function summarize(o: CheckCommandOptions, outcomes: readonly RunOutcome[], seconds: number, io: CliIO): ReadonlyMap<number, string> {
+  const written = new Map<number, string>();
   const failing = outcomes.filter((r) => r.violation !== undefined);
   const range = outcomes.length === 0 ? 'none' : `indices ${outcomes[0]!.index}..${outcomes.at(-1)!.index}`;
   io.out(
@@ -88,6 +75,7 @@ function summarize(o: CheckCommandOptions, outcomes: readonly RunOutcome[], seco
     if (o.out !== undefined && r.counterexample !== undefined) {
       const file = join(o.out, `check-${o.seed}-${r.index}-${v.property}.yaml`);
       writeFileSync(file, r.counterexample);
+      written.set(r.index, file);
       io.out(`    counterexample: ${file}`);
     }
   }
@@ -95,4 +83,24 @@ function summarize(o: CheckCommandOptions, outcomes: readonly RunOutcome[], seco
   for (const r of failing) byProperty.set(r.violation!.property, (byProperty.get(r.violation!.property) ?? 0) + 1);
   if (byProperty.size > 0) io.out(`violations by property: ${[...byProperty].map(([p, n]) => `${p} ${n}`).join(', ')}`);
   io.out(`reproduce: ${reproduceLine(o)}${o.out === undefined && failing.length > 0 ? ' --out DIR   (to shrink and write counterexamples)' : ''}`);
+  return written;
+}
+
+/** One test case per property checked; a violated one lists its runs and how to replay each. */
+function checkJunit(o: CheckCommandOptions, outcomes: readonly RunOutcome[], files: ReadonlyMap<number, string>, seconds: number, when: Date): string {
+  const cases: JUnitCase[] = (o.properties ?? PROPERTY_NAMES).map((p) => {
+    const bad = outcomes.filter((r) => r.violation?.property === p);
+    if (bad.length === 0) return { name: p, classname: 'lessor-sim.check', seconds: 0 };
+    const lines = bad.map((r) => {
+      const v = r.violation!;
+      const file = files.get(r.index);
+      const replay = file !== undefined ? `npx lessor-sim run ${file}` : `npx ${reproduceLine(o)} --property ${p} --out DIR`;
+      return `run ${r.index} (run seed ${r.runSeed}) at ${(v.atUs / 1e6).toFixed(6)} s, trace line ${v.traceLine}: ${v.message}\nreplay: ${replay}`;
+    });
+    return { name: p, classname: 'lessor-sim.check', seconds: 0, failure: { message: `${bad.length} of ${outcomes.length} runs violated ${p}: ${bad[0]!.violation!.message}`, type: 'property', text: lines.join('\n') } };
+  });
+  return junitXml(
+    [{ name: 'lessor-sim check', package: 'lessor-sim.check', seconds, properties: [['reproduce', reproduceLine(o)], ['runs', String(outcomes.length)]], cases }],
+    when,
+  );
 }

@@ -6,10 +6,17 @@ import { Worker } from 'node:worker_threads';
 import type { CampaignSpec, RunOutcome } from '../../properties/index.js';
 import type { FromWorker, ToWorker } from './worker-messages.js';
 
-// Workers load TypeScript through tsx, as bin/lessor-sim.js does for the main thread.
-const TSX_API = import.meta.resolve('tsx/esm/api');
-const WORKER = new URL('./check-worker.ts', import.meta.url).href;
-const BOOT = `import(${JSON.stringify(TSX_API)}).then((m) => { m.register(); return import(${JSON.stringify(WORKER)}); });`;
+// Built, the worker is check-worker.js beside this module (the bundle names its entry so). Run from the
+// TypeScript sources (tests, tsx), the worker loads them through tsx as the main thread does.
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+
+function startWorker(spec: CampaignSpec): Worker {
+  if (!FROM_SOURCE) return new Worker(new URL('./check-worker.js', import.meta.url), { workerData: spec });
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const worker = new URL('./check-worker.ts', import.meta.url).href;
+  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(worker)}); });`;
+  return new Worker(boot, { eval: true, workerData: spec });
+}
 
 export interface PoolRun {
   /** Resolves when every index has run, or `shouldStop` said to stop handing out more. */
@@ -32,7 +39,7 @@ export function runPool(spec: CampaignSpec, workers: number, indices: Iterator<n
       w.postMessage({ type: 'run', index: n.value } satisfies ToWorker);
     };
     for (let k = 0; k < workers; k++) {
-      const w = new Worker(BOOT, { eval: true, workerData: spec });
+      const w = startWorker(spec);
       live++;
       w.on('message', (m: FromWorker) => {
         if (m.type === 'done') onOutcome(m.outcome);

@@ -66,7 +66,7 @@ function headerLines(v: Violation, origin: readonly string[]): string[] {
     `First violating event (\`lessor-sim trace\` line ${v.traceLine}, counting no expect-* lines):`,
     `  ${formatEvent(v.event)}`,
     ...origin,
-    'Replay: npx tsx src/cli/main.ts run FILE (exits 1: the expect below fails).',
+    'Replay: npx lessor-sim run FILE (exits 1: the expect below fails).',
   ];
 }
 

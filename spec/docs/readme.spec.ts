@@ -1,0 +1,95 @@
+// The README is true: every `npx lessor-sim …` command in it is one the CLI accepts, naming shipped files;
+// the quick ones (help, run, trace, explain, render) are run; and every excerpt shown as a command's output
+// (the block after `<!-- output of: npx lessor-sim … -->`) appears in what that command prints, in order.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseCommandArgs } from '../../src/cli/argv.js';
+import { checkOptions } from '../../src/cli/check/check-options.js';
+import { cli } from '../../src/cli/cli.js';
+import { COMMANDS } from '../../src/cli/commands/index.js';
+import { bufferIO } from '../../src/cli/io.js';
+
+const ROOT = resolve(__dirname, '../..');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const tmp = mkdtempSync(join(tmpdir(), 'lessor-readme-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** `scenarios/*.yaml` as the shell expands it (a `*` in the last segment only), kept as written when nothing matches. */
+function expand(arg: string): string[] {
+  if (!arg.includes('*')) return [arg];
+  const dir = dirname(arg);
+  const re = new RegExp(`^${basename(arg).replace(/[.]/g, '\\.').replace(/\*/g, '.*')}$`);
+  const found = existsSync(join(ROOT, dir)) ? readdirSync(join(ROOT, dir)).filter((f) => re.test(f)).sort().map((f) => join(dir, f)) : [];
+  return found.length > 0 ? found : [arg];
+}
+
+const argvOf = (line: string): string[] => line.replace(/\s+#.*$/, '').trim().split(/\s+/).slice(2).flatMap(expand);
+
+/** Every `npx lessor-sim` line of the README's sh blocks. */
+const commands = [...README.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) => m[1]!.split('\n').filter((l) => l.startsWith('npx lessor-sim')));
+
+/** Excerpts: [command line, excerpt lines with wrapped continuations joined]. */
+const excerpts = [...README.matchAll(/^<!-- output of: (npx lessor-sim [^>]+?) -->\n```\n([\s\S]*?)^```$/gm)].map((m) => {
+  const lines: string[] = [];
+  for (const l of m[2]!.split('\n').filter((x) => x.trim() !== '')) {
+    if (/^\s{2,}\S/.test(l) && lines.length > 0 && !/^\s+\d/.test(l)) lines[lines.length - 1] += ` ${l.trim()}`;
+    else lines.push(l);
+  }
+  return [m[1]!, lines] as const;
+});
+
+const norm = (s: string): string => s.replace(/\s+/g, ' ').trim();
+const outputs = new Map<string, Promise<{ code: number; out: string; err: string }>>();
+function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const key = argv.join(' ');
+  if (!outputs.has(key)) {
+    const io = bufferIO();
+    outputs.set(key, cli(argv, io, { version: 'readme' }).then((code) => ({ code, out: io.stdout.join('\n'), err: io.stderr.join('\n') })));
+  }
+  return outputs.get(key)!;
+}
+
+/** Output files go to a temporary folder; campaigns and real etcd are only parsed (too slow, or need etcd). */
+const RUNNABLE = new Set(['run', 'trace', 'explain', 'render', 'help']);
+const redirect = (argv: string[]): string[] => argv.map((a, i) => (['-o', '--output'].includes(argv[i - 1] ?? '') ? join(tmp, basename(a)) : a));
+
+describe('README commands', () => {
+  it('has commands and excerpts to check', () => {
+    expect(commands.length).toBeGreaterThanOrEqual(10);
+    expect(excerpts.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each(commands)('%s', async (line) => {
+    const argv = argvOf(line);
+    const [name, ...rest] = argv;
+    if (name === '--version' || name === 'help') {
+      expect((await run(argv)).code).toBe(0);
+      return;
+    }
+    const cmd = COMMANDS.find((c) => c.name === name);
+    expect(cmd, `unknown command in: ${line}`).toBeDefined();
+    const parsed = parseCommandArgs(cmd!, rest);
+    for (const f of parsed.positionals) if (!f.startsWith('cx/') && !f.startsWith('counterexamples/')) expect(existsSync(join(ROOT, f)), f).toBe(true);
+    if (name === 'check') checkOptions(parsed, () => 1);
+    if (!RUNNABLE.has(name!) || parsed.positionals.some((f) => f.startsWith('cx/'))) return;
+    const r = await run(redirect(argv));
+    expect(r.err).toBe('');
+    expect(r.code, line).toBe(0);
+  });
+});
+
+describe('README excerpts', () => {
+  it.each(excerpts)('%s', async (line, lines) => {
+    const r = await run(argvOf(line));
+    expect(r.code).toBe(0);
+    const out = norm(r.out);
+    let from = 0;
+    for (const l of lines) {
+      const at = out.indexOf(norm(l), from);
+      expect(at, `not found (in order) in the output of ${line}:\n${l}`).toBeGreaterThanOrEqual(0);
+      from = at + norm(l).length;
+    }
+  });
+});

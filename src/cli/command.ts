@@ -1,0 +1,54 @@
+/**
+ * A command of the CLI as data: its name, summary, flags (type and help), positionals and handler. The
+ * table of these drives parsing, `--help`, `help CMD`, and the refusal of unknown commands and flags, so
+ * adding a command or a flag is adding an entry.
+ */
+import type { CliIO } from './io.js';
+
+export interface FlagSpec {
+  readonly type: 'string' | 'boolean';
+  readonly short?: string;
+  /** Repeatable (string flags): every occurrence is kept. */
+  readonly multiple?: boolean;
+  /** The value's placeholder in help, e.g. `N` for `--seed N`. */
+  readonly value?: string;
+  readonly help: string;
+}
+
+export type FlagValue = string | boolean | readonly string[] | undefined;
+
+export interface Invocation {
+  readonly flags: Readonly<Record<string, FlagValue>>;
+  readonly positionals: readonly string[];
+  readonly io: CliIO;
+}
+
+export interface Command {
+  readonly name: string;
+  /** One line for the command list. */
+  readonly summary: string;
+  /** The positionals in the synopsis, e.g. `FILE...`. */
+  readonly args: string;
+  readonly positionals: { readonly min: number; readonly max: number };
+  readonly flags: Readonly<Record<string, FlagSpec>>;
+  /** Paragraphs shown by `help CMD` after the synopsis. */
+  readonly details?: string;
+  /** Runs the command; resolves to its exit code. Heavy modules are imported here, so start-up stays quick. */
+  readonly run: (inv: Invocation) => Promise<number>;
+}
+
+/** Flags every command takes. */
+export const COMMON_FLAGS: Readonly<Record<string, FlagSpec>> = {
+  help: { type: 'boolean', short: 'h', help: 'show this help and exit' },
+  debug: { type: 'boolean', help: 'on an unexpected error, print its stack trace' },
+};
+
+export const str = (inv: Pick<Invocation, 'flags'>, flag: string): string | undefined => {
+  const v = inv.flags[flag];
+  return typeof v === 'string' ? v : undefined;
+};
+export const bool = (inv: Pick<Invocation, 'flags'>, flag: string): boolean => inv.flags[flag] === true;
+export const list = (inv: Pick<Invocation, 'flags'>, flag: string): readonly string[] => {
+  const v = inv.flags[flag];
+  return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
+};

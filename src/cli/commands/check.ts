@@ -1,0 +1,36 @@
+import { PROPERTY_NAMES } from '../../properties/monitors/property-names.js';
+import { str, type Command } from '../command.js';
+import { checkOutputDir } from '../output-path.js';
+import { REPORTER_FLAGS, junitOutput } from './reporter-flags.js';
+
+export const checkCommand: Command = {
+  name: 'check',
+  summary: 'a property campaign over generated runs (clusters, workloads, faults), on all cores',
+  args: '',
+  positionals: { min: 0, max: 0 },
+  flags: {
+    runs: { type: 'string', value: 'N', help: 'runs in the whole campaign (default 1000, or unbounded with --time-budget)' },
+    seed: { type: 'string', value: 'S', help: 'campaign seed (default: random, printed)' },
+    'time-budget': { type: 'string', value: 'D', help: 'stop starting runs after D (e.g. 60s, 5m)' },
+    property: { type: 'string', multiple: true, value: 'NAME', help: 'check only these properties (repeatable or comma-separated); default all' },
+    bugs: { type: 'string', multiple: true, value: 'a,b', help: 'historical bug switches every run has on' },
+    out: { type: 'string', value: 'DIR', help: 'shrink each failing run and write its counterexample scenario to DIR' },
+    shard: { type: 'string', value: 'i/n', help: "run the i-th of n contiguous slices of the campaign's runs" },
+    workers: { type: 'string', value: 'N', help: "worker threads (default: the machine's available parallelism)" },
+    ...REPORTER_FLAGS,
+  },
+  details: [
+    'Run i of a campaign is generated from (seed, i) alone, so shards and worker counts never change a',
+    "run's verdict. Prints the seed to reproduce, a progress line on stderr when it is a terminal, and a summary.",
+    `properties: ${PROPERTY_NAMES.join(', ')}`,
+  ].join('\n'),
+  run: async (inv) => {
+    const { checkOptions } = await import('../check/check-options.js');
+    const o = checkOptions(inv, () => Date.now() % 2 ** 31);
+    const junit = junitOutput(inv, 'check');
+    const out = str(inv, 'out');
+    if (out !== undefined) checkOutputDir('--out', out, 'check');
+    const { runCheck } = await import('../check/run-check.js');
+    return runCheck(o, inv.io, junit);
+  },
+};

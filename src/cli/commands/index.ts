@@ -1,0 +1,10 @@
+/** The command table: one entry per command, in the order `lessor-sim help` lists them. */
+import type { Command } from '../command.js';
+import { checkCommand } from './check.js';
+import { diffCommand } from './diff.js';
+import { explainCommand } from './explain.js';
+import { renderCommand } from './render.js';
+import { runCommand } from './run.js';
+import { traceCommand } from './trace.js';
+
+export const COMMANDS: readonly Command[] = [runCommand, traceCommand, explainCommand, renderCommand, checkCommand, diffCommand];

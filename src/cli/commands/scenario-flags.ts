@@ -1,0 +1,40 @@
+/** What the replaying commands share: --seed and --profile, and loading every file before anything runs. */
+import { BUG_NAMES } from '../../lessor/bugs.js';
+import type { RunOptions } from '../../scenario/replay/runner.js';
+import type { Scenario, ScenarioError } from '../../scenario/types.js';
+import { str, type FlagSpec, type Invocation } from '../command.js';
+import { InvalidScenarioError, UsageError } from '../errors.js';
+import { loadScenario } from '../load.js';
+
+export const SCENARIO_FLAGS: Readonly<Record<string, FlagSpec>> = {
+  seed: { type: 'string', value: 'N', help: "override the file's seed (a non-negative integer)" },
+  profile: { type: 'string', value: 'v3.4|v3.5', help: "override the file's etcd version profile" },
+};
+
+export function runOptions(inv: Invocation): RunOptions {
+  const seed = str(inv, 'seed');
+  const profile = str(inv, 'profile');
+  const out: { seed?: number; profile?: 'v3.4' | 'v3.5' } = {};
+  if (seed !== undefined) {
+    if (!/^\d+$/.test(seed)) throw new UsageError(`--seed takes a non-negative integer, got ${JSON.stringify(seed)}`);
+    out.seed = Number(seed);
+  }
+  if (profile !== undefined) {
+    if (profile !== 'v3.4' && profile !== 'v3.5') throw new UsageError(`--profile takes v3.4 or v3.5, got ${JSON.stringify(profile)}`);
+    out.profile = profile;
+  }
+  return out;
+}
+
+/** Every file is read and validated before anything runs; all problems of all files are reported at once. */
+export function loadAll(files: readonly string[]): Scenario[] {
+  const scenarios: Scenario[] = [];
+  const problems: ScenarioError[] = [];
+  for (const f of files) {
+    const l = loadScenario(f, BUG_NAMES);
+    if (l.ok) scenarios.push(l.scenario);
+    else problems.push(...l.errors);
+  }
+  if (problems.length > 0) throw new InvalidScenarioError(problems);
+  return scenarios;
+}

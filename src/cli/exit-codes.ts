@@ -1,0 +1,18 @@
+/** The exit codes of every lessor-sim command, in one place: help text and README quote this table. */
+export const EXIT = {
+  /** Every assertion held; no property was violated; the model and etcd agree. */
+  ok: 0,
+  /** An assertion failed, a property was violated, or the model and etcd disagree (or etcd could not run). */
+  failed: 1,
+  /** Bad usage: an unknown command or flag, a bad value, an invalid scenario file, an output path that cannot be written. Nothing ran. */
+  usage: 2,
+  /** An unexpected error inside lessor-sim (a bug): one line, or the stack trace with --debug. */
+  internal: 3,
+} as const;
+
+export const EXIT_CODES_HELP = `exit codes:
+  0  every assertion held (check: no property violated; diff: model and etcd agree)
+  1  an assertion failed (check: a property was violated; diff: a verdict differs or etcd could not run)
+  2  bad usage: unknown command or flag, bad value, invalid scenario file, unwritable output path;
+     reported before anything runs
+  3  an unexpected error inside lessor-sim (rerun with --debug for the stack trace)`;
