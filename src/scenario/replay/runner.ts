@@ -1,4 +1,5 @@
 import { Process } from '../../clock/process.js';
+import { RunStopped, type RunGuard } from '../../clock/run-guard.js';
 import { Scheduler } from '../../clock/scheduler.js';
 import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import { Cluster } from '../../cluster/cluster.js';
@@ -14,6 +15,7 @@ import { evaluate, type AssertionContext } from './assertions.js';
 import { clusterConfigOf } from './cluster-config.js';
 import { LabelBook } from './labels.js';
 import { groupByTime } from '../group-by-time.js';
+import { runStopOf, type RunStop } from './stop.js';
 
 /** The cluster boots this long before the scenario's time 0, so n1 leads and is primary at 0. */
 export const BOOTSTRAP_US: Micros = MICROS_PER_SECOND;
@@ -29,6 +31,8 @@ export interface RunOptions {
   readonly trace?: Trace;
   /** Called with the cluster once it is built, so a harness can inspect it during the run. */
   readonly onCluster?: (cluster: Cluster) => void;
+  /** An event budget, a poll hook (wall-clock timeout, progress) and the livelock threshold. */
+  readonly guard?: RunGuard;
 }
 
 export interface AssertionResult {
@@ -52,6 +56,8 @@ export interface RunResult {
   readonly marks: Marks;
   readonly labels: LabelBook;
   readonly cluster: Cluster | undefined;
+  /** Set when a guard ended the run early; assertions after `stopped.atUs` were not evaluated. */
+  readonly stopped?: RunStop;
   readonly passed: boolean;
 }
 
@@ -74,7 +80,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
   const marks = new Marks();
   const labels = new LabelBook();
   const assertions: AssertionResult[] = [];
-  const result = (setupError: string | undefined, cluster: Cluster | undefined): RunResult => ({
+  const result = (setupError: string | undefined, cluster: Cluster | undefined, stopped?: RunStop): RunResult => ({
     scenario,
     seed,
     profile,
@@ -84,7 +90,8 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
     marks,
     labels,
     cluster,
-    passed: setupError === undefined && assertions.every((a) => a.pass),
+    ...(stopped !== undefined ? { stopped } : {}),
+    passed: setupError === undefined && stopped === undefined && assertions.every((a) => a.pass),
   });
 
   const cfg = clusterConfigOf(scenario, profile, seed);
@@ -98,7 +105,29 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
     return result(`the cluster cannot start with these settings: ${e instanceof Error ? e.message : String(e)}`, undefined);
   }
   opts.onCluster?.(cluster);
-  sched.runUntil(0);
+  if (opts.guard !== undefined) sched.setGuard(opts.guard);
+  try {
+    return replaySteps(scenario, cluster, { trace, labels, profile, assertions }, result);
+  } catch (e) {
+    if (e instanceof RunStopped) return result(undefined, cluster, runStopOf(e, trace));
+    throw e;
+  }
+}
+
+interface ReplayState {
+  readonly trace: Trace;
+  readonly labels: LabelBook;
+  readonly profile: Scenario['profile'];
+  readonly assertions: AssertionResult[];
+}
+
+function replaySteps(
+  scenario: Scenario,
+  cluster: Cluster,
+  { trace, labels, profile, assertions }: ReplayState,
+  result: (setupError: string | undefined, cluster: Cluster | undefined) => RunResult,
+): RunResult {
+  cluster.runUntil(0);
   const first = cluster.leader();
   if (first?.name !== 'n1' || !first.lessor.isPrimary()) {
     return result(`the cluster did not elect n1 within ${BOOTSTRAP_US / MICROS_PER_SECOND} s before time 0 (check latency and fsync)`, cluster);
