@@ -8,24 +8,32 @@ import { explain } from '../report/explain.js';
 import { narrate } from '../report/narrate.js';
 import { renderTimelineHtml } from '../report/render/index.js';
 import { summary, toJson } from '../report/summary.js';
-import { runScenario, type RunOptions } from '../scenario/replay/runner.js';
+import type { RunOptions } from '../scenario/replay/runner.js';
 import { runCheck } from './check/run-check.js';
 import { processCheckIO } from './check/terminal-io.js';
 import { runDiff } from './differential/index.js';
+import { exitCodeOf, parseLimits } from './limits.js';
 import { loadScenario } from './load.js';
+import { replay, type ReplayCli } from './replay.js';
 import { formatEvent } from '../trace/trace.js';
 import type { Scenario } from '../scenario/types.js';
 
 const USAGE = `usage:
-  lessor-sim run FILE... [--seed N] [--profile v3.4|v3.5] [--quiet] [--json] [--verbose]
-  lessor-sim trace FILE [--seed N] [--profile v3.4|v3.5]
-  lessor-sim explain FILE [--lease LABEL] [--seed N] [--profile v3.4|v3.5]
-  lessor-sim render FILE -o OUT.html [--seed N] [--profile v3.4|v3.5]
+  lessor-sim run FILE... [--seed N] [--profile v3.4|v3.5] [--quiet] [--json] [--verbose] [LIMITS]
+  lessor-sim trace FILE [--seed N] [--profile v3.4|v3.5] [LIMITS]
+  lessor-sim explain FILE [--lease LABEL] [--seed N] [--profile v3.4|v3.5] [LIMITS]
+  lessor-sim render FILE -o OUT.html [--seed N] [--profile v3.4|v3.5] [LIMITS]
   lessor-sim diff FILE...        replay in the model (v3.4) and on a real local etcd 3.4 cluster, side by side
   lessor-sim check [--runs N] [--seed S] [--time-budget 60s] [--property NAME]... [--bugs a,b]
-                   [--out DIR] [--shard i/n] [--workers N]    a property campaign over generated runs
+                   [--out DIR] [--shard i/n] [--workers N] [--max-events N]    a property campaign over generated runs
 
-exit codes: 0 every assertion held, 1 an assertion failed, 2 bad usage or an invalid scenario file`;
+LIMITS: --max-events N ends a replay after N simulated events, --timeout D (e.g. 30s, 5m) after D of
+wall time; more than a million events at one virtual instant end it as a livelock. A scenario may span
+at most 24 h of virtual time. A replay longer than a second draws its progress on stderr when that is a
+terminal (not under --json).
+
+exit codes: 0 every assertion held, 1 an assertion failed, 2 bad usage or an invalid scenario file,
+3 a replay was stopped by --max-events, --timeout or the livelock guard`;
 
 
 class UsageError extends Error {}
@@ -47,9 +55,14 @@ function main(argv: string[]): number {
       verbose: { type: 'boolean', default: false },
       lease: { type: 'string' },
       out: { type: 'string', short: 'o' },
+      'max-events': { type: 'string' },
+      timeout: { type: 'string' },
     },
   });
   const runOpts = runOptions(values.seed, values.profile);
+  const limits = parseLimits(values['max-events'], values.timeout);
+  if (typeof limits === 'string') throw new UsageError(limits);
+  const cli: ReplayCli = { limits, json: values.json === true };
   if (positionals.length === 0) throw new UsageError(`${command}: name at least one scenario file`);
   // Every file is validated before anything runs.
   const scenarios: Scenario[] = [];
@@ -65,44 +78,45 @@ function main(argv: string[]): number {
   if (invalid) return 2;
   switch (command) {
     case 'run':
-      return run(scenarios, runOpts, values.quiet === true, values.json === true, values.verbose === true);
+      return run(scenarios, runOpts, cli, values.quiet === true, values.verbose === true);
     case 'trace': {
-      const r = runScenario(one(scenarios, command), runOpts);
+      const r = replay(one(scenarios, command), runOpts, cli);
       for (const e of r.trace.events) console.log(formatEvent(e));
-      return r.passed ? 0 : 1;
+      return exitCodeOf([r]);
     }
     case 'explain': {
-      const r = runScenario(one(scenarios, command), runOpts);
+      const r = replay(one(scenarios, command), runOpts, cli);
       const s = r.scenario;
       if (s.description !== undefined) console.log(`${s.name}: ${s.description.trim()}\n`);
       for (const line of explain(r, values.lease)) console.log(line);
-      return r.passed ? 0 : 1;
+      return exitCodeOf([r]);
     }
     case 'render': {
       if (values.out === undefined) throw new UsageError('render: name the output file with -o OUT.html');
-      const r = runScenario(one(scenarios, command), runOpts);
+      const r = replay(one(scenarios, command), runOpts, cli);
       writeFileSync(values.out, renderTimelineHtml(r));
       console.log(`wrote ${values.out} (${r.assertions.filter((a) => a.pass).length}/${r.assertions.length} assertions passed, trace sha256 ${r.trace.hash()})`);
-      return r.passed ? 0 : 1;
+      return exitCodeOf([r]);
     }
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   }
 }
 
-function run(scenarios: readonly Scenario[], opts: RunOptions, quiet: boolean, json: boolean, verbose: boolean): number {
-  const results = scenarios.map((s) => runScenario(s, opts));
-  if (json) {
+function run(scenarios: readonly Scenario[], opts: RunOptions, cli: ReplayCli, quiet: boolean, verbose: boolean): number {
+  const results = scenarios.map((s) => replay(s, opts, cli));
+  if (cli.json) {
     console.log(JSON.stringify(results.map(toJson), null, 2));
   } else {
     for (const r of results) {
       console.log(`== ${r.scenario.name} (${r.scenario.file}): profile ${r.profile}, seed ${r.seed}, ${r.scenario.cluster.members} members`);
-      if (!quiet) for (const line of narrate(r, { verbose })) console.log(line);
+      // A stopped replay's timeline is cut short (and a livelock's is a million lines): its stop line says enough.
+      if (!quiet && r.stopped === undefined) for (const line of narrate(r, { verbose })) console.log(line);
       for (const line of summary(r)) console.log(line);
       console.log('');
     }
   }
-  return results.every((r) => r.passed) ? 0 : 1;
+  return exitCodeOf(results);
 }
 
 function runOptions(seed: string | undefined, profile: string | undefined): RunOptions {
