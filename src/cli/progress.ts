@@ -53,12 +53,13 @@ export function progressLine(label: string, virtualUs: Micros, fromUs: Micros, t
   const done = Math.min(Math.max((virtualUs - fromUs) / Math.max(toUs - fromUs, 1), 0), 1);
   const seconds = elapsedMs / 1000;
   const left = done > 0 ? (seconds * (1 - done)) / done : Infinity;
-  return `${label}: virtual ${virtual(virtualUs)} of ${virtual(toUs)} (${(done * 100).toFixed(1)} %), ${rate(events / Math.max(seconds, 1e-3))} events/s, ~${wall(left)} left`;
+  // The label goes last: on a narrow terminal the cut takes it rather than the figures.
+  const hours = toUs >= 3600e6;
+  return `virtual ${virtual(virtualUs, hours)} of ${virtual(toUs, hours)} (${(done * 100).toFixed(1)} %), ${rate(events / Math.max(seconds, 1e-3))} events/s, ~${wall(left)} left  ${label}`;
 }
 
-function virtual(us: Micros): string {
-  const s = us / 1e6;
-  return s < 3600 ? `${s.toFixed(1)} s` : `${(s / 3600).toFixed(2)} h`;
+function virtual(us: Micros, hours: boolean): string {
+  return hours ? `${(us / 3600e6).toFixed(2)} h` : `${(us / 1e6).toFixed(1)} s`;
 }
 
 function rate(n: number): string {
