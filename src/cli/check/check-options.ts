@@ -8,11 +8,13 @@ import { formatDuration, parseDuration } from '../../scenario/duration.js';
 
 export const CHECK_USAGE = `usage:
   lessor-sim check [--runs N] [--seed S] [--time-budget 60s] [--property NAME]... [--bugs a,b]
-                   [--out DIR] [--shard i/n] [--workers N]
+                   [--out DIR] [--shard i/n] [--workers N] [--max-events N] [--timeout D]
 
 Runs a campaign of generated scenarios (3-member clusters mostly, with faults) against the property
 suite. Run i of a campaign is generated from (seed, i) alone, so shards and worker counts never change a
-run's verdict. Exit codes: 0 no violation, 1 a violation, 2 bad usage.
+run's verdict. Exit codes: 0 no violation, 1 a violation, 2 bad usage, 3 no violation but a run was
+stopped (by --max-events, --timeout or the livelock guard; it is listed with its seed, and the
+campaign goes on).
 
   --runs N          runs in the whole campaign (default 1000, or unbounded with --time-budget)
   --seed S          campaign seed (default: random, printed)
@@ -22,7 +24,10 @@ run's verdict. Exit codes: 0 no violation, 1 a violation, 2 bad usage.
   --bugs a,b        historical bug switches every run has on
   --out DIR         shrink each failing run and write its counterexample scenario to DIR
   --shard i/n       run the i-th of n contiguous slices of the campaign's runs
-  --workers N       worker threads (default: the machine's available parallelism)`;
+  --workers N       worker threads (default: the machine's available parallelism)
+  --max-events N    each run's event budget: a run past it is stopped, reported and not judged
+  --timeout D       each run's wall-clock limit (e.g. 30s), shrinking included; a run past it is
+                    stopped like one past its event budget (which runs that are depends on the machine)`;
 
 export class UsageError extends Error {}
 
@@ -36,6 +41,9 @@ export interface CheckOptions {
   readonly out: string | undefined;
   readonly shard: { readonly index: number; readonly count: number };
   readonly workers: number;
+  readonly maxEvents: number | undefined;
+  /** Each run's wall-clock limit, ms. */
+  readonly timeoutMs: number | undefined;
 }
 
 const list = (vs: readonly string[] | undefined): string[] => (vs ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
@@ -60,6 +68,8 @@ export function parseCheckOptions(argv: readonly string[], randomSeed: () => num
         out: { type: 'string' },
         shard: { type: 'string' },
         workers: { type: 'string' },
+        'max-events': { type: 'string' },
+        timeout: { type: 'string' },
       },
     });
   } catch (e) {
@@ -94,7 +104,16 @@ export function parseCheckOptions(argv: readonly string[], randomSeed: () => num
     out: v.out,
     shard,
     workers: v.workers !== undefined ? int('--workers', v.workers, 1) : availableParallelism(),
+    maxEvents: v['max-events'] !== undefined ? int('--max-events', v['max-events'], 1) : undefined,
+    timeoutMs: timeoutOf(v.timeout),
   };
+}
+
+function timeoutOf(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const d = parseDuration(v);
+  if (!d.ok || d.us <= 0) throw new UsageError(`--timeout takes a positive wall-clock duration such as 30s, got ${JSON.stringify(v)}`);
+  return d.us / 1000;
 }
 
 /** The run indices of this shard: a contiguous slice of [0, runs), or every n-th index when unbounded. */
@@ -116,5 +135,6 @@ export function reproduceLine(o: CheckOptions): string {
   if (o.properties !== undefined) parts.push(`--property ${o.properties.join(',')}`);
   if (o.bugs.length > 0) parts.push(`--bugs ${o.bugs.join(',')}`);
   if (o.shard.count > 1) parts.push(`--shard ${o.shard.index}/${o.shard.count}`);
+  if (o.maxEvents !== undefined) parts.push(`--max-events ${o.maxEvents}`);
   return parts.join(' ');
 }

@@ -4,7 +4,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { CampaignSpec, RunOutcome } from '../../properties/index.js';
-import type { FromWorker, ToWorker } from './worker-messages.js';
+import type { FromWorker, ToWorker, WorkerData } from './worker-messages.js';
 
 // Workers load TypeScript through tsx, as bin/lessor-sim.js does for the main thread.
 const TSX_API = import.meta.resolve('tsx/esm/api');
@@ -20,7 +20,14 @@ export interface PoolRun {
  * Runs `indices` on `workers` threads, calling `onOutcome` for each finished run; stops handing out
  * indices once `shouldStop()` is true (runs in flight finish).
  */
-export function runPool(spec: CampaignSpec, workers: number, indices: Iterator<number>, onOutcome: (o: RunOutcome) => void, shouldStop: () => boolean): PoolRun {
+export function runPool(
+  spec: CampaignSpec,
+  workers: number,
+  indices: Iterator<number>,
+  onOutcome: (o: RunOutcome) => void,
+  shouldStop: () => boolean,
+  timeoutMs?: number,
+): PoolRun {
   const done = new Promise<void>((resolve, reject) => {
     let live = 0;
     const next = (w: Worker): void => {
@@ -32,7 +39,7 @@ export function runPool(spec: CampaignSpec, workers: number, indices: Iterator<n
       w.postMessage({ type: 'run', index: n.value } satisfies ToWorker);
     };
     for (let k = 0; k < workers; k++) {
-      const w = new Worker(BOOT, { eval: true, workerData: spec });
+      const w = new Worker(BOOT, { eval: true, workerData: { spec, timeoutMs } satisfies WorkerData });
       live++;
       w.on('message', (m: FromWorker) => {
         if (m.type === 'done') onOutcome(m.outcome);
