@@ -25,12 +25,13 @@ const USAGE = `usage:
   lessor-sim render FILE -o OUT.html [--seed N] [--profile v3.4|v3.5] [LIMITS]
   lessor-sim diff FILE...        replay in the model (v3.4) and on a real local etcd 3.4 cluster, side by side
   lessor-sim check [--runs N] [--seed S] [--time-budget 60s] [--property NAME]... [--bugs a,b]
-                   [--out DIR] [--shard i/n] [--workers N] [--max-events N]    a property campaign over generated runs
+                   [--out DIR] [--shard i/n] [--workers N] [--max-events N] [--timeout D]
+                   a property campaign over generated runs
 
-LIMITS: --max-events N ends a replay after N simulated events, --timeout D (e.g. 30s, 5m) after D of
-wall time; more than a million events at one virtual instant end it as a livelock. A scenario may span
-at most 24 h of virtual time. A replay longer than a second draws its progress on stderr when that is a
-terminal (not under --json).
+LIMITS: --max-events N ends each replay after N simulated events, --timeout D (e.g. 30s, 5m) after D
+of wall time; more than a million events at one virtual instant (plus 16 per grant-many lease) end it
+as a livelock. A scenario may span at most 24 h of virtual time. A replay longer than a second draws
+its progress on stderr when that is a terminal (not under --json).
 
 exit codes: 0 every assertion held, 1 an assertion failed, 2 bad usage or an invalid scenario file,
 3 a replay was stopped by --max-events, --timeout or the livelock guard`;

@@ -1,12 +1,5 @@
 import type { Micros } from './time.js';
 
-/**
- * Past this many events at one virtual instant a run is taken to be a livelock: time no longer moves.
- * The library's busiest instant (a 9,000-lease grant-many) runs about 9,000; a million leaves room for
- * far bigger storms and trips within about a second of wall time.
- */
-export const MAX_EVENTS_AT_ONE_INSTANT = 1_000_000;
-
 /** How often, in events, the scheduler calls a guard's `poll` hook by default. */
 export const POLL_EVERY_EVENTS = 65_536;
 
@@ -14,7 +7,7 @@ export const POLL_EVERY_EVENTS = 65_536;
 export interface RunGuard {
   /** The run stops before executing event number `maxEvents + 1`. */
   readonly maxEvents?: number;
-  /** The livelock guard's threshold; MAX_EVENTS_AT_ONE_INSTANT by default. */
+  /** Past this many events at one virtual instant the run is a livelock (time no longer moves); unguarded when absent. */
   readonly maxEventsAtOneInstant?: number;
   /**
    * Called every `pollEvery` events with the virtual time reached and the events so far; returning a

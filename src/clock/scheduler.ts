@@ -1,5 +1,5 @@
 import { Heap } from 'heap-js';
-import { MAX_EVENTS_AT_ONE_INSTANT, POLL_EVERY_EVENTS, RunStopped, type RunGuard } from './run-guard.js';
+import { POLL_EVERY_EVENTS, RunStopped, type RunGuard } from './run-guard.js';
 import type { Micros } from './time.js';
 
 /** A pending callback on the virtual timeline. Cancelling is lazy: the entry stays queued, marked dead. */
@@ -76,7 +76,7 @@ export class Scheduler {
   private nextPoll = Infinity;
   private burstAt: Micros = Number.NaN;
   private burst = 0;
-  private burstCap = MAX_EVENTS_AT_ONE_INSTANT;
+  private burstCap = Infinity;
 
   /** `start` lets a harness boot a system before its time 0 (a scenario's cluster elects n1 by then). */
   constructor(start: Micros = 0) {
@@ -99,7 +99,7 @@ export class Scheduler {
   /** Sets the event budget, poll hook and livelock threshold the run loop enforces from now on. */
   setGuard(guard: RunGuard): void {
     this.guard = guard;
-    this.burstCap = guard.maxEventsAtOneInstant ?? MAX_EVENTS_AT_ONE_INSTANT;
+    this.burstCap = guard.maxEventsAtOneInstant ?? Infinity;
     this.nextPoll = guard.poll === undefined ? Infinity : this.executed + (guard.pollEvery ?? POLL_EVERY_EVENTS);
     this.nextCheck = Math.min(guard.maxEvents ?? Infinity, this.nextPoll);
   }

@@ -15,6 +15,7 @@ import { evaluate, type AssertionContext } from './assertions.js';
 import { clusterConfigOf } from './cluster-config.js';
 import { LabelBook } from './labels.js';
 import { groupByTime } from '../group-by-time.js';
+import { livelockThresholdOf } from './livelock.js';
 import { runStopOf, type RunStop } from './stop.js';
 
 /** The cluster boots this long before the scenario's time 0, so n1 leads and is primary at 0. */
@@ -31,7 +32,7 @@ export interface RunOptions {
   readonly trace?: Trace;
   /** Called with the cluster once it is built, so a harness can inspect it during the run. */
   readonly onCluster?: (cluster: Cluster) => void;
-  /** An event budget, a poll hook (wall-clock timeout, progress) and the livelock threshold. */
+  /** An event budget, a poll hook (wall-clock timeout, progress); the livelock threshold overrides livelockThresholdOf. */
   readonly guard?: RunGuard;
 }
 
@@ -105,7 +106,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
     return result(`the cluster cannot start with these settings: ${e instanceof Error ? e.message : String(e)}`, undefined);
   }
   opts.onCluster?.(cluster);
-  if (opts.guard !== undefined) sched.setGuard(opts.guard);
+  sched.setGuard({ maxEventsAtOneInstant: livelockThresholdOf(scenario), ...opts.guard });
   try {
     return replaySteps(scenario, cluster, { trace, labels, profile, assertions }, result);
   } catch (e) {
