@@ -4,7 +4,7 @@
  */
 import type { RunGuard } from '../clock/run-guard.js';
 import { formatSeconds } from '../clock/time.js';
-import { parseDuration } from '../scenario/duration.js';
+import { formatDuration, parseDuration } from '../scenario/duration.js';
 import type { RunResult } from '../scenario/replay/runner.js';
 
 /** The exit code of a command when a replay was ended by --max-events, --timeout or the livelock guard. */
@@ -45,7 +45,7 @@ export function guardFor(limits: Limits, nowMs: () => number, onPoll?: (virtualU
     ...(limits.maxEvents !== undefined ? { maxEvents: limits.maxEvents } : {}),
     poll: (virtualUs, events) => {
       onPoll?.(virtualUs, events);
-      if (timeoutMs !== undefined && nowMs() - started > timeoutMs) return `passed its wall-clock timeout of ${formatSeconds(timeoutMs * 1000)} s (--timeout)`;
+      if (timeoutMs !== undefined && nowMs() - started > timeoutMs) return `passed its wall-clock timeout of ${formatDuration(timeoutMs * 1000)} (--timeout)`;
       return undefined;
     },
   };
