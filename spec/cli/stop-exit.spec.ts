@@ -1,7 +1,7 @@
 // Every replaying command ends a replay past --max-events with one line on stderr and exit code 3, and
 // refuses a malformed limit as bad usage (exit 2) before running anything.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,7 @@ describe('a replay stopped by --max-events', () => {
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(STOP);
     expect(r.stdout).toContain(`wrote ${out}`);
+    expect(readFileSync(out, 'utf8')).toMatch(/<dt>stopped<\/dt><dd>at [^<]+ after 1500 events: passed its budget of 1500 events<\/dd>/);
   });
 
   it('is bad usage when a limit is malformed, before anything runs', () => {
