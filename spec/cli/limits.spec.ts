@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seconds } from '../../src/clock/time.js';
 import { exitCodeOf, guardFor, NO_LIMITS, parseLimits, STOPPED_EXIT_CODE, stopLine } from '../../src/cli/limits.js';
 import { CLEAR_LINE, progressLine, ReplayProgress } from '../../src/cli/progress.js';
+import { summary, toJson } from '../../src/report/summary.js';
 import { parseScenario } from '../../src/scenario/parse.js';
 import { runScenario, type RunResult } from '../../src/scenario/replay/runner.js';
 
@@ -25,6 +26,10 @@ describe('--max-events and --timeout', () => {
     expect(line).not.toContain('\n');
     expect(exitCodeOf([r])).toBe(STOPPED_EXIT_CODE);
     expect(STOPPED_EXIT_CODE).toBe(3);
+    // The verdict block and --json say it too, and count the stop as a failure.
+    expect(toJson(r)).toMatchObject({ passed: false, stopped: { reason: 'max-events', events: 50_000 } });
+    expect(summary(r).at(-1)).toBe('0 passed, 1 failed');
+    expect(summary(r)[0]).toMatch(/^STOPPED {2}hour\.yaml: at \d+\.\d{6} s after 50000 events: passed its budget of 50000 events; later assertions were not evaluated$/);
   });
 
   it('time out on the wall clock the CLI gives, checked between events', () => {
