@@ -1,9 +1,10 @@
 // `npm run bench`: every benchmark, one line each, in the order of the issues that asked for them; the
 // lessor storm's storm/floor ratio is the last line. BENCH=name[,name] runs a subset:
-// startup, campaign, differential, cluster-storm, cluster-keepalive, lessor-storm.
+// startup, campaign, differential, cluster-storm, cluster-keepalive, idle-day, lessor-storm.
 import { campaignBench } from './campaign.js';
 import { clusterKeepAlive } from './cluster-keepalive.js';
 import { differentialRatio } from './differential.js';
+import { idleDay } from './idle-day.js';
 import { lessorStorm } from './lessor-storm.js';
 import { report } from './report.js';
 import { startupBench } from './startup.js';
@@ -25,4 +26,5 @@ if (want('differential')) {
 }
 if (want('cluster-storm')) clusterStorm();
 if (want('cluster-keepalive')) clusterKeepAlive();
+if (want('idle-day')) idleDay();
 if (want('lessor-storm')) lessorStorm();

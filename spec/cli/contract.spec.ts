@@ -106,11 +106,11 @@ describe('errors', () => {
 
   it('reports an unexpected error in one line with exit 3, and the stack only with --debug', async () => {
     const plain = await run(['boom'], [boom]);
-    expect(plain.code).toBe(3);
+    expect(plain.code).toBe(4);
     expect(plain.err.split('\n')[0]).toBe('lessor-sim: unexpected error: x is undefined');
     expect(plain.err).not.toMatch(/^\s+at /m);
     const debug = await run(['boom', '--debug'], [boom]);
-    expect(debug.code).toBe(3);
+    expect(debug.code).toBe(4);
     expect(debug.err).toMatch(/^TypeError: x is undefined\n\s+at /m);
   });
 
@@ -135,7 +135,7 @@ describe('errors', () => {
     const usage = JSON.parse((await run(['run', '--json', RUNBOOK, '--seed', 'x'])).out) as { error: { exitCode: number; message: string } };
     expect(usage.error).toEqual({ exitCode: 2, message: '--seed takes a non-negative integer, got "x"', problems: [] });
     const internal = JSON.parse((await run(['boom', '--json'], [boom])).out) as { error: { exitCode: number } };
-    expect(internal.error.exitCode).toBe(3);
+    expect(internal.error.exitCode).toBe(4);
   });
 });
 

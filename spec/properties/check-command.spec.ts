@@ -58,14 +58,31 @@ describe('lessor-sim check', () => {
     await run(false);
     expect(lines).toEqual([]);
     await run(true);
-    expect(lines.at(-1)).toMatch(/^3 runs, 0 violations, [\d.]+ runs\/s$/);
+    expect(lines.at(-1)).toMatch(/^3\/3 runs, 0 violations, [\d.]+ runs\/s$/);
+  });
+
+  it('reports a run that passes its event budget with its seed, goes on, and exits 3', async () => {
+    const out: string[] = [];
+    const lines: string[] = [];
+    const args = ['--seed', '1', '--runs', '3', '--workers', '1', '--property', 'grant-bounds', '--max-events', '500'];
+    const code = await runCheck(args, { out: (l) => out.push(l), err: () => {}, errIsTTY: true, progress: (l) => lines.push(l) });
+    expect(code).toBe(3);
+    const text = out.join('\n');
+    const stopped = [...text.matchAll(/^ {2}run (\d) \(run seed \d+\): stopped at [\d.]+ s after 500 events, not judged: passed its budget of 500 events$/gm)];
+    // Runs 0 and 1 need more than 500 events, run 2 fewer: it is judged between and after them.
+    expect(stopped.map((m) => Number(m[1]))).toEqual([0, 1]);
+    expect(text).toMatch(/^3 runs \(indices 0\.\.2\), 0 with a violation, 2 stopped, /m);
+    expect(text).toContain('reproduce: lessor-sim check --seed 1 --runs 3 --property grant-bounds --max-events 500');
+    expect(lines.at(-1)).toMatch(/^3\/3 runs, 0 violations, 2 stopped, [\d.]+ runs\/s$/);
+    // The same runs under a budget they fit in are judged, and pass.
+    expect(await runCheck([...args.slice(0, -1), '10000000'], { out: () => {}, err: () => {}, errIsTTY: false })).toBe(0);
   });
 
   it('exits 0 when no run violates a property, and 2 on bad usage', async () => {
     const clean: string[] = [];
     expect(await runCheck(['--seed', '1', '--runs', '2', '--workers', '1', '--property', 'grant-bounds'], { out: (l) => clean.push(l), err: () => {}, errIsTTY: false })).toBe(0);
     expect(clean.join('\n')).toMatch(/2 runs \(indices 0\.\.1\), 0 with a violation/);
-    for (const bad of [['--property', 'no-such'], ['--bugs', 'nope'], ['--shard', '3/2'], ['--runs', '-1'], ['--time-budget', 'soon'], ['--frobnicate']]) {
+    for (const bad of [['--property', 'no-such'], ['--bugs', 'nope'], ['--shard', '3/2'], ['--runs', '-1'], ['--time-budget', 'soon'], ['--max-events', '0'], ['--timeout', '5'], ['--frobnicate']]) {
       const err: string[] = [];
       expect(await runCheck(bad, { out: () => {}, err: (l) => err.push(l), errIsTTY: false }), bad.join(' ')).toBe(2);
       expect(err.join('\n')).toContain('usage:');

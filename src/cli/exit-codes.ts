@@ -6,8 +6,10 @@ export const EXIT = {
   failed: 1,
   /** Bad usage: an unknown command or flag, a bad value, an invalid scenario file, an output path that cannot be written. Nothing ran. */
   usage: 2,
+  /** A replay was stopped by --max-events, --timeout or the livelock guard (check: and no run violated a property). */
+  stopped: 3,
   /** An unexpected error inside lessor-sim (a bug): one line, or the stack trace with --debug. */
-  internal: 3,
+  internal: 4,
 } as const;
 
 export const EXIT_CODES_HELP = `exit codes:
@@ -15,4 +17,6 @@ export const EXIT_CODES_HELP = `exit codes:
   1  an assertion failed (check: a property was violated; diff: a verdict differs or etcd could not run)
   2  bad usage: unknown command or flag, bad value, invalid scenario file, unwritable output path;
      reported before anything runs
-  3  an unexpected error inside lessor-sim (rerun with --debug for the stack trace)`;
+  3  a replay was stopped by --max-events, --timeout or the livelock guard (check: a run was
+     stopped and none violated a property)
+  4  an unexpected error inside lessor-sim (rerun with --debug for the stack trace)`;

@@ -1,3 +1,4 @@
+import { POLL_EVERY_EVENTS, RunStopped, type RunGuard } from './run-guard.js';
 import { TimeHeap, type HeapItem } from './time-heap.js';
 import type { Micros } from './time.js';
 
@@ -36,6 +37,13 @@ export class Scheduler {
   private readonly queue = new TimeHeap<Entry>();
   private current: Micros;
   private executed = 0;
+  private guard: RunGuard = {};
+  /** The next event count at which `checkpoint` runs (the budget or the next poll). */
+  private nextCheck = Infinity;
+  private nextPoll = Infinity;
+  private burstAt: Micros = Number.NaN;
+  private burst = 0;
+  private burstCap = Infinity;
 
   /** `start` lets a harness boot a system before its time 0 (a scenario's cluster elects n1 by then). */
   constructor(start: Micros = 0) {
@@ -53,6 +61,14 @@ export class Scheduler {
 
   get pending(): number {
     return this.queue.length;
+  }
+
+  /** Sets the event budget, poll hook and livelock threshold the run loop enforces from now on. */
+  setGuard(guard: RunGuard): void {
+    this.guard = guard;
+    this.burstCap = guard.maxEventsAtOneInstant ?? Infinity;
+    this.nextPoll = guard.poll === undefined ? Infinity : this.executed + (guard.pollEvery ?? POLL_EVERY_EVENTS);
+    this.nextCheck = Math.min(guard.maxEvents ?? Infinity, this.nextPoll);
   }
 
   at(time: Micros, fn: () => void): Timer {
@@ -77,6 +93,12 @@ export class Scheduler {
   step(): boolean {
     const e = this.queue.pop();
     if (e === undefined) return false;
+    if (e.at !== this.burstAt) {
+      this.burstAt = e.at;
+      this.burst = 0;
+    }
+    if (++this.burst > this.burstCap) throw new RunStopped('livelock', e.at, this.executed, `more than ${this.burstCap} events at one virtual instant`);
+    if (this.executed >= this.nextCheck) this.checkpoint();
     this.current = e.at;
     this.executed++;
     e.fn();
@@ -111,4 +133,19 @@ export class Scheduler {
       this.step();
     }
   }
+
+  /** Ends the run when it has used its event budget or the poll hook says so; otherwise sets the next check. */
+  private checkpoint(): void {
+    const g = this.guard;
+    if (g.maxEvents !== undefined && this.executed >= g.maxEvents) {
+      throw new RunStopped('max-events', this.current, this.executed, `passed its budget of ${g.maxEvents} events`);
+    }
+    if (this.executed >= this.nextPoll) {
+      this.nextPoll = this.executed + (g.pollEvery ?? POLL_EVERY_EVENTS);
+      const why = g.poll?.(this.current, this.executed);
+      if (why !== undefined) throw new RunStopped('poll', this.current, this.executed, why);
+    }
+    this.nextCheck = Math.min(g.maxEvents ?? Infinity, this.nextPoll);
+  }
+
 }

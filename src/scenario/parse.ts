@@ -9,6 +9,7 @@ import { formatDuration } from './duration.js';
 import { complete, decodeFields } from './fields.js';
 import { loadYaml } from './load-yaml.js';
 import { TOP_LEVEL_FIELDS } from './scenario-fields.js';
+import { MAX_SPAN_US, durationBeyondCeiling, stepBeyondCeiling } from './span-ceiling.js';
 import { stepEndUs } from './step-kinds.js';
 import type { Scenario, ScenarioError, Step } from './types.js';
 
@@ -54,6 +55,16 @@ function decodeScenario(text: string, file: string, ctx: ParseContext): Scenario
   const runUntilUs = durationUs ?? lastActionUs(fields.steps) + seconds(1);
   if (!Number.isSafeInteger(runUntilUs)) {
     ctx.error(root.pos, 'the steps run past the largest virtual time the simulation can represent');
+    return INVALID;
+  }
+  // Refused before anything runs: a span this long is almost always a typo and would replay for hours.
+  if (durationUs !== undefined && durationUs > MAX_SPAN_US) {
+    ctx.error(decoded.posOf.durationUs ?? root.pos, durationBeyondCeiling(durationUs));
+    return INVALID;
+  }
+  const furthest = fields.steps.find((s) => stepEndUs(s) > MAX_SPAN_US);
+  if (furthest !== undefined) {
+    ctx.error(furthest.pos, stepBeyondCeiling(stepEndUs(furthest)));
     return INVALID;
   }
   return { file, ...rest, durationUs: runUntilUs };

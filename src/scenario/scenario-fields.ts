@@ -125,6 +125,6 @@ export const TOP_LEVEL_FIELDS: FieldsFor<ScenarioFields> = {
   durationUs: opt(
     'duration',
     duration(),
-    'Extension: virtual time to run until; not before the last step. Default: 1s after the last step\'s last action.',
+    'Extension: virtual time to run until; not before the last step, at most 24h. Default: 1s after the last step\'s last action.',
   ),
 };

@@ -17,6 +17,9 @@ export interface CheckCommandOptions {
   readonly out: string | undefined;
   readonly shard: { readonly index: number; readonly count: number };
   readonly workers: number;
+  readonly maxEvents: number | undefined;
+  /** Each run's wall-clock limit, ms. */
+  readonly timeoutMs: number | undefined;
 }
 
 const list = (vs: readonly string[]): string[] => vs.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
@@ -29,7 +32,7 @@ function int(flag: string, v: string, min: number): number {
 /** The campaign `check`'s flags ask for; `randomSeed` draws the seed when none is given. */
 export function checkOptions(inv: Pick<Invocation, 'flags'>, randomSeed: () => number): CheckCommandOptions {
   const flag = (name: string): string | undefined => str(inv, name);
-  const v = { runs: flag('runs'), seed: flag('seed'), 'time-budget': flag('time-budget'), shard: flag('shard'), workers: flag('workers'), out: flag('out') };
+  const v = { runs: flag('runs'), seed: flag('seed'), 'time-budget': flag('time-budget'), shard: flag('shard'), workers: flag('workers'), out: flag('out'), 'max-events': flag('max-events'), timeout: flag('timeout') };
   const properties = list(flagList(inv, 'property'));
   for (const p of properties) if (!isPropertyName(p)) throw new UsageError(`unknown property ${JSON.stringify(p)}; known: ${PROPERTY_NAMES.join(', ')}`, 'check');
   const bugs = list(flagList(inv, 'bugs'));
@@ -58,7 +61,16 @@ export function checkOptions(inv: Pick<Invocation, 'flags'>, randomSeed: () => n
     out: v.out,
     shard,
     workers: v.workers !== undefined ? int('--workers', v.workers, 1) : availableParallelism(),
+    maxEvents: v['max-events'] !== undefined ? int('--max-events', v['max-events'], 1) : undefined,
+    timeoutMs: timeoutOf(v.timeout),
   };
+}
+
+function timeoutOf(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const d = parseDuration(v);
+  if (!d.ok || d.us <= 0) throw new UsageError(`--timeout takes a positive wall-clock duration such as 30s, got ${JSON.stringify(v)}`);
+  return d.us / 1000;
 }
 
 /** The run indices of this shard: a contiguous slice of [0, runs), or every n-th index when unbounded. */
@@ -80,5 +92,6 @@ export function reproduceLine(o: CheckCommandOptions): string {
   if (o.properties !== undefined) parts.push(`--property ${o.properties.join(',')}`);
   if (o.bugs.length > 0) parts.push(`--bugs ${o.bugs.join(',')}`);
   if (o.shard.count > 1) parts.push(`--shard ${o.shard.index}/${o.shard.count}`);
+  if (o.maxEvents !== undefined) parts.push(`--max-events ${o.maxEvents}`);
   return parts.join(' ');
 }

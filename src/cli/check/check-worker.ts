@@ -3,15 +3,18 @@
  * and posts each outcome back.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { campaignRun, type CampaignSpec } from '../../properties/index.js';
-import type { ToWorker, FromWorker } from './worker-messages.js';
+import { campaignRun } from '../../properties/index.js';
+import { guardFor, NO_LIMITS } from '../limits.js';
+import type { ToWorker, FromWorker, WorkerData } from './worker-messages.js';
 
-const spec = workerData as CampaignSpec;
+const { spec, timeoutMs } = workerData as WorkerData;
 const port = parentPort!;
 
 port.on('message', (m: ToWorker) => {
   if (m.type === 'stop') return port.close();
-  const reply: FromWorker = { type: 'done', outcome: campaignRun(spec, m.index) };
+  // The wall clock is read here, in the CLI, never in the simulation; each run's limit starts with it.
+  const poll = timeoutMs === undefined ? undefined : guardFor({ ...NO_LIMITS, timeoutMs }, Date.now).poll;
+  const reply: FromWorker = { type: 'done', outcome: campaignRun(spec, m.index, poll) };
   port.postMessage(reply);
 });
 port.postMessage({ type: 'ready' } satisfies FromWorker);

@@ -1,7 +1,8 @@
 /**
  * `lessor-sim check`: a property campaign over worker threads. Prints the seed to reproduce, a progress
  * line on stderr when it is a terminal, and a summary; writes shrunk counterexamples with --out. Exit
- * code 0 when no run violated a property, 1 when one did, 2 on bad usage.
+ * code 0 when no run violated a property, 1 when one did, 2 on bad usage, 3 when none did but a run was
+ * stopped by its event budget or the livelock guard.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import type { CliIO } from '../io.js';
 import { junitXml, type JUnitCase } from '../junit.js';
 import { reproduceLine, shardIndices, type CheckCommandOptions } from './check-options.js';
 import { runPool } from './worker-pool.js';
+import { STOPPED_EXIT_CODE } from '../limits.js';
 
 const PROGRESS_EVERY_MS = 250;
 
@@ -23,11 +25,14 @@ export async function runCheck(o: CheckCommandOptions, io: CliIO, junit?: string
     bugs: o.bugs,
     shrink: o.out !== undefined,
     ...(o.properties !== undefined ? { properties: o.properties } : {}),
+    ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
   };
   io.err(`lessor-sim check: campaign seed ${o.seed}${o.seedGiven ? '' : ' (random)'}, ${o.runs ?? 'unbounded'} runs, shard ${o.shard.index}/${o.shard.count}, ${o.workers} workers`);
   const outcomes: RunOutcome[] = [];
   const started = Date.now();
   let violations = 0;
+  let stopped = 0;
+  const total = shardSize(o);
   let lastDraw = 0;
   const draw = (final: boolean): void => {
     if (!io.errIsTTY) return;
@@ -35,7 +40,7 @@ export async function runCheck(o: CheckCommandOptions, io: CliIO, junit?: string
     if (!final && now - lastDraw < PROGRESS_EVERY_MS) return;
     lastDraw = now;
     const rate = outcomes.length / Math.max((now - started) / 1000, 1e-3);
-    const line = `${outcomes.length} runs, ${violations} violations, ${rate.toFixed(1)} runs/s`;
+    const line = `${outcomes.length}${total === undefined ? '' : `/${total}`} runs, ${violations} violations${stopped > 0 ? `, ${stopped} stopped` : ''}, ${rate.toFixed(1)} runs/s`;
     if (io.progress !== undefined) io.progress(line);
     else io.err(line);
   };
@@ -47,9 +52,11 @@ export async function runCheck(o: CheckCommandOptions, io: CliIO, junit?: string
     (r) => {
       outcomes.push(r);
       if (r.violation !== undefined) violations++;
+      if (r.stopped !== undefined) stopped++;
       draw(false);
     },
     () => Date.now() - started >= budgetMs,
+    o.timeoutMs,
   );
   await pool.done;
   draw(true);
@@ -57,7 +64,14 @@ export async function runCheck(o: CheckCommandOptions, io: CliIO, junit?: string
   outcomes.sort((a, b) => a.index - b.index);
   const files = summarize(o, outcomes, seconds, io);
   if (junit !== undefined) writeFileSync(junit, checkJunit(o, outcomes, files, seconds, startedAt));
-  return violations > 0 ? 1 : 0;
+  return violations > 0 ? 1 : stopped > 0 ? STOPPED_EXIT_CODE : 0;
+}
+
+/** How many runs this shard has, when the campaign is bounded. */
+function shardSize(o: CheckCommandOptions): number | undefined {
+  if (o.runs === undefined) return undefined;
+  const { index, count } = o.shard;
+  return Math.floor((index * o.runs) / count) - Math.floor(((index - 1) * o.runs) / count);
 }
 
 /** Prints the summary and writes the counterexamples; returns each written file by run index. */
@@ -66,7 +80,7 @@ function summarize(o: CheckCommandOptions, outcomes: readonly RunOutcome[], seco
   const failing = outcomes.filter((r) => r.violation !== undefined);
   const range = outcomes.length === 0 ? 'none' : `indices ${outcomes[0]!.index}..${outcomes.at(-1)!.index}`;
   io.out(
-    `${outcomes.length} runs (${range}), ${failing.length} with a violation, ${(outcomes.length / Math.max(seconds, 1e-3)).toFixed(1)} runs/s on ${o.workers} workers`,
+    `${outcomes.length} runs (${range}), ${failing.length} with a violation${stoppedCount(outcomes)}, ${(outcomes.length / Math.max(seconds, 1e-3)).toFixed(1)} runs/s on ${o.workers} workers`,
   );
   if (o.out !== undefined && failing.length > 0) mkdirSync(o.out, { recursive: true });
   for (const r of failing) {
@@ -78,6 +92,10 @@ function summarize(o: CheckCommandOptions, outcomes: readonly RunOutcome[], seco
       written.set(r.index, file);
       io.out(`    counterexample: ${file}`);
     }
+  }
+  for (const r of outcomes) {
+    const s = r.stopped;
+    if (s !== undefined) io.out(`  run ${r.index} (run seed ${r.runSeed}): stopped at ${formatSeconds(s.atUs)} s after ${s.events} events, not judged: ${s.message}`);
   }
   const byProperty = new Map<string, number>();
   for (const r of failing) byProperty.set(r.violation!.property, (byProperty.get(r.violation!.property) ?? 0) + 1);
@@ -103,4 +121,9 @@ function checkJunit(o: CheckCommandOptions, outcomes: readonly RunOutcome[], fil
     [{ name: 'lessor-sim check', package: 'lessor-sim.check', seconds, properties: [['reproduce', reproduceLine(o)], ['runs', String(outcomes.length)]], cases }],
     when,
   );
+}
+
+function stoppedCount(outcomes: readonly RunOutcome[]): string {
+  const n = outcomes.filter((r) => r.stopped !== undefined).length;
+  return n === 0 ? '' : `, ${n} stopped`;
 }

@@ -4,18 +4,18 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { CampaignSpec, RunOutcome } from '../../properties/index.js';
-import type { FromWorker, ToWorker } from './worker-messages.js';
+import type { FromWorker, ToWorker, WorkerData } from './worker-messages.js';
 
 // Built, the worker is check-worker.js beside this module (the bundle names its entry so). Run from the
 // TypeScript sources (tests, tsx), the worker loads them through tsx as the main thread does.
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
-function startWorker(spec: CampaignSpec): Worker {
-  if (!FROM_SOURCE) return new Worker(new URL('./check-worker.js', import.meta.url), { workerData: spec });
+function startWorker(workerData: WorkerData): Worker {
+  if (!FROM_SOURCE) return new Worker(new URL('./check-worker.js', import.meta.url), { workerData });
   const tsx = import.meta.resolve('tsx/esm/api');
   const worker = new URL('./check-worker.ts', import.meta.url).href;
   const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(worker)}); });`;
-  return new Worker(boot, { eval: true, workerData: spec });
+  return new Worker(boot, { eval: true, workerData });
 }
 
 export interface PoolRun {
@@ -27,7 +27,14 @@ export interface PoolRun {
  * Runs `indices` on `workers` threads, calling `onOutcome` for each finished run; stops handing out
  * indices once `shouldStop()` is true (runs in flight finish).
  */
-export function runPool(spec: CampaignSpec, workers: number, indices: Iterator<number>, onOutcome: (o: RunOutcome) => void, shouldStop: () => boolean): PoolRun {
+export function runPool(
+  spec: CampaignSpec,
+  workers: number,
+  indices: Iterator<number>,
+  onOutcome: (o: RunOutcome) => void,
+  shouldStop: () => boolean,
+  timeoutMs?: number,
+): PoolRun {
   const done = new Promise<void>((resolve, reject) => {
     let live = 0;
     const next = (w: Worker): void => {
@@ -39,7 +46,7 @@ export function runPool(spec: CampaignSpec, workers: number, indices: Iterator<n
       w.postMessage({ type: 'run', index: n.value } satisfies ToWorker);
     };
     for (let k = 0; k < workers; k++) {
-      const w = startWorker(spec);
+      const w = startWorker({ spec, timeoutMs });
       live++;
       w.on('message', (m: FromWorker) => {
         if (m.type === 'done') onOutcome(m.outcome);

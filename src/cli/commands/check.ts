@@ -17,6 +17,8 @@ export const checkCommand: Command = {
     out: { type: 'string', value: 'DIR', help: 'shrink each failing run and write its counterexample scenario to DIR' },
     shard: { type: 'string', value: 'i/n', help: "run the i-th of n contiguous slices of the campaign's runs" },
     workers: { type: 'string', value: 'N', help: "worker threads (default: the machine's available parallelism)" },
+    'max-events': { type: 'string', value: 'N', help: "each run's event budget: a run past it is stopped, listed with its seed and not judged" },
+    timeout: { type: 'string', value: 'D', help: "each run's wall-clock limit (e.g. 30s), shrinking included; a run past it is stopped likewise" },
     ...REPORTER_FLAGS,
   },
   details: [

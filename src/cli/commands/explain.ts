@@ -1,7 +1,6 @@
 import { str, type Command } from '../command.js';
 import { UsageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
-import { SCENARIO_FLAGS, loadAll, runOptions } from './scenario-flags.js';
+import { SCENARIO_FLAGS, loadAll, replayCli, runOptions } from './scenario-flags.js';
 
 export const explainCommand: Command = {
   name: 'explain',
@@ -14,10 +13,12 @@ export const explainCommand: Command = {
   },
   run: async (inv) => {
     const opts = runOptions(inv);
+    const cli = replayCli(inv);
     const [scenario] = loadAll(inv.positionals);
-    const { runScenario } = await import('../../scenario/replay/runner.js');
+    const { replay } = await import('../replay.js');
+    const { exitCodeOf } = await import('../limits.js');
     const { explain } = await import('../../report/explain.js');
-    const r = runScenario(scenario!, opts);
+    const r = replay(scenario!, opts, cli, inv.io);
     const label = str(inv, 'lease');
     // Labels are known once the grants have run (grant-many names them by count).
     if (label !== undefined && !r.labels.entries().some(([l]) => l === label)) {
@@ -27,6 +28,6 @@ export const explainCommand: Command = {
     const s = r.scenario;
     if (s.description !== undefined) inv.io.out(`${s.name}: ${s.description.trim()}\n`);
     for (const line of explain(r, label)) inv.io.out(line);
-    return r.passed ? EXIT.ok : EXIT.failed;
+    return exitCodeOf([r]);
   },
 };

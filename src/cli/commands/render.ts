@@ -1,8 +1,7 @@
 import { str, type Command } from '../command.js';
 import { UsageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
 import { checkOutputFile } from '../output-path.js';
-import { SCENARIO_FLAGS, loadAll, runOptions } from './scenario-flags.js';
+import { SCENARIO_FLAGS, loadAll, replayCli, runOptions } from './scenario-flags.js';
 
 export const renderCommand: Command = {
   name: 'render',
@@ -15,16 +14,18 @@ export const renderCommand: Command = {
   },
   run: async (inv) => {
     const opts = runOptions(inv);
+    const cli = replayCli(inv);
     const out = str(inv, 'out');
     if (out === undefined) throw new UsageError('render: name the output file with -o OUT.html', 'render');
     checkOutputFile('-o', out, 'render');
     const [scenario] = loadAll(inv.positionals);
-    const { runScenario } = await import('../../scenario/replay/runner.js');
+    const { replay } = await import('../replay.js');
+    const { exitCodeOf } = await import('../limits.js');
     const { renderTimelineHtml } = await import('../../report/render/index.js');
     const { writeFileSync } = await import('node:fs');
-    const r = runScenario(scenario!, opts);
+    const r = replay(scenario!, opts, cli, inv.io);
     writeFileSync(out, renderTimelineHtml(r));
     inv.io.out(`wrote ${out} (${r.assertions.filter((a) => a.pass).length}/${r.assertions.length} assertions passed, trace sha256 ${r.trace.hash()})`);
-    return r.passed ? EXIT.ok : EXIT.failed;
+    return exitCodeOf([r]);
   },
 };

@@ -2,11 +2,12 @@
 import { writeFileSync } from 'node:fs';
 import { narrate } from '../../report/narrate.js';
 import { summary, toJson } from '../../report/summary.js';
-import { runScenario, type RunOptions, type RunResult } from '../../scenario/replay/runner.js';
+import type { RunOptions, RunResult } from '../../scenario/replay/runner.js';
 import type { Scenario } from '../../scenario/types.js';
-import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { junitXml, type JUnitCase, type JUnitSuite } from '../junit.js';
+import { exitCodeOf } from '../limits.js';
+import { replay, type ReplayCli } from '../replay.js';
 
 export interface RunFlags {
   readonly quiet: boolean;
@@ -15,16 +16,17 @@ export interface RunFlags {
   readonly junit: string | undefined;
 }
 
-export function runFiles(scenarios: readonly Scenario[], opts: RunOptions, flags: RunFlags, io: CliIO): number {
+export function runFiles(scenarios: readonly Scenario[], opts: RunOptions, cli: ReplayCli, flags: RunFlags, io: CliIO): number {
   const started = new Date();
   const results: { r: RunResult; seconds: number }[] = [];
   for (const s of scenarios) {
     const t0 = performance.now();
-    const r = runScenario(s, opts);
+    const r = replay(s, opts, cli, io);
     results.push({ r, seconds: (performance.now() - t0) / 1000 });
     if (flags.json) continue;
     io.out(`== ${s.name} (${s.file}): profile ${r.profile}, seed ${r.seed}, ${s.cluster.members} members`);
-    if (!flags.quiet) for (const line of narrate(r, { verbose: flags.verbose })) io.out(line);
+    // A stopped replay's timeline is cut short (and a livelock's is a million lines): its stop line says enough.
+    if (!flags.quiet && r.stopped === undefined) for (const line of narrate(r, { verbose: flags.verbose })) io.out(line);
     for (const line of summary(r)) io.out(line);
     io.out('');
   }
@@ -32,7 +34,7 @@ export function runFiles(scenarios: readonly Scenario[], opts: RunOptions, flags
   if (flags.json) io.out(JSON.stringify(results.map(({ r }) => toJson(r)), null, 2));
   else if (results.length > 1) io.out(`${results.length} scenarios: ${results.length - failed} passed, ${failed} failed`);
   if (flags.junit !== undefined) writeFileSync(flags.junit, junitXml(results.map(({ r, seconds }) => suiteOf(r, seconds, opts)), started));
-  return failed === 0 ? EXIT.ok : EXIT.failed;
+  return exitCodeOf(results.map(({ r }) => r));
 }
 
 /** The command that replays this result exactly. */

@@ -1,6 +1,6 @@
 import { bool, type Command } from '../command.js';
 import { REPORTER_FLAGS, junitOutput } from './reporter-flags.js';
-import { SCENARIO_FLAGS, loadAll, runOptions } from './scenario-flags.js';
+import { SCENARIO_FLAGS, loadAll, replayCli, runOptions } from './scenario-flags.js';
 
 export const runCommand: Command = {
   name: 'run',
@@ -17,9 +17,10 @@ export const runCommand: Command = {
   details: 'Every file is validated before anything runs; with several files a total line ends the output.',
   run: async (inv) => {
     const opts = runOptions(inv);
+    const cli = replayCli(inv, bool(inv, 'json'));
     const junit = junitOutput(inv, 'run');
     const scenarios = loadAll(inv.positionals);
     const { runFiles } = await import('./run-files.js');
-    return runFiles(scenarios, opts, { quiet: bool(inv, 'quiet'), verbose: bool(inv, 'verbose'), json: bool(inv, 'json'), junit }, inv.io);
+    return runFiles(scenarios, opts, cli, { quiet: bool(inv, 'quiet'), verbose: bool(inv, 'verbose'), json: bool(inv, 'json'), junit }, inv.io);
   },
 };

@@ -4,12 +4,23 @@ import type { RunOptions } from '../../scenario/replay/runner.js';
 import type { Scenario, ScenarioError } from '../../scenario/types.js';
 import { str, type FlagSpec, type Invocation } from '../command.js';
 import { InvalidScenarioError, UsageError } from '../errors.js';
+import { parseLimits } from '../limits.js';
 import { loadScenario } from '../load.js';
+import type { ReplayCli } from '../replay.js';
 
 export const SCENARIO_FLAGS: Readonly<Record<string, FlagSpec>> = {
   seed: { type: 'string', value: 'N', help: "override the file's seed (a non-negative integer)" },
   profile: { type: 'string', value: 'v3.4|v3.5', help: "override the file's etcd version profile" },
+  'max-events': { type: 'string', value: 'N', help: 'end the replay after N simulated events (exit 3)' },
+  timeout: { type: 'string', value: 'D', help: 'end the replay after D of wall time, e.g. 30s or 5m (exit 3)' },
 };
+
+/** --max-events and --timeout as the replay guard takes them; `json` turns the progress line off. */
+export function replayCli(inv: Invocation, json = false): ReplayCli {
+  const limits = parseLimits(str(inv, 'max-events'), str(inv, 'timeout'));
+  if (typeof limits === 'string') throw new UsageError(limits);
+  return { limits, json };
+}
 
 export function runOptions(inv: Invocation): RunOptions {
   const seed = str(inv, 'seed');

@@ -1,6 +1,5 @@
 import type { Command } from '../command.js';
-import { EXIT } from '../exit-codes.js';
-import { SCENARIO_FLAGS, loadAll, runOptions } from './scenario-flags.js';
+import { SCENARIO_FLAGS, loadAll, replayCli, runOptions } from './scenario-flags.js';
 
 export const traceCommand: Command = {
   name: 'trace',
@@ -10,11 +9,13 @@ export const traceCommand: Command = {
   flags: { ...SCENARIO_FLAGS },
   run: async (inv) => {
     const opts = runOptions(inv);
+    const cli = replayCli(inv);
     const [scenario] = loadAll(inv.positionals);
-    const { runScenario } = await import('../../scenario/replay/runner.js');
+    const { replay } = await import('../replay.js');
+    const { exitCodeOf } = await import('../limits.js');
     const { formatEvent } = await import('../../trace/trace.js');
-    const r = runScenario(scenario!, opts);
+    const r = replay(scenario!, opts, cli, inv.io);
     for (const e of r.trace.events) inv.io.out(formatEvent(e));
-    return r.passed ? EXIT.ok : EXIT.failed;
+    return exitCodeOf([r]);
   },
 };

@@ -4,6 +4,7 @@
  * A failing run is shrunk by fast-check and written as a verified counterexample file.
  */
 import fc from 'fast-check';
+import type { RunGuard } from '../../clock/run-guard.js';
 import type { Micros } from '../../clock/time.js';
 import type { BugName } from '../../lessor/bugs.js';
 import { runArb, type GeneratedRun, type RunConstraints } from '../arbitraries/run-arb.js';
@@ -20,6 +21,8 @@ export interface CampaignSpec {
   readonly constraints?: Omit<RunConstraints, 'setup'> & { readonly setup?: SetupConstraints };
   /** Shrink failing runs and write their counterexample (default true). */
   readonly shrink?: boolean;
+  /** Each run's event budget (`check --max-events`). */
+  readonly maxEvents?: number;
 }
 
 export interface RunOutcome {
@@ -30,6 +33,8 @@ export interface RunOutcome {
   readonly violation?: { readonly property: PropertyName; readonly atUs: Micros; readonly message: string; readonly traceLine: number };
   /** The shrunk counterexample scenario file, for a failing run. */
   readonly counterexample?: string;
+  /** A run ended by its event budget or the livelock guard: not judged, reported with its seed. */
+  readonly stopped?: { readonly reason: string; readonly atUs: Micros; readonly events: number; readonly message: string };
 }
 
 /** A 32-bit seed from (campaign seed, run index): a splitmix-style mix, stable across platforms. */
@@ -45,14 +50,19 @@ function arbOf(spec: CampaignSpec): fc.Arbitrary<GeneratedRun> {
   return runArb({ ...c, setup: { ...c.setup, bugs: [...(c.setup?.bugs ?? []), ...(spec.bugs ?? [])] } });
 }
 
-/** Runs and judges run `index` of the campaign. */
-export function campaignRun(spec: CampaignSpec, index: number): RunOutcome {
+/**
+ * Runs and judges run `index` of the campaign. `poll` is called between events of every replay of the
+ * run (shrinking included) and may stop it, e.g. on a wall-clock timeout the caller keeps.
+ */
+export function campaignRun(spec: CampaignSpec, index: number, poll?: RunGuard['poll']): RunOutcome {
   const runSeed = runSeedOf(spec.seed, index);
   const arb = arbOf(spec);
-  const opts = spec.properties === undefined ? {} : { properties: spec.properties };
+  const guard: RunGuard = { ...(spec.maxEvents !== undefined ? { maxEvents: spec.maxEvents } : {}), ...(poll !== undefined ? { poll } : {}) };
+  const opts = { ...(spec.properties !== undefined ? { properties: spec.properties } : {}), guard };
   const [run] = fc.sample(arb, { seed: runSeed, numRuns: 1 });
   const first = checkRun(run!, opts);
   const base = { index, runSeed, steps: first.drafted.steps.length, virtualUs: first.scenario.durationUs };
+  if (first.stopped !== undefined) return { ...base, stopped: { ...first.stopped } };
   const v = first.violation;
   if (v === undefined) return base;
   const violation = { property: v.property, atUs: v.atUs, message: v.message, traceLine: v.traceLine };

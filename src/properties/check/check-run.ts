@@ -1,6 +1,8 @@
 /** Runs a scenario and applies the property monitors to it: the core of every property check. */
+import type { RunGuard } from '../../clock/run-guard.js';
 import { Trace } from '../../trace/trace.js';
 import { runScenario, type RunResult } from '../../scenario/replay/runner.js';
+import type { RunStop } from '../../scenario/replay/stop.js';
 import type { Scenario } from '../../scenario/types.js';
 import type { GeneratedRun } from '../arbitraries/run-arb.js';
 import { draftScenario } from '../draft/scenario-draft.js';
@@ -17,6 +19,8 @@ export interface CheckOptions {
   /** Name and file the run's scenario gets (they show in counterexamples). */
   readonly name?: string;
   readonly file?: string;
+  /** The run's event budget and poll hook: a run they stop is not judged. */
+  readonly guard?: RunGuard;
 }
 
 export interface CheckVerdict {
@@ -26,21 +30,24 @@ export interface CheckVerdict {
   readonly violation: Violation | undefined;
   /** The first violation of each property that has one. */
   readonly violations: readonly Violation[];
+  /** Set when the run passed its event budget or livelocked; a stopped run has no verdict. */
+  readonly stopped: RunStop | undefined;
 }
 
 /** Replays a scenario and checks it. */
 export function checkScenario(scenario: Scenario, opts: CheckOptions = {}): CheckVerdict {
   // Monitors read events, never the hash: skipping it saves about a quarter of a replay.
-  const result = runScenario(scenario, { trace: new Trace(true, true, false) });
+  const result = runScenario(scenario, { trace: new Trace(true, true, false), ...(opts.guard !== undefined ? { guard: opts.guard } : {}) });
   const view = new RunView(result);
   const violations: Violation[] = [];
-  if (result.setupError === undefined) {
+  // A run cut short would look like leases never revoked, keys never deleted: judge only whole runs.
+  if (result.setupError === undefined && result.stopped === undefined) {
     for (const p of opts.properties ?? PROPERTY_NAMES) {
       const v = MONITORS[p].check(view);
       if (v !== undefined) violations.push(v);
     }
   }
-  return { scenario, result, violation: earliest(violations), violations };
+  return { scenario, result, violation: earliest(violations), violations, stopped: result.stopped };
 }
 
 export interface RunCheck extends CheckVerdict {

@@ -1,4 +1,5 @@
 import { Process } from '../../clock/process.js';
+import { RunStopped, type RunGuard } from '../../clock/run-guard.js';
 import { Scheduler } from '../../clock/scheduler.js';
 import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import { Cluster } from '../../cluster/cluster.js';
@@ -17,6 +18,8 @@ import { groupByTime } from '../group-by-time.js';
 import type { BugSet } from '../../lessor/bugs.js';
 import { stepEntry } from '../step-kinds.js';
 import type { ScenarioClient, StepReplay } from './step-replay.js';
+import { livelockThresholdOf } from './livelock.js';
+import { runStopOf, type RunStop } from './stop.js';
 
 /** The cluster boots this long before the scenario's time 0, so n1 leads and is primary at 0. */
 export const BOOTSTRAP_US: Micros = MICROS_PER_SECOND;
@@ -32,6 +35,8 @@ export interface RunOptions {
   readonly trace?: Trace;
   /** Called with the cluster once it is built, so a harness can inspect it during the run. */
   readonly onCluster?: (cluster: Cluster) => void;
+  /** An event budget, a poll hook (wall-clock timeout, progress); the livelock threshold overrides livelockThresholdOf. */
+  readonly guard?: RunGuard;
 }
 
 export interface AssertionResult {
@@ -55,6 +60,8 @@ export interface RunResult {
   readonly marks: Marks;
   readonly labels: LabelBook;
   readonly cluster: Cluster | undefined;
+  /** Set when a guard ended the run early; assertions after `stopped.atUs` were not evaluated. */
+  readonly stopped?: RunStop;
   readonly passed: boolean;
 }
 
@@ -70,7 +77,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
   const marks = new Marks();
   const labels = new LabelBook();
   const assertions: AssertionResult[] = [];
-  const result = (setupError: string | undefined, cluster: Cluster | undefined): RunResult => ({
+  const result = (setupError: string | undefined, cluster: Cluster | undefined, stopped?: RunStop): RunResult => ({
     scenario,
     seed,
     profile,
@@ -80,7 +87,8 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
     marks,
     labels,
     cluster,
-    passed: setupError === undefined && assertions.every((a) => a.pass),
+    ...(stopped !== undefined ? { stopped } : {}),
+    passed: setupError === undefined && stopped === undefined && assertions.every((a) => a.pass),
   });
 
   const cfg = clusterConfigOf(scenario, profile, seed);
@@ -94,12 +102,35 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
     return result(`the cluster cannot start with these settings: ${e instanceof Error ? e.message : String(e)}`, undefined);
   }
   opts.onCluster?.(cluster);
-  sched.runUntil(0);
+  sched.setGuard({ maxEventsAtOneInstant: livelockThresholdOf(scenario), ...opts.guard });
+  try {
+    return replaySteps(scenario, cluster, { trace, labels, profile, bugs: cfg.bugs, assertions }, result);
+  } catch (e) {
+    if (e instanceof RunStopped) return result(undefined, cluster, runStopOf(e, trace));
+    throw e;
+  }
+}
+
+interface ReplayState {
+  readonly trace: Trace;
+  readonly labels: LabelBook;
+  readonly profile: Scenario['profile'];
+  readonly bugs: BugSet;
+  readonly assertions: AssertionResult[];
+}
+
+function replaySteps(
+  scenario: Scenario,
+  cluster: Cluster,
+  { trace, labels, profile, bugs, assertions }: ReplayState,
+  result: (setupError: string | undefined, cluster: Cluster | undefined) => RunResult,
+): RunResult {
+  cluster.runUntil(0);
   const first = cluster.leader();
   if (first?.name !== 'n1' || !first.lessor.isPrimary()) {
     return result(`the cluster did not elect n1 within ${BOOTSTRAP_US / MICROS_PER_SECOND} s before time 0 (check latency and fsync)`, cluster);
   }
-  const replay = new Replay(cluster, trace, labels, profile, cfg.bugs);
+  const replay = new Replay(cluster, trace, labels, profile, bugs);
   const groups = groupByTime(scenario.steps);
   for (const [at, steps] of groups) {
     cluster.runUntil(at);
