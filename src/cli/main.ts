@@ -13,6 +13,7 @@ import { runCheck } from './check/run-check.js';
 import { processCheckIO } from './check/terminal-io.js';
 import { runDiff } from './differential/index.js';
 import { loadScenario } from './load.js';
+import { metricsCommand, MetricsUsageError } from './metrics.js';
 import { formatEvent } from '../trace/trace.js';
 import type { Scenario } from '../scenario/types.js';
 
@@ -21,6 +22,8 @@ const USAGE = `usage:
   lessor-sim trace FILE [--seed N] [--profile v3.4|v3.5]
   lessor-sim explain FILE [--lease LABEL] [--seed N] [--profile v3.4|v3.5]
   lessor-sim render FILE -o OUT.html [--seed N] [--profile v3.4|v3.5]
+  lessor-sim metrics FILE [--at 12s] [--format prometheus|openmetrics|json|logs|otlp|alerts] [--promtool DIR]
+                                 the run's signals: exposition at an instant, whole series, logs, spans, alerts
   lessor-sim diff FILE...        replay in the model (v3.4) and on a real local etcd 3.4 cluster, side by side
   lessor-sim check [--runs N] [--seed S] [--time-budget 60s] [--property NAME]... [--bugs a,b]
                    [--out DIR] [--shard i/n] [--workers N]    a property campaign over generated runs
@@ -47,6 +50,9 @@ function main(argv: string[]): number {
       verbose: { type: 'boolean', default: false },
       lease: { type: 'string' },
       out: { type: 'string', short: 'o' },
+      at: { type: 'string' },
+      format: { type: 'string' },
+      promtool: { type: 'string' },
     },
   });
   const runOpts = runOptions(values.seed, values.profile);
@@ -83,6 +89,16 @@ function main(argv: string[]): number {
       const r = runScenario(one(scenarios, command), runOpts);
       writeFileSync(values.out, renderTimelineHtml(r));
       console.log(`wrote ${values.out} (${r.assertions.filter((a) => a.pass).length}/${r.assertions.length} assertions passed, trace sha256 ${r.trace.hash()})`);
+      return r.passed ? 0 : 1;
+    }
+    case 'metrics': {
+      const r = runScenario(one(scenarios, command), runOpts);
+      try {
+        process.stdout.write(metricsCommand(r, { format: values.format, at: values.at, promtoolDir: values.promtool }));
+      } catch (e) {
+        if (e instanceof MetricsUsageError) throw new UsageError(`metrics: ${e.message}`);
+        throw e;
+      }
       return r.passed ? 0 : 1;
     }
     default:

@@ -6,12 +6,13 @@ import { ClientEmitter } from './emitters/client-emitter.js';
 import { LogEmitter } from './emitters/log-emitter.js';
 import { MemberEmitter } from './emitters/member-emitter.js';
 import { SpanEmitter } from './emitters/span-emitter.js';
+import { TargetEmitter } from './emitters/target-emitter.js';
 import type { FamilyDef } from './families.js';
 import { SignalStore } from './store.js';
 
 /** The emitters every run has; callers add their own (holders) after these. */
 export function defaultEmitters(): Emitter[] {
-  return [new MemberEmitter(), new ClientEmitter(), new LogEmitter(), new SpanEmitter()];
+  return [new TargetEmitter(), new MemberEmitter(), new ClientEmitter(), new LogEmitter(), new SpanEmitter()];
 }
 
 export interface Signals {

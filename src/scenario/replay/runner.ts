@@ -14,6 +14,7 @@ import { evaluate, type AssertionContext } from './assertions.js';
 import { clusterConfigOf } from './cluster-config.js';
 import { LabelBook } from './labels.js';
 import { groupByTime } from '../group-by-time.js';
+import { signalView, type SignalView } from './signal-verdicts.js';
 
 /** The cluster boots this long before the scenario's time 0, so n1 leads and is primary at 0. */
 export const BOOTSTRAP_US: Micros = MICROS_PER_SECOND;
@@ -148,6 +149,12 @@ class Replay implements AssertionContext {
 
   lockHeld(client: string, lock: string): boolean {
     return this.clients.get(client)?.locks.get(lock)?.isOwner ?? false;
+  }
+
+  signalsNow(): SignalView | string {
+    // A trace that keeps no events (campaigns) has nothing to record signals from.
+    if (this.trace.length > 0 && this.trace.events.length === 0) return 'this run keeps no trace events to record signals from';
+    return signalView(this.trace.events, this.cluster.now(), this.scenario.alerts);
   }
 
   resource(name: string): { accepted: number; rejected: number } | undefined {

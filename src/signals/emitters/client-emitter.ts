@@ -40,6 +40,11 @@ export class ClientEmitter implements Emitter {
       for (const reason of CLOSE_REASONS) store.touch(STREAM_CLOSED, { ...client, reason }, e.t);
     }
     switch (e.kind) {
+      // A stopped process answers no scrape: its series go stale until it runs again.
+      case 'client-pause':
+        return store.setDown(client, e.t);
+      case 'client-resume':
+        return store.resume(client, e.t);
       case 'client-keepalive-once-error':
         return store.inc(RENEWAL_FAILURES, client, e.t);
       case 'client-keepalive-stream-error':
