@@ -8,7 +8,6 @@ import { createHash } from 'node:crypto';
 import type { Span, SpanAttribute } from '../store.js';
 
 const SPAN_KIND_INTERNAL = 1;
-const STATUS_CODE_OK = 1;
 const STATUS_CODE_ERROR = 2;
 
 const nanos = (us: number): string => (BigInt(us) * 1000n).toString();
@@ -43,7 +42,8 @@ export function otlpJson(spans: readonly Span[], service = 'lessor-sim'): string
             startTimeUnixNano: nanos(s.startUs),
             endTimeUnixNano: nanos(s.endUs ?? s.startUs),
             attributes: attributes(s.attributes),
-            status: s.error === undefined ? { code: STATUS_CODE_OK } : { code: STATUS_CODE_ERROR, message: s.error },
+            // OK is for spans an operator validated; a span that just ended leaves its status unset.
+            ...(s.error === undefined ? {} : { status: { code: STATUS_CODE_ERROR, message: s.error } }),
           };
         }),
       },
