@@ -12,21 +12,12 @@ import { defaultEmitters, familiesOf } from '../signals/recorder.js';
 import { INVALID, mismatch, reject, type Codec } from './codec.js';
 import { duration, list, object, text } from './codecs.js';
 import type { ParseContext } from './context.js';
-import { def, opt, req, type FieldsFor } from './fields.js';
+import { complete, decodeFields, def, req, type FieldsFor } from './fields.js';
 import { quote, type PNode, type PScalar } from './node.js';
 import { didYouMean } from './suggest.js';
-import type { SourcePos } from './types.js';
 
 /** Every metric name some component of the simulation emits. */
 export const EMITTED_METRICS: readonly string[] = familiesOf(defaultEmitters()).flatMap(exposedNames);
-
-/** Where character `at` of a scalar's text sits in the file (exact for one-line plain and quoted scalars). */
-export function posInScalar(node: PScalar, at: number): SourcePos {
-  const raw = node.text;
-  if (typeof node.value !== 'string' || raw.includes('\n')) return node.pos;
-  const quoted = raw !== node.value || /^["']/.test(raw);
-  return { ...node.pos, col: node.pos.col + at + (quoted ? 1 : 0) };
-}
 
 /** Reports each selector of `expr` whose metric no component emits, with a suggestion. */
 export function checkMetricNames(expr: Expr, node: PScalar, ctx: ParseContext): boolean {
@@ -34,7 +25,8 @@ export function checkMetricNames(expr: Expr, node: PScalar, ctx: ParseContext): 
   for (const s of selectorsOf(expr)) {
     if (EMITTED_METRICS.includes(s.name!)) continue;
     ok = false;
-    ctx.error(posInScalar(node, s.at), `no component emits metric ${quote(s.name!)}${didYouMean(s.name!, EMITTED_METRICS)}`);
+    // The node's text does not say whether it was quoted, so positions are the value's start plus a character.
+    ctx.error(node.pos, `no component emits metric ${quote(s.name!)} at character ${s.at + 1}${didYouMean(s.name!, EMITTED_METRICS)}`);
   }
   return ok;
 }
@@ -45,7 +37,7 @@ const promql: Codec<{ text: string; expr: Expr }> = {
   decode(node: PNode, ctx) {
     if (node.kind !== 'scalar' || typeof node.value !== 'string') return mismatch(ctx, node, 'a PromQL expression');
     const parsed = parsePromQL(node.value);
-    if (!parsed.ok) return reject(ctx, { ...node, pos: posInScalar(node, parsed.at) }, `expr does not parse: ${parsed.message}`);
+    if (!parsed.ok) return reject(ctx, node, `expr does not parse: ${parsed.message}`);
     return checkMetricNames(parsed.expr, node, ctx) ? { text: node.value, expr: parsed.expr } : INVALID;
   },
 };
@@ -93,10 +85,14 @@ const rule: Codec<AlertRule> = {
   expected: ruleFields.expected,
   schema: ruleFields.schema,
   decode(node, ctx) {
-    const r = ruleFields.decode(node, ctx);
+    if (node.kind !== 'map') return mismatch(ctx, node, ruleFields.expected);
+    const d = decodeFields(RULE_FIELDS, node, 'alert rule', ctx);
+    const name = d.value.name;
+    // A rule with a bad expr still names an alert, so expects that refer to it raise no second error.
+    if (name !== undefined && ctx.alerts.has(name)) return reject(ctx, node, `alert ${quote(name)} is defined twice`);
+    if (name !== undefined) ctx.alerts.add(name);
+    const r = complete(d);
     if (r === INVALID) return r;
-    if (ctx.alerts.has(r.name)) return reject(ctx, node, `alert ${quote(r.name)} is defined twice`);
-    ctx.alerts.add(r.name);
     return { name: r.name, exprText: r.expr.text, expr: r.expr.expr, forUs: r.forUs, labels: r.labels };
   },
 };

@@ -1,6 +1,6 @@
 /** The assertion table's entries for signals (alerts and metrics), kept beside the rest of the table. */
 import { parsePromQL } from '../signals/promql/parse.js';
-import { checkMetricNames, posInScalar } from './alerts-section.js';
+import { checkMetricNames } from './alerts-section.js';
 import { INVALID, mismatch, reject, type Codec } from './codec.js';
 import { bool, duration, range, text } from './codecs.js';
 import { def, req, type FieldsFor } from './fields.js';
@@ -43,7 +43,7 @@ const metricSelector: Codec<MetricValueAssertion['metric']> = {
   decode(node, ctx) {
     if (node.kind !== 'scalar' || typeof node.value !== 'string') return mismatch(ctx, node, this.expected);
     const p = parsePromQL(node.value);
-    if (!p.ok) return reject(ctx, { ...node, pos: posInScalar(node, p.at) }, `metric does not parse: ${p.message}`);
+    if (!p.ok) return reject(ctx, node, `metric does not parse: ${p.message}`);
     if (p.expr.kind !== 'selector' || p.expr.offsetUs !== 0) return reject(ctx, node, `expected ${this.expected}, without functions or offset`);
     return checkMetricNames(p.expr, node, ctx) ? { text: node.value, selector: p.expr } : INVALID;
   },
