@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { formatSeconds, seconds, type Micros } from '../clock/time.js';
 import { parseDuration } from '../scenario/duration.js';
 import type { RunResult } from '../scenario/replay/runner.js';
-import { firstDelete } from '../scenario/replay/signal-verdicts.js';
+import { alertLeads } from '../report/alert-leads.js';
 import { evaluateAlerts, type AlertTimeline } from '../signals/alerts/evaluate.js';
 import { promtoolFiles } from '../signals/alerts/promtool-file.js';
 import { logLines } from '../signals/export/log-lines.js';
@@ -78,11 +78,8 @@ function instant(at: string | undefined, endUs: Micros): Micros {
   return d.us;
 }
 
-const sec = (us: Micros): string => `${formatSeconds(us)} s`;
-
-/** Each alert instance's life, and its lead over the deletion of every key the run deleted. */
+/** Each alert instance's life, then each rule's lead over every deleted key. */
 function alertReport(tl: AlertTimeline, r: RunResult): string {
-  const deleted = [...new Set(r.trace.events.filter((e) => e.kind === 'kv-delete').map((e) => String(e.fields?.key)))];
   const lines: string[] = [];
   for (const rule of tl.group.rules) {
     const mine = tl.instances.filter((a) => a.rule === rule.name);
@@ -91,17 +88,11 @@ function alertReport(tl: AlertTimeline, r: RunResult): string {
     if (mine.length === 0) lines.push(`${rule.name}: never active`);
     for (const a of mine) {
       const { alertname: _, ...labels } = a.labels;
-      const fired = a.firedAt === undefined ? 'never fired' : `fired ${sec(a.firedAt)}`;
-      const resolved = a.resolvedAt === undefined ? 'still active at the end' : `resolved ${sec(a.resolvedAt)}`;
-      lines.push(`${rule.name}${JSON.stringify(labels)}: active ${sec(a.activeAt)}, ${fired}, ${resolved}`);
-    }
-    const first = mine.map((a) => a.firedAt).filter((t): t is number => t !== undefined);
-    for (const key of deleted) {
-      const del = firstDelete(r.trace.events, key)!;
-      const f = first.length === 0 ? undefined : Math.min(...first);
-      const lead = f === undefined ? 'never fired' : f <= del ? `warned ${sec(del - f)} before` : `fired ${sec(f - del)} after`;
-      lines.push(`  ${key} deleted at ${sec(del)}: ${rule.name} ${lead}`);
+      const fired = a.firedAt === undefined ? 'never fired' : `fired ${formatSeconds(a.firedAt)} s`;
+      const resolved = a.resolvedAt === undefined ? 'still active at the end' : `resolved ${formatSeconds(a.resolvedAt)} s`;
+      lines.push(`${rule.name}${JSON.stringify(labels)}: active ${formatSeconds(a.activeAt)} s, ${fired}, ${resolved}`);
     }
   }
+  lines.push(...alertLeads(r, tl));
   return lines.map((l) => `${l}\n`).join('');
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { seconds } from '../../../src/clock/time.js';
 import { renderTimelineHtml } from '../../../src/report/render/index.js';
 import { signalPanel } from '../../../src/report/render/signal-panel.js';
+import { explain } from '../../../src/report/explain.js';
 import { replay } from '../../signals/support.js';
 
 describe('signal panel', () => {
@@ -37,5 +38,18 @@ describe('signal panel', () => {
     const plain = replay('scenarios/seed-runbook.yaml');
     expect(signalPanel(plain)).toBeUndefined();
     expect(renderTimelineHtml(plain)).not.toContain('data-lane="alert:');
+  });
+});
+
+describe('explain', () => {
+  it('states each alert\'s lead over the loss it warns of', () => {
+    const lines = explain(replay('scenarios/signals/paused-client-renewals.yaml'));
+    expect(lines).toContain('alert ClientDown: fired at 12 s, 4.502 s before /locks/payment-42 was deleted at 16.502 s');
+    expect(lines).toContain('alert LeaseRenewalFailing: fired at 22 s, only 5.498 s after /locks/payment-42 was deleted at 16.502 s');
+    expect(lines).toContain('alert LeaseRenewalFailures: never fired (/locks/payment-42 was deleted at 16.502 s)');
+  });
+
+  it('says nothing about alerts for a scenario without rules', () => {
+    expect(explain(replay('scenarios/seed-runbook.yaml')).some((l) => l.startsWith('alert '))).toBe(false);
   });
 });
