@@ -102,8 +102,8 @@ describe('operators', () => {
   it('and / or / unless are set operations on label sets', () => {
     expect(values(at('g and c_total', 0, data))).toEqual([[{ __name__: 'g', x: 'b' }, 5]]);
     expect(values(at('g unless c_total', 0, data))).toEqual([[{ __name__: 'g', x: 'a' }, 1]]);
-    expect(values(at('g or c_total', 0, data)).length).toBe(3);
-    expect(values(at('g and on() c_total', 0, data)).length).toBe(2);
+    expect(values(at('g or c_total', 0, data))).toHaveLength(3);
+    expect(values(at('g and on() c_total', 0, data))).toHaveLength(2);
   });
 
   it('aggregate by and without labels', () => {
