@@ -3,7 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { seconds } from '../../src/clock/time.js';
 import type { Cluster } from '../../src/cluster/cluster.js';
+import type { Emitter } from '../../src/signals/emitter.js';
+import { defaultEmitters, recordSignals } from '../../src/signals/recorder.js';
 import { valueAt } from '../../src/signals/sample.js';
+import { formatLeaseId } from '../../src/trace/trace.js';
 import { replay, signalsOf, valueOf } from './support.js';
 
 describe('member metrics', () => {
@@ -110,5 +113,23 @@ describe('recording', () => {
     const c1 = s.store.series.find((x) => x.name === 'etcd_lease_renewal_failures_total' && x.labels.client === 'c1')!;
     expect(valueAt(c1, 0)).toBeUndefined();
     expect(valueAt(c1, seconds(1))).toBe(0);
+  });
+});
+
+describe('emitters', () => {
+  it('can be added: a gauge fed by TimeToLive answers, as a holder\'s TTL-remaining gauge will be', () => {
+    const ttlGauge: Emitter = {
+      families: [{ name: 'lease_ttl_remaining_seconds', type: 'gauge', help: 'TTL left, by TimeToLive.', labels: ['lease'] }],
+      onEvent(e, store) {
+        if (e.kind === 'ctl-ok' && e.fields?.op === 'timetolive' && e.lease !== undefined) {
+          store.gauge('lease_ttl_remaining_seconds', { lease: formatLeaseId(e.lease) }, e.t, Number(e.fields.ttl));
+        }
+      },
+    };
+    const r = replay('scenarios/timetolive-keys.yaml');
+    const s = recordSignals(r.trace.events, r.scenario.durationUs, [...defaultEmitters(), ttlGauge]);
+    expect(valueOf(s, 'lease_ttl_remaining_seconds', { lease: '19b76daa41801' }, seconds(2))).toBe(19);
+    expect(valueOf(s, 'lease_ttl_remaining_seconds', { lease: '19b76daa41801' }, seconds(4))).toBe(17);
+    expect(() => recordSignals([], 0, [...defaultEmitters(), ...defaultEmitters()])).toThrow(/two emitters declare the family up/);
   });
 });

@@ -55,7 +55,11 @@ export class SignalStore {
   readonly logs: LogRecord[] = [];
   readonly spans: Span[] = [];
 
-  constructor(readonly families: readonly FamilyDef[]) {}
+  constructor(readonly families: readonly FamilyDef[]) {
+    const names = families.map((f) => f.name);
+    const twice = names.find((n, i) => names.indexOf(n) !== i);
+    if (twice !== undefined) throw new Error(`signals: two emitters declare the family ${twice}`);
+  }
 
   get series(): Series[] {
     return [...this.byKey.values()];
