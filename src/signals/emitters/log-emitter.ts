@@ -3,7 +3,6 @@
  * key, revision, ttl_s. Granted, renewed and revoked are logged once, as the primary saw them; lost is
  * logged by the client whose keep-alive channel closed.
  */
-import { formatSeconds } from '../../clock/time.js';
 import { formatLeaseId, type TraceEvent } from '../../trace/trace.js';
 import { isMemberName, type Emitter } from '../emitter.js';
 import type { SignalStore } from '../store.js';
@@ -58,7 +57,7 @@ export class LogEmitter implements Emitter {
         return store.log(e.t, 'revoked', { ...base(), member: e.member });
       case 'client-keepalive-closed':
         if (f.reason === 'cancelled' || f.reason === 'client-closed') return;
-        return store.log(e.t, 'lost', { ...base(), client: e.member, reason: String(f.reason), at_s: formatSeconds(e.t) });
+        return store.log(e.t, 'lost', { ...base(), client: e.member, reason: String(f.reason) });
     }
   }
 
