@@ -12,6 +12,8 @@ const LAYERS: Record<string, number> = {
   lessor: 1,
   cluster: 2,
   client: 3,
+  // Signals only read the trace; they sit below scenario so its expects can evaluate alerts.
+  signals: 3.8,
   scenario: 4,
   properties: 5,
   report: 6,

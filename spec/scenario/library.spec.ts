@@ -8,7 +8,7 @@ import { parseScenario } from '../../src/scenario/parse.js';
 import { runScenario } from '../../src/scenario/replay/runner.js';
 
 const ROOT = resolve(__dirname, '../..');
-const dirs = ['scenarios', 'scenarios/bugs'];
+const dirs = ['scenarios', 'scenarios/bugs', 'scenarios/signals'];
 const files = dirs.flatMap((d) => {
   try {
     return readdirSync(join(ROOT, d))

@@ -1,6 +1,7 @@
 import { formatSeconds, formatTimeExact, type Micros } from '../clock/time.js';
 import type { RunResult } from '../scenario/replay/runner.js';
 import { formatLeaseId, type TraceEvent } from '../trace/trace.js';
+import { alertLeads } from './alert-leads.js';
 
 /** Milliseconds, or microseconds when the instant falls between two milliseconds. */
 const expiryText = (v: unknown): string => (v === 'forever' ? 'forever' : `${Number(v).toFixed(3)} s`);
@@ -139,5 +140,7 @@ export function explain(result: RunResult, label?: string): string[] {
     out.push(`${name ?? formatLeaseId(id)} (${formatLeaseId(id)}): ${c.links.join(' → ')}`);
   }
   if (label !== undefined && out.length === 0) out.push(`no lease is labelled ${label} in this scenario (labels: ${result.labels.entries().map(([l]) => l).join(', ') || 'none'})`);
+  // With alert rules, each alert's lead over the losses (a whole-run view, so not under --lease).
+  if (label === undefined) out.push(...alertLeads(result));
   return out;
 }

@@ -23,6 +23,7 @@ import { complete, decodeFields, def, fieldList, fieldSchema, objectSchema, req,
 import { quote } from './node.js';
 import { key, via } from './kinds/shared-fields.js';
 import { didYouMean } from './suggest.js';
+import { SIGNAL_FORMS } from './signal-forms.js';
 import type { Assertion, AssertionForm } from './types.js';
 
 export interface FormSpec<T> {
@@ -116,6 +117,7 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
     description: 'Extension: LeaseLeases (on the leader, or on via) lists this many leases.',
     fields: { count: req('leases', leaseCount, 'Expected listing: { count: N }.'), via },
   },
+  ...SIGNAL_FORMS,
 };
 
 interface FormEntry {

@@ -19,6 +19,8 @@ export class ParseContext {
   readonly locks = new Map<string, Set<string>>();
   /** Resources an earlier `fenced-write` wrote to. */
   readonly resources = new Set<string>();
+  /** Alert names the `alerts` section defines, which expects may refer to. */
+  readonly alerts = new Set<string>();
 
   constructor(
     readonly file: string,

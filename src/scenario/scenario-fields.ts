@@ -7,6 +7,7 @@ import { formatDuration } from './duration.js';
 import { complete, def, defaultsOf, opt, req, type Decoded, type FieldsFor } from './fields.js';
 import { quote } from './node.js';
 import { steps } from './steps.js';
+import { alertsSection } from './alerts-section.js';
 import { didYouMean } from './suggest.js';
 import { PROFILE_NAMES, type ScenarioCluster, type Scenario } from './types.js';
 
@@ -121,6 +122,7 @@ export const TOP_LEVEL_FIELDS: FieldsFor<ScenarioFields> = {
   seed: def('seed', int(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'an integer seed'), 1, 'PRNG seed; the CLI\'s --seed overrides it.'),
   cluster: def('cluster', cluster, defaultsOf(CLUSTER_FIELDS), 'The simulated etcd cluster.'),
   bugs: def('bugs', list(bugName, { unique: true }), [], 'Names of historical etcd bugs to switch on.'),
+  alerts: opt('alerts', alertsSection, 'Extension: Prometheus-style alerting rules evaluated on the simulated metrics (see docs/signals.md).'),
   steps: req('steps', steps, 'The timed steps, in time order.'),
   durationUs: opt(
     'duration',

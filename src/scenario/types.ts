@@ -4,6 +4,8 @@
  * Times and durations are integer microseconds; TTLs are whole seconds as in etcd's API.
  */
 import type { Micros } from '../clock/time.js';
+import type { AlertGroup } from '../signals/alerts/rule.js';
+import type { SignalAssertion } from './signal-assertion-types.js';
 
 /** Where a node starts in its source file; `line` and `col` count from 1. */
 export interface SourcePos {
@@ -297,7 +299,8 @@ export type Assertion =
   | ResourceRejectedAssertion
   | RevisionAssertion
   | LeasesCountAssertion
-  | ExpiryQueueAssertion;
+  | ExpiryQueueAssertion
+  | SignalAssertion;
 
 export type AssertionForm = Assertion['form'];
 
@@ -313,6 +316,8 @@ export interface Scenario {
   /** Historical etcd bugs switched on, by name. */
   readonly bugs: readonly string[];
   readonly steps: readonly Step[];
+  /** Alerting rules evaluated on the run's signals. */
+  readonly alerts?: AlertGroup;
   /** Virtual time the simulation runs until. */
   readonly durationUs: Micros;
 }

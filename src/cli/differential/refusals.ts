@@ -75,6 +75,9 @@ const UNSUPPORTED_FORMS: Partial<Record<Assertion['form'], string>> = {
   'resource-accepted': 'fenced resources exist only in the simulation',
   'resource-rejected': 'fenced resources exist only in the simulation',
   'expiry-queue': 'a lessor\'s internal expiry queue is not observable from outside etcd',
+  'alert-firing': 'alerts are evaluated on the simulation\'s signals; the driver scrapes no metrics from the real cluster',
+  'alert-lead': 'alerts are evaluated on the simulation\'s signals; the driver scrapes no metrics from the real cluster',
+  'metric-value': 'metrics are the simulation\'s signals; the driver scrapes no metrics from the real cluster',
 };
 
 /** Every reason the driver refuses the scenario, as `file:line: ...`; empty when it can replay it. */

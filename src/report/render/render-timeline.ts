@@ -2,6 +2,7 @@ import type { RunResult } from '../../scenario/replay/runner.js';
 import { extractTimeline, type ExtractOptions } from './extract.js';
 import { page } from './page.js';
 import { timelineSvg } from './svg-timeline.js';
+import { signalPanel } from './signal-panel.js';
 
 export interface RenderOptions extends ExtractOptions {
   /** The page's <title>; default "<scenario name> — lessor-sim timeline". */
@@ -14,6 +15,6 @@ export interface RenderOptions extends ExtractOptions {
  * and a small inline script only; the same RunResult always renders to the same bytes.
  */
 export function renderTimelineHtml(result: RunResult, opts: RenderOptions = {}): string {
-  const svg = timelineSvg(extractTimeline(result, opts));
+  const svg = timelineSvg(extractTimeline(result, opts), signalPanel(result));
   return page(result, svg, opts.title ?? `${result.scenario.name} — lessor-sim timeline`);
 }

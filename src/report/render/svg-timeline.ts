@@ -7,6 +7,8 @@ import { GEOMETRY, TOTAL_WIDTH } from './geometry.js';
 import type { Timeline } from './model.js';
 import { TimeScale } from './scale.js';
 import { el, svgText } from './svg.js';
+import { drawSignals } from './draw-signals.js';
+import type { SignalPanel } from './signal-panel.js';
 
 const PATTERNS = [
   el('pattern', { id: 'hatch-paused', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, el('rect', { width: 6, height: 6, fill: '#e0e0e0' }), el('line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: '#8a8a8a', 'stroke-width': 2.5 })),
@@ -15,7 +17,7 @@ const PATTERNS = [
 ].join('');
 
 /** The whole timeline as one SVG element, lanes stacked under the axis. */
-export function timelineSvg(tl: Timeline): string {
+export function timelineSvg(tl: Timeline, signals?: SignalPanel): string {
   const scale = new TimeScale(tl.startUs, tl.endUs, GEOMETRY.labelWidth, GEOMETRY.plotWidth);
   const slots = packLabels(tl.markers, scale);
   const labelRows = Math.max(1, ...slots.map((s) => s.row + 1));
@@ -51,6 +53,12 @@ export function timelineSvg(tl: Timeline): string {
   if (tl.ctl.ticks.length > 0) {
     lanes.push(drawEventLane(tl.ctl, scale, y));
     y += GEOMETRY.ctlHeight;
+  }
+  if (signals !== undefined) {
+    section('signals (alerts, then the series their rules read)');
+    const drawn = drawSignals(signals, scale, y);
+    lanes.push(drawn.svg);
+    y += drawn.height;
   }
   const bottom = y + GEOMETRY.bottomPad;
 

@@ -4,6 +4,7 @@ import type { EtcdServer } from '../../cluster/server/etcd-server.js';
 import type { Lease } from '../../lessor/lease.js';
 import type { Assertion, IntRange, KeyExistsAssertion, KeyRevisionAssertion, KeyValueAssertion, LeaseLabel, MemberName } from '../types.js';
 import type { LabelBook } from './labels.js';
+import { signalVerdict, type SignalView } from './signal-verdicts.js';
 
 export interface AssertionVerdict {
   readonly pass: boolean;
@@ -19,6 +20,8 @@ export interface AssertionContext {
   keepAliveAlive(client: string, lease: bigint): boolean | undefined;
   lockHeld(client: string, lock: string): boolean;
   resource(name: string): { readonly accepted: number; readonly rejected: number } | undefined;
+  /** The run's signals and alerts up to this instant, or why there are none. */
+  signalsNow(): SignalView | string;
 }
 
 const fail = (got: string): AssertionVerdict => ({ pass: false, got });
@@ -107,6 +110,10 @@ export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict 
       const n = s.lessor.leases().length;
       return verdict(n === a.count, `${n} leases`);
     }
+    case 'alert-firing':
+    case 'alert-lead':
+    case 'metric-value':
+      return signalVerdict(a, ctx.signalsNow());
   }
 }
 

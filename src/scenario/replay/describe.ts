@@ -1,5 +1,7 @@
 import type { Assertion } from '../types.js';
 import { describeRange } from './assertions.js';
+import { describeSignalAssertion } from './signal-verdicts.js';
+import { formatDuration } from '../duration.js';
 
 const on = (via: string | undefined, linearizable: string): string => (via === undefined ? linearizable : `on ${via}`);
 
@@ -34,5 +36,9 @@ export function describeAssertion(a: Assertion): string {
       return `${a.member}'s expiry queue holds ${describeRange(a.entries)} entries`;
     case 'leases-count':
       return `${a.count} leases listed ${on(a.via, 'on the leader')}`;
+    case 'alert-firing':
+    case 'alert-lead':
+    case 'metric-value':
+      return describeSignalAssertion(a, formatDuration);
   }
 }

@@ -20,6 +20,7 @@ import { stepEntry } from '../step-kinds.js';
 import type { ScenarioClient, StepReplay } from './step-replay.js';
 import { livelockThresholdOf } from './livelock.js';
 import { runStopOf, type RunStop } from './stop.js';
+import { signalView, type SignalView } from './signal-verdicts.js';
 
 /** The cluster boots this long before the scenario's time 0, so n1 leads and is primary at 0. */
 export const BOOTSTRAP_US: Micros = MICROS_PER_SECOND;
@@ -130,7 +131,7 @@ function replaySteps(
   if (first?.name !== 'n1' || !first.lessor.isPrimary()) {
     return result(`the cluster did not elect n1 within ${BOOTSTRAP_US / MICROS_PER_SECOND} s before time 0 (check latency and fsync)`, cluster);
   }
-  const replay = new Replay(cluster, trace, labels, profile, bugs);
+  const replay = new Replay(cluster, trace, labels, profile, bugs, scenario.alerts);
   const groups = groupByTime(scenario.steps);
   for (const [at, steps] of groups) {
     cluster.runUntil(at);
@@ -161,6 +162,7 @@ class Replay implements AssertionContext, StepReplay {
     readonly labels: LabelBook,
     profile: Scenario['profile'],
     readonly bugs: BugSet,
+    private readonly alerts: Scenario['alerts'],
   ) {
     this.clientProfile = CLIENT_PROFILES[profile];
   }
@@ -178,6 +180,12 @@ class Replay implements AssertionContext, StepReplay {
 
   lockHeld(client: string, lock: string): boolean {
     return this.clients.get(client)?.locks.get(lock)?.isOwner ?? false;
+  }
+
+  signalsNow(): SignalView | string {
+    // A trace that keeps no events (campaigns) has nothing to record signals from.
+    if (this.trace.length > 0 && this.trace.events.length === 0) return 'this run keeps no trace events to record signals from';
+    return signalView(this.trace.events, this.cluster.now(), this.alerts);
   }
 
   resource(name: string): { accepted: number; rejected: number } | undefined {

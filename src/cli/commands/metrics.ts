@@ -1,0 +1,33 @@
+import { str, type Command } from '../command.js';
+import { UsageError } from '../errors.js';
+import { SCENARIO_FLAGS, loadAll, replayCli, runOptions } from './scenario-flags.js';
+
+export const metricsCommand: Command = {
+  name: 'metrics',
+  summary: "a replay's signals: Prometheus exposition at an instant, the whole series, logs, spans, alerts",
+  args: 'FILE',
+  positionals: { min: 1, max: 1 },
+  flags: {
+    ...SCENARIO_FLAGS,
+    at: { type: 'string', value: 'T', help: 'the virtual instant of the exposition, e.g. 12s (default: the end of the run)' },
+    format: { type: 'string', value: 'F', help: 'prometheus (default), openmetrics, json, logs, otlp or alerts' },
+    promtool: { type: 'string', value: 'DIR', help: "write the run's series and alert rules as a `promtool test rules` file into DIR" },
+  },
+  details: 'The signals are read off the trace, so recording them changes nothing in the run. See docs/signals.md.',
+  run: async (inv) => {
+    const opts = runOptions(inv);
+    const cli = replayCli(inv);
+    const [scenario] = loadAll(inv.positionals);
+    const { replay } = await import('../replay.js');
+    const { exitCodeOf } = await import('../limits.js');
+    const { metricsCommand: metricsOf, MetricsUsageError } = await import('../metrics.js');
+    const r = replay(scenario!, opts, cli, inv.io);
+    try {
+      inv.io.out(metricsOf(r, { format: str(inv, 'format'), at: str(inv, 'at'), promtoolDir: str(inv, 'promtool') }).replace(/\n$/, ''));
+    } catch (e) {
+      if (e instanceof MetricsUsageError) throw new UsageError(`metrics: ${e.message}`, 'metrics');
+      throw e;
+    }
+    return exitCodeOf([r]);
+  },
+};

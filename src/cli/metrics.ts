@@ -1,0 +1,98 @@
+/**
+ * `lessor-sim metrics FILE`: a run's signals in the formats monitoring tools read. Prometheus text at
+ * one instant (--at, inside the run), the whole scraped series as OpenMetrics or JSON, the lease log as
+ * JSON lines, spans as OTLP/JSON, the alert timeline, or a `promtool test rules` directory.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatSeconds, seconds, type Micros } from '../clock/time.js';
+import { parseDuration } from '../scenario/duration.js';
+import type { RunResult } from '../scenario/replay/runner.js';
+import { alertLeads } from '../report/alert-leads.js';
+import { evaluateAlerts, type AlertTimeline } from '../signals/alerts/evaluate.js';
+import { promtoolFiles } from '../signals/alerts/promtool-file.js';
+import { logLines } from '../signals/export/log-lines.js';
+import { openMetrics } from '../signals/export/openmetrics.js';
+import { otlpJson } from '../signals/export/otlp.js';
+import { prometheusText } from '../signals/export/prometheus-text.js';
+import { seriesJson } from '../signals/export/series-json.js';
+import { recordSignals } from '../signals/recorder.js';
+import { scrape } from '../signals/sample.js';
+
+export const METRICS_FORMATS = ['prometheus', 'openmetrics', 'json', 'logs', 'otlp', 'alerts'] as const;
+export type MetricsFormat = (typeof METRICS_FORMATS)[number];
+
+export interface MetricsOptions {
+  readonly format: string | undefined;
+  readonly at: string | undefined;
+  /** Write promtool's rules.yml and test.yml here instead of printing. */
+  readonly promtoolDir: string | undefined;
+}
+
+/** A refused option: the message for the user. */
+export class MetricsUsageError extends Error {}
+
+const DEFAULT_SCRAPE_US = seconds(1);
+
+/** The output text (or the files written, for --promtool). */
+export function metricsCommand(r: RunResult, opts: MetricsOptions): string {
+  const format = (opts.format ?? 'prometheus') as MetricsFormat;
+  if (!METRICS_FORMATS.includes(format)) throw new MetricsUsageError(`--format takes one of ${METRICS_FORMATS.join(', ')}, got ${JSON.stringify(opts.format)}`);
+  const endUs = r.scenario.durationUs;
+  const signals = recordSignals(r.trace.events, endUs);
+  const scrapeUs = r.scenario.alerts?.scrapeIntervalUs ?? DEFAULT_SCRAPE_US;
+  if (opts.at !== undefined && format !== 'prometheus') throw new MetricsUsageError('--at goes with --format prometheus (the other formats cover the whole run)');
+  if (opts.promtoolDir !== undefined) {
+    const group = r.scenario.alerts;
+    if (group === undefined) throw new MetricsUsageError(`--promtool: ${r.scenario.file} has no alerts section`);
+    const files = promtoolFiles(scrape(signals.store, group.scrapeIntervalUs, endUs), evaluateAlerts(signals, group));
+    mkdirSync(opts.promtoolDir, { recursive: true });
+    writeFileSync(join(opts.promtoolDir, 'rules.yml'), files.rules);
+    writeFileSync(join(opts.promtoolDir, 'test.yml'), files.test);
+    return `wrote ${join(opts.promtoolDir, 'rules.yml')} and ${join(opts.promtoolDir, 'test.yml')}; check them with: promtool test rules ${join(opts.promtoolDir, 'test.yml')}\n`;
+  }
+  switch (format) {
+    case 'prometheus':
+      return prometheusText(signals.store, instant(opts.at, endUs));
+    case 'openmetrics':
+      return openMetrics(scrape(signals.store, scrapeUs, endUs));
+    case 'json':
+      return `${seriesJson(scrape(signals.store, scrapeUs, endUs), scrapeUs)}\n`;
+    case 'logs':
+      return logLines(signals.store.logs);
+    case 'otlp':
+      return `${otlpJson(signals.store.spans)}\n`;
+    case 'alerts': {
+      const group = r.scenario.alerts;
+      if (group === undefined) throw new MetricsUsageError(`--format alerts: ${r.scenario.file} has no alerts section`);
+      return alertReport(evaluateAlerts(signals, group), r);
+    }
+  }
+}
+
+function instant(at: string | undefined, endUs: Micros): Micros {
+  if (at === undefined) return endUs;
+  const d = parseDuration(at);
+  if (!d.ok) throw new MetricsUsageError(`--at: ${d.message}`);
+  if (d.us > endUs) throw new MetricsUsageError(`--at ${at} is outside the run, which ends at ${formatSeconds(endUs)} s`);
+  return d.us;
+}
+
+/** Each alert instance's life, then each rule's lead over every deleted key. */
+function alertReport(tl: AlertTimeline, r: RunResult): string {
+  const lines: string[] = [];
+  for (const rule of tl.group.rules) {
+    const mine = tl.instances.filter((a) => a.rule === rule.name);
+    const err = tl.errors.get(rule.name);
+    if (err !== undefined) lines.push(`${rule.name}: evaluation error: ${err}`);
+    if (mine.length === 0) lines.push(`${rule.name}: never active`);
+    for (const a of mine) {
+      const { alertname: _, ...labels } = a.labels;
+      const fired = a.firedAt === undefined ? 'never fired' : `fired ${formatSeconds(a.firedAt)} s`;
+      const resolved = a.resolvedAt === undefined ? 'still active at the end' : `resolved ${formatSeconds(a.resolvedAt)} s`;
+      lines.push(`${rule.name}${JSON.stringify(labels)}: active ${formatSeconds(a.activeAt)} s, ${fired}, ${resolved}`);
+    }
+  }
+  lines.push(...alertLeads(r, tl));
+  return lines.map((l) => `${l}\n`).join('');
+}
