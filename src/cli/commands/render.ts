@@ -1,5 +1,4 @@
 import { str, type Command } from '../command.js';
-import { UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { checkOutputFile } from '../output-path.js';
 import { SCENARIO_FLAGS, loadAll, runOptions } from './scenario-flags.js';
@@ -11,13 +10,12 @@ export const renderCommand: Command = {
   positionals: { min: 1, max: 1 },
   flags: {
     ...SCENARIO_FLAGS,
-    out: { type: 'string', short: 'o', value: 'OUT.html', help: 'the page to write (required)' },
+    out: { type: 'string', short: 'o', required: true, value: 'OUT.html', help: 'the page to write' },
   },
   run: async (inv) => {
     const opts = runOptions(inv);
-    const out = str(inv, 'out');
-    if (out === undefined) throw new UsageError('render: name the output file with -o OUT.html', 'render');
-    checkOutputFile('-o', out, 'render');
+    const out = str(inv, 'out')!;
+    checkOutputFile('-o', out);
     const [scenario] = loadAll(inv.positionals);
     const { runScenario } = await import('../../scenario/replay/runner.js');
     const { renderTimelineHtml } = await import('../../report/render/index.js');

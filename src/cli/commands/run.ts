@@ -17,7 +17,7 @@ export const runCommand: Command = {
   details: 'Every file is validated before anything runs; with several files a total line ends the output.',
   run: async (inv) => {
     const opts = runOptions(inv);
-    const junit = junitOutput(inv, 'run');
+    const junit = junitOutput(inv);
     const scenarios = loadAll(inv.positionals);
     const { runFiles } = await import('./run-files.js');
     return runFiles(scenarios, opts, { quiet: bool(inv, 'quiet'), verbose: bool(inv, 'verbose'), json: bool(inv, 'json'), junit }, inv.io);
