@@ -5,6 +5,8 @@
  */
 export { parseScenario, formatError, type ParseOptions, type ParseResult } from './scenario/parse.js';
 export type * from './scenario/types.js';
+// The scenario file's cluster section (the simulated cluster's own settings are ClusterConfig below).
+export type { ClusterConfig as ScenarioClusterConfig } from './scenario/types.js';
 export { runScenario, BOOTSTRAP_US, type RunOptions, type RunResult, type AssertionResult } from './scenario/replay/runner.js';
 export { BUGS, BUG_NAMES, isBugName, type BugName } from './lessor/bugs.js';
 export { Trace, NO_TRACE, formatEvent, formatLeaseId, type TraceEvent, type TraceListener, type FieldValue } from './trace/trace.js';

@@ -6,7 +6,7 @@ export const EXIT = {
   failed: 1,
   /** Bad usage: an unknown command or flag, a bad value, an invalid scenario file, an output path that cannot be written. Nothing ran. */
   usage: 2,
-  /** An unexpected error inside lessor-sim (a bug): one line, or the stack trace with --debug. */
+  /** An output could not be written after the work was done, or an unexpected error inside lessor-sim (a bug): one line, the stack trace with --debug. */
   internal: 3,
 } as const;
 
@@ -15,4 +15,5 @@ export const EXIT_CODES_HELP = `exit codes:
   1  an assertion failed (check: a property was violated; diff: a verdict differs or etcd could not run)
   2  bad usage: unknown command or flag, bad value, invalid scenario file, unwritable output path;
      reported before anything runs
-  3  an unexpected error inside lessor-sim (rerun with --debug for the stack trace)`;
+  3  an output could not be written once the work was done, or an unexpected error inside
+     lessor-sim (rerun with --debug for the stack trace)`;

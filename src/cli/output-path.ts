@@ -1,7 +1,8 @@
 /** Output paths are checked before a run or campaign starts, so a typo costs nothing. */
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { UsageError } from './errors.js';
+import { CliError, UsageError } from './errors.js';
+import { EXIT } from './exit-codes.js';
 
 function isDir(p: string): boolean | undefined {
   try {
@@ -36,4 +37,14 @@ export function checkOutputDir(flag: string, dir: string): void {
   while (isDir(p) === undefined && dirname(p) !== p) p = dirname(p);
   if (isDir(p) !== true) throw new UsageError(`${flag} ${dir}: ${p} is a file; name a directory`);
   if (!writable(p)) throw new UsageError(`${flag} ${dir}: ${p} is not writable`);
+}
+
+/** Writes an output file; a failure after the checks (disk full, removed folder) is one line, exit 3. */
+export function writeOutput(file: string, text: string): void {
+  try {
+    mkdirSync(dirname(resolve(file)), { recursive: true });
+    writeFileSync(file, text);
+  } catch (e) {
+    throw new CliError(`cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)})`, EXIT.internal);
+  }
 }

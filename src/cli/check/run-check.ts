@@ -3,12 +3,12 @@
  * line on stderr when it is a terminal, and a summary; writes shrunk counterexamples with --out. Exit
  * code 0 when no run violated a property, 1 when one did, 2 on bad usage.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CampaignSpec, RunOutcome } from '../../properties/index.js';
 import { PROPERTY_NAMES } from '../../properties/monitors/property-names.js';
 import type { CliIO } from '../io.js';
 import { junitXml, type JUnitCase } from '../junit.js';
+import { writeOutput } from '../output-path.js';
 import { reproduceLine, shardIndices, type CheckOptions } from './check-options.js';
 import { runPool } from './worker-pool.js';
 
@@ -55,7 +55,7 @@ export async function runCheck(o: CheckOptions, io: CliIO, junit?: string): Prom
   const seconds = (Date.now() - started) / 1000;
   outcomes.sort((a, b) => a.index - b.index);
   const files = summarize(o, outcomes, seconds, io);
-  if (junit !== undefined) writeFileSync(junit, checkJunit(o, outcomes, files, seconds, startedAt));
+  if (junit !== undefined) writeOutput(junit, checkJunit(o, outcomes, files, seconds, startedAt));
   return violations > 0 ? 1 : 0;
 }
 
@@ -67,13 +67,12 @@ function summarize(o: CheckOptions, outcomes: readonly RunOutcome[], seconds: nu
   io.out(
     `${outcomes.length} runs (${range}), ${failing.length} with a violation, ${(outcomes.length / Math.max(seconds, 1e-3)).toFixed(1)} runs/s on ${o.workers} workers`,
   );
-  if (o.out !== undefined && failing.length > 0) mkdirSync(o.out, { recursive: true });
   for (const r of failing) {
     const v = r.violation!;
     io.out(`  run ${r.index} (run seed ${r.runSeed}): ${v.property} at ${(v.atUs / 1e6).toFixed(6)} s, trace line ${v.traceLine}: ${v.message}`);
     if (o.out !== undefined && r.counterexample !== undefined) {
       const file = join(o.out, `check-${o.seed}-${r.index}-${v.property}.yaml`);
-      writeFileSync(file, r.counterexample);
+      writeOutput(file, r.counterexample);
       written.set(r.index, file);
       io.out(`    counterexample: ${file}`);
     }

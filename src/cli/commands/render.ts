@@ -1,6 +1,6 @@
 import { str, type Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import { checkOutputFile } from '../output-path.js';
+import { checkOutputFile, writeOutput } from '../output-path.js';
 import { SCENARIO_FLAGS, loadAll, runOptions } from './scenario-flags.js';
 
 export const renderCommand: Command = {
@@ -19,9 +19,8 @@ export const renderCommand: Command = {
     const [scenario] = loadAll(inv.positionals);
     const { runScenario } = await import('../../scenario/replay/runner.js');
     const { renderTimelineHtml } = await import('../../report/render/index.js');
-    const { writeFileSync } = await import('node:fs');
     const r = runScenario(scenario!, opts);
-    writeFileSync(out, renderTimelineHtml(r));
+    writeOutput(out, renderTimelineHtml(r));
     inv.io.out(`wrote ${out} (${r.assertions.filter((a) => a.pass).length}/${r.assertions.length} assertions passed, trace sha256 ${r.trace.hash()})`);
     return r.passed ? EXIT.ok : EXIT.failed;
   },
