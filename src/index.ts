@@ -4,6 +4,7 @@
  * `lessor-sim/properties`; reports (timeline, explain, HTML) are `lessor-sim/report`.
  */
 export { parseScenario, formatError, type ParseOptions, type ParseResult } from './scenario/parse.js';
+// Scenario types; the file's cluster section is ScenarioCluster (the simulated cluster's own settings are ClusterConfig below).
 export type * from './scenario/types.js';
 export { runScenario, BOOTSTRAP_US, type RunOptions, type RunResult, type AssertionResult } from './scenario/replay/runner.js';
 export { BUGS, BUG_NAMES, isBugName, type BugName } from './lessor/bugs.js';

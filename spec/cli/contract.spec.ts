@@ -10,7 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../../src/cli/cli.js';
 import type { Command } from '../../src/cli/command.js';
 import { COMMANDS } from '../../src/cli/commands/index.js';
+import { CliError } from '../../src/cli/errors.js';
 import { bufferIO } from '../../src/cli/io.js';
+import { writeOutput } from '../../src/cli/output-path.js';
 
 const ROOT = resolve(__dirname, '../..');
 const RUNBOOK = 'scenarios/seed-runbook.yaml';
@@ -112,6 +114,18 @@ describe('errors', () => {
     const debug = await run(['boom', '--debug'], [boom]);
     expect(debug.code).toBe(4);
     expect(debug.err).toMatch(/^TypeError: x is undefined\n\s+at /m);
+  });
+
+  it('reports an output that cannot be written after the work as one line with exit 4', () => {
+    let caught: unknown;
+    try {
+      writeOutput('/proc/version/x.html', 'page');
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(CliError);
+    expect((caught as CliError).exitCode).toBe(4);
+    expect((caught as CliError).message).toMatch(/^cannot write \/proc\/version\/x\.html \(E[A-Z]+\)$/);
   });
 
   it('lists every problem of every invalid file and runs nothing', async () => {

@@ -9,6 +9,7 @@ import { parseCommandArgs } from '../../src/cli/argv.js';
 import { checkOptions } from '../../src/cli/check/check-options.js';
 import { cli } from '../../src/cli/cli.js';
 import { COMMANDS } from '../../src/cli/commands/index.js';
+import { EXIT_CODES_HELP } from '../../src/cli/exit-codes.js';
 import { bufferIO } from '../../src/cli/io.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -77,6 +78,15 @@ describe('README commands', () => {
     const r = await run(redirect(argv));
     expect(r.err).toBe('');
     expect(r.code, line).toBe(0);
+  });
+});
+
+describe('README exit codes', () => {
+  it('are the ones `lessor-sim help` prints', () => {
+    const help = new Map([...EXIT_CODES_HELP.matchAll(/^ {2}(\d) {2}([\s\S]*?)(?=\n {2}\d |(?![\s\S]))/gm)].map((m) => [m[1]!, norm(m[2]!)]));
+    const readme = new Map([...README.matchAll(/^\| (\d) \| (.*) \|$/gm)].map((m) => [m[1]!, norm(m[2]!.replace(/`/g, ''))]));
+    expect(help.size).toBe(5);
+    expect(readme).toEqual(help);
   });
 });
 

@@ -23,15 +23,18 @@ export function parseCommandArgs(cmd: Command, args: readonly string[]): Parsed 
   try {
     parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(rephrase((e as Error).message, cmd, Object.keys(flags)), cmd.name);
+    throw new UsageError(rephrase((e as Error).message, cmd, Object.keys(flags)));
   }
   const values = parsed.values as Record<string, FlagValue>;
   if (values['help'] === true) return { flags: values, positionals: parsed.positionals };
+  for (const [name, f] of Object.entries(cmd.flags)) {
+    if (f.required === true && values[name] === undefined) throw new UsageError(`${cmd.name} needs ${f.short !== undefined ? `-${f.short}` : `--${name}`} ${f.value ?? 'VALUE'}`);
+  }
   const n = parsed.positionals.length;
   const { min, max } = cmd.positionals;
-  if (n < min) throw new UsageError(`${cmd.name}: name ${min === max ? (min === 1 ? 'a' : String(min)) : 'at least one'} ${cmd.args.replace(/\.\.\.$/, '')}`, cmd.name);
+  if (n < min) throw new UsageError(`${cmd.name}: name ${min === max ? (min === 1 ? 'a' : String(min)) : 'at least one'} ${cmd.args.replace(/\.\.\.$/, '')}`);
   if (n > max) {
-    throw new UsageError(max === 0 ? `${cmd.name} takes no positional arguments, got ${JSON.stringify(parsed.positionals[0])}` : `${cmd.name} takes ${max === 1 ? 'one' : `at most ${max}`} ${cmd.args}, got ${n}`, cmd.name);
+    throw new UsageError(max === 0 ? `${cmd.name} takes no positional arguments, got ${JSON.stringify(parsed.positionals[0])}` : `${cmd.name} takes ${max === 1 ? 'one' : `at most ${max}`} ${cmd.args}, got ${n}`);
   }
   return { flags: values, positionals: parsed.positionals };
 }

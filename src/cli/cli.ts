@@ -22,10 +22,12 @@ export async function cli(argv: readonly string[], io: CliIO, opts: CliOptions):
   const commands = opts.commands ?? COMMANDS;
   // Flags after `--` are positionals, so they do not switch the error format.
   const flags = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  // A usage error names the command whose synopsis to show; the one being run, when it does not say.
+  const current = commands.find((c) => c.name === argv[0]);
   try {
     return await dispatch(argv, io, commands, opts.version);
   } catch (e) {
-    return report(e, io, commands, flags.includes('--json'), flags.includes('--debug'));
+    return report(e, io, current, flags.includes('--json'), flags.includes('--debug'));
   }
 }
 
@@ -61,7 +63,7 @@ function find(commands: readonly Command[], name: string): Command {
 
 const problemLine = (p: ScenarioError): string => (p.line === 0 ? `${p.file}: ${p.message}` : `${p.file}:${p.line}:${p.col}: ${p.message}`);
 
-function report(e: unknown, io: CliIO, commands: readonly Command[], json: boolean, debug: boolean): number {
+function report(e: unknown, io: CliIO, current: Command | undefined, json: boolean, debug: boolean): number {
   const known = e instanceof CliError;
   const exitCode = known ? e.exitCode : EXIT.internal;
   const message = known ? e.message : `unexpected error: ${e instanceof Error ? e.message : String(e)}`;
@@ -76,7 +78,7 @@ function report(e: unknown, io: CliIO, commands: readonly Command[], json: boole
   if (stack !== undefined) io.err(stack);
   else if (!known) io.err('(a bug in lessor-sim: rerun with --debug for the stack trace, and please report it)');
   if (e instanceof UsageError && problems.length === 0) {
-    const cmd = commands.find((c) => c.name === e.command);
+    const cmd = current;
     io.err(cmd !== undefined ? `${synopsis(cmd)}\n(lessor-sim help ${cmd.name} for every flag)` : 'usage: lessor-sim COMMAND [ARGS] [FLAGS]   (lessor-sim help for the commands)');
   }
   return exitCode;

@@ -10,6 +10,8 @@ export interface FlagSpec {
   readonly short?: string;
   /** Repeatable (string flags): every occurrence is kept. */
   readonly multiple?: boolean;
+  /** The command refuses to run without it. */
+  readonly required?: boolean;
   /** The value's placeholder in help, e.g. `N` for `--seed N`. */
   readonly value?: string;
   readonly help: string;

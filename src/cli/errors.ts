@@ -13,13 +13,9 @@ export class CliError extends Error {
   }
 }
 
-/** Bad usage (exit 2): the command's usage is printed after the message. */
+/** Bad usage (exit 2): the synopsis of the command being run is printed after the message. */
 export class UsageError extends CliError {
-  constructor(
-    message: string,
-    /** The command whose usage applies, when one was recognised. */
-    readonly command?: string,
-  ) {
+  constructor(message: string) {
     super(message, EXIT.usage);
   }
 }

@@ -8,7 +8,7 @@ export const EXIT = {
   usage: 2,
   /** A replay was stopped by --max-events, --timeout or the livelock guard (check: and no run violated a property). */
   stopped: 3,
-  /** An unexpected error inside lessor-sim (a bug): one line, or the stack trace with --debug. */
+  /** An output could not be written after the work was done, or an unexpected error inside lessor-sim (a bug): one line, the stack trace with --debug. */
   internal: 4,
 } as const;
 
@@ -19,4 +19,5 @@ export const EXIT_CODES_HELP = `exit codes:
      reported before anything runs
   3  a replay was stopped by --max-events, --timeout or the livelock guard (check: a run was
      stopped and none violated a property)
-  4  an unexpected error inside lessor-sim (rerun with --debug for the stack trace)`;
+  4  an output could not be written once the work was done, or an unexpected error inside
+     lessor-sim (rerun with --debug for the stack trace)`;

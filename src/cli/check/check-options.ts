@@ -34,9 +34,9 @@ export function checkOptions(inv: Pick<Invocation, 'flags'>, randomSeed: () => n
   const flag = (name: string): string | undefined => str(inv, name);
   const v = { runs: flag('runs'), seed: flag('seed'), 'time-budget': flag('time-budget'), shard: flag('shard'), workers: flag('workers'), out: flag('out'), 'max-events': flag('max-events'), timeout: flag('timeout') };
   const properties = list(flagList(inv, 'property'));
-  for (const p of properties) if (!isPropertyName(p)) throw new UsageError(`unknown property ${JSON.stringify(p)}; known: ${PROPERTY_NAMES.join(', ')}`, 'check');
+  for (const p of properties) if (!isPropertyName(p)) throw new UsageError(`unknown property ${JSON.stringify(p)}; known: ${PROPERTY_NAMES.join(', ')}`);
   const bugs = list(flagList(inv, 'bugs'));
-  for (const b of bugs) if (!isBugName(b)) throw new UsageError(`unknown bug ${JSON.stringify(b)}`, 'check');
+  for (const b of bugs) if (!isBugName(b)) throw new UsageError(`unknown bug ${JSON.stringify(b)}`);
   let budgetUs: Micros | undefined;
   if (v['time-budget'] !== undefined) {
     const d = parseDuration(v['time-budget']);

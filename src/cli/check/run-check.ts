@@ -4,13 +4,13 @@
  * code 0 when no run violated a property, 1 when one did, 2 on bad usage, 3 when none did but a run was
  * stopped by its event budget or the livelock guard.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatSeconds } from '../../clock/time.js';
 import type { CampaignSpec, RunOutcome } from '../../properties/index.js';
 import { PROPERTY_NAMES } from '../../properties/monitors/property-names.js';
 import type { CliIO } from '../io.js';
 import { junitXml, type JUnitCase } from '../junit.js';
+import { writeOutput } from '../output-path.js';
 import { reproduceLine, shardIndices, type CheckCommandOptions } from './check-options.js';
 import { runPool } from './worker-pool.js';
 import { STOPPED_EXIT_CODE } from '../limits.js';
@@ -63,7 +63,7 @@ export async function runCheck(o: CheckCommandOptions, io: CliIO, junit?: string
   const seconds = (Date.now() - started) / 1000;
   outcomes.sort((a, b) => a.index - b.index);
   const files = summarize(o, outcomes, seconds, io);
-  if (junit !== undefined) writeFileSync(junit, checkJunit(o, outcomes, files, seconds, startedAt));
+  if (junit !== undefined) writeOutput(junit, checkJunit(o, outcomes, files, seconds, startedAt));
   return violations > 0 ? 1 : stopped > 0 ? STOPPED_EXIT_CODE : 0;
 }
 
@@ -82,13 +82,12 @@ function summarize(o: CheckCommandOptions, outcomes: readonly RunOutcome[], seco
   io.out(
     `${outcomes.length} runs (${range}), ${failing.length} with a violation${stoppedCount(outcomes)}, ${(outcomes.length / Math.max(seconds, 1e-3)).toFixed(1)} runs/s on ${o.workers} workers`,
   );
-  if (o.out !== undefined && failing.length > 0) mkdirSync(o.out, { recursive: true });
   for (const r of failing) {
     const v = r.violation!;
     io.out(`  run ${r.index} (run seed ${r.runSeed}): ${v.property} at ${formatSeconds(v.atUs)} s, trace line ${v.traceLine}: ${v.message}`);
     if (o.out !== undefined && r.counterexample !== undefined) {
       const file = join(o.out, `check-${o.seed}-${r.index}-${v.property}.yaml`);
-      writeFileSync(file, r.counterexample);
+      writeOutput(file, r.counterexample);
       written.set(r.index, file);
       io.out(`    counterexample: ${file}`);
     }

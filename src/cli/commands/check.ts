@@ -29,9 +29,9 @@ export const checkCommand: Command = {
   run: async (inv) => {
     const { checkOptions } = await import('../check/check-options.js');
     const o = checkOptions(inv, () => Date.now() % 2 ** 31);
-    const junit = junitOutput(inv, 'check');
+    const junit = junitOutput(inv);
     const out = str(inv, 'out');
-    if (out !== undefined) checkOutputDir('--out', out, 'check');
+    if (out !== undefined) checkOutputDir('--out', out);
     const { runCheck } = await import('../check/run-check.js');
     return runCheck(o, inv.io, junit);
   },

@@ -25,7 +25,7 @@ export const metricsCommand: Command = {
     try {
       inv.io.out(metricsOf(r, { format: str(inv, 'format'), at: str(inv, 'at'), promtoolDir: str(inv, 'promtool') }).replace(/\n$/, ''));
     } catch (e) {
-      if (e instanceof MetricsUsageError) throw new UsageError(`metrics: ${e.message}`, 'metrics');
+      if (e instanceof MetricsUsageError) throw new UsageError(`metrics: ${e.message}`);
       throw e;
     }
     return exitCodeOf([r]);

@@ -9,15 +9,15 @@ export const REPORTER_FLAGS: Readonly<Record<string, FlagSpec>> = {
 };
 
 /** The JUnit output file, or undefined when no reporter was asked for. */
-export function junitOutput(inv: Invocation, command: string): string | undefined {
+export function junitOutput(inv: Invocation): string | undefined {
   const reporter = str(inv, 'reporter');
   const output = str(inv, 'output');
   if (reporter === undefined) {
-    if (output !== undefined) throw new UsageError('--output names where --reporter writes; add --reporter junit', command);
+    if (output !== undefined) throw new UsageError('--output names where --reporter writes; add --reporter junit');
     return undefined;
   }
-  if (reporter !== 'junit') throw new UsageError(`--reporter takes junit, got ${JSON.stringify(reporter)}`, command);
-  if (output === undefined) throw new UsageError('--reporter junit needs --output FILE', command);
-  checkOutputFile('--output', output, command);
+  if (reporter !== 'junit') throw new UsageError(`--reporter takes junit, got ${JSON.stringify(reporter)}`);
+  if (output === undefined) throw new UsageError('--reporter junit needs --output FILE');
+  checkOutputFile('--output', output);
   return output;
 }

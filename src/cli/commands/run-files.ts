@@ -1,5 +1,4 @@
 /** `lessor-sim run`'s work: replay each scenario, print timeline and verdicts (or JSON), a total, and the JUnit report. */
-import { writeFileSync } from 'node:fs';
 import { narrate } from '../../report/narrate.js';
 import { summary, toJson } from '../../report/summary.js';
 import type { RunOptions, RunResult } from '../../scenario/replay/runner.js';
@@ -8,6 +7,7 @@ import type { CliIO } from '../io.js';
 import { junitXml, type JUnitCase, type JUnitSuite } from '../junit.js';
 import { exitCodeOf } from '../limits.js';
 import { replay, type ReplayCli } from '../replay.js';
+import { writeOutput } from '../output-path.js';
 
 export interface RunFlags {
   readonly quiet: boolean;
@@ -33,7 +33,7 @@ export function runFiles(scenarios: readonly Scenario[], opts: RunOptions, cli: 
   const failed = results.filter(({ r }) => !r.passed).length;
   if (flags.json) io.out(JSON.stringify(results.map(({ r }) => toJson(r)), null, 2));
   else if (results.length > 1) io.out(`${results.length} scenarios: ${results.length - failed} passed, ${failed} failed`);
-  if (flags.junit !== undefined) writeFileSync(flags.junit, junitXml(results.map(({ r, seconds }) => suiteOf(r, seconds, opts)), started));
+  if (flags.junit !== undefined) writeOutput(flags.junit, junitXml(results.map(({ r, seconds }) => suiteOf(r, seconds, opts)), started));
   return exitCodeOf(results.map(({ r }) => r));
 }
 

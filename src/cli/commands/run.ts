@@ -18,7 +18,7 @@ export const runCommand: Command = {
   run: async (inv) => {
     const opts = runOptions(inv);
     const cli = replayCli(inv, bool(inv, 'json'));
-    const junit = junitOutput(inv, 'run');
+    const junit = junitOutput(inv);
     const scenarios = loadAll(inv.positionals);
     const { runFiles } = await import('./run-files.js');
     return runFiles(scenarios, opts, cli, { quiet: bool(inv, 'quiet'), verbose: bool(inv, 'verbose'), json: bool(inv, 'json'), junit }, inv.io);
