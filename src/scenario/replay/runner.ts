@@ -68,6 +68,38 @@ interface ScenarioClient {
  * Everything that happens is in the returned trace; nothing in the scenario can make this throw.
  */
 export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResult {
+  return startScenario(scenario, opts).finish();
+}
+
+/** A client of the scenario as an onlooker sees it: paused or not, and its keep-alive channels. */
+export interface ClientView {
+  readonly name: string;
+  readonly paused: boolean;
+  readonly keepAlives: ReadonlyArray<{ readonly lease: bigint; readonly alive: boolean }>;
+}
+
+/**
+ * A replay that can stop at any virtual instant and go on later (the playground plays one this way).
+ * `advanceTo(a)` then `advanceTo(b)` leaves exactly the state and trace of `advanceTo(b)`: the scheduler
+ * only moves time by popping events, so stopping in between changes nothing.
+ */
+export interface ScenarioRun {
+  /** Performs every step at or before `t` and runs the cluster to `t` (never past the scenario's end). */
+  advanceTo(t: Micros): void;
+  /** Where the replay stands: the cluster's clock, or the scenario's end once finished. */
+  readonly now: Micros;
+  readonly endUs: Micros;
+  readonly done: boolean;
+  readonly cluster: Cluster | undefined;
+  readonly trace: Trace;
+  clients(): ClientView[];
+  /** Runs to the end and returns the result; further calls return the same result. */
+  finish(): RunResult;
+  /** The result so far (assertions evaluated up to `now`). */
+  result(): RunResult;
+}
+
+export function startScenario(scenario: Scenario, opts: RunOptions = {}): ScenarioRun {
   const seed = opts.seed ?? scenario.seed;
   const profile = opts.profile ?? scenario.profile;
   const trace = opts.trace ?? new Trace();
@@ -86,39 +118,72 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
     cluster,
     passed: setupError === undefined && assertions.every((a) => a.pass),
   });
+  const stopped = (setupError: string, cluster: Cluster | undefined): ScenarioRun => {
+    const r = result(setupError, cluster);
+    return { advanceTo: () => {}, now: scenario.durationUs, endUs: scenario.durationUs, done: true, cluster, trace, clients: () => [], finish: () => r, result: () => r };
+  };
 
   const cfg = clusterConfigOf(scenario, profile, seed);
-  if (typeof cfg === 'string') return result(cfg, undefined);
+  if (typeof cfg === 'string') return stopped(cfg, undefined);
   const sched = new Scheduler(-BOOTSTRAP_US);
   let cluster: Cluster;
   try {
     cluster = new Cluster(cfg, { sched, trace, marks });
   } catch (e) {
     // Settings the parser let through but etcd would refuse at start-up: report, never crash.
-    return result(`the cluster cannot start with these settings: ${e instanceof Error ? e.message : String(e)}`, undefined);
+    return stopped(`the cluster cannot start with these settings: ${e instanceof Error ? e.message : String(e)}`, undefined);
   }
   opts.onCluster?.(cluster);
   sched.runUntil(0);
   const first = cluster.leader();
   if (first?.name !== 'n1' || !first.lessor.isPrimary()) {
-    return result(`the cluster did not elect n1 within ${BOOTSTRAP_US / MICROS_PER_SECOND} s before time 0 (check latency and fsync)`, cluster);
+    return stopped(`the cluster did not elect n1 within ${BOOTSTRAP_US / MICROS_PER_SECOND} s before time 0 (check latency and fsync)`, cluster);
   }
   const replay = new Replay(scenario, cluster, trace, labels, profile);
   const groups = groupByTime(scenario.steps);
-  for (const [at, steps] of groups) {
-    cluster.runUntil(at);
-    for (const s of steps) if (s.kind !== 'expect') replay.perform(s);
-    cluster.runUntil(at); // what those steps set off at this same instant
-    for (const s of steps) {
-      if (s.kind !== 'expect') continue;
-      const v = evaluate(s.assertion, replay);
-      const text = describeAssertion(s.assertion);
-      assertions.push({ step: s, atUs: at, pass: v.pass, text, got: v.got });
-      replay.emit('sim', v.pass ? 'expect-pass' : 'expect-fail', { line: s.pos.line, expect: text, got: v.got });
+  const endUs = scenario.durationUs;
+  let next = 0;
+  let finished: RunResult | undefined;
+  const advanceTo = (t: Micros): void => {
+    if (finished !== undefined) return;
+    const until = Math.min(t, endUs);
+    for (; next < groups.length && groups[next]![0] <= until; next++) {
+      const [at, steps] = groups[next]!;
+      cluster.runUntil(at);
+      for (const s of steps) if (s.kind !== 'expect') replay.perform(s);
+      cluster.runUntil(at); // what those steps set off at this same instant
+      for (const s of steps) {
+        if (s.kind !== 'expect') continue;
+        const v = evaluate(s.assertion, replay);
+        const text = describeAssertion(s.assertion);
+        assertions.push({ step: s, atUs: at, pass: v.pass, text, got: v.got });
+        replay.emit('sim', v.pass ? 'expect-pass' : 'expect-fail', { line: s.pos.line, expect: text, got: v.got });
+      }
     }
-  }
-  cluster.runUntil(Math.max(scenario.durationUs, cluster.now()));
-  return result(undefined, cluster);
+    if (until > cluster.now()) cluster.runUntil(until);
+  };
+  return {
+    advanceTo,
+    get now() {
+      return finished !== undefined ? Math.max(endUs, cluster.now()) : cluster.now();
+    },
+    endUs,
+    get done() {
+      return finished !== undefined;
+    },
+    cluster,
+    trace,
+    clients: () => replay.clientViews(),
+    finish: () => {
+      if (finished === undefined) {
+        advanceTo(endUs);
+        cluster.runUntil(Math.max(endUs, cluster.now()));
+        finished = result(undefined, cluster);
+      }
+      return finished;
+    },
+    result: () => finished ?? result(undefined, cluster),
+  };
 }
 
 /** The replay's moving parts: clients, resources, and the etcdctl-like control client per member. */
@@ -153,6 +218,14 @@ class Replay implements AssertionContext {
   resource(name: string): { accepted: number; rejected: number } | undefined {
     const r = this.resources.get(name);
     return r === undefined ? undefined : { accepted: r.accepted, rejected: r.rejected };
+  }
+
+  clientViews(): ClientView[] {
+    return [...this.clients].map(([name, sc]) => ({
+      name,
+      paused: sc.client.process.paused,
+      keepAlives: [...sc.keepAlives].map(([lease, ch]) => ({ lease, alive: ch.alive })),
+    }));
   }
 
   // ---- Steps ---------------------------------------------------------------------------------------
