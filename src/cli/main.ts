@@ -13,6 +13,7 @@ import { runCheck } from './check/run-check.js';
 import { processCheckIO } from './check/terminal-io.js';
 import { runDiff } from './differential/index.js';
 import { loadScenario } from './load.js';
+import { PLAYGROUND_USAGE, runPlayground } from './playground/command.js';
 import { formatEvent } from '../trace/trace.js';
 import type { Scenario } from '../scenario/types.js';
 
@@ -24,6 +25,7 @@ const USAGE = `usage:
   lessor-sim diff FILE...        replay in the model (v3.4) and on a real local etcd 3.4 cluster, side by side
   lessor-sim check [--runs N] [--seed S] [--time-budget 60s] [--property NAME]... [--bugs a,b]
                    [--out DIR] [--shard i/n] [--workers N]    a property campaign over generated runs
+  ${PLAYGROUND_USAGE}
 
 exit codes: 0 every assertion held, 1 an assertion failed, 2 bad usage or an invalid scenario file`;
 
@@ -127,6 +129,8 @@ const argv = process.argv.slice(2);
 try {
   if (argv[0] === 'diff') {
     process.exitCode = await runDiff(argv.slice(1), { out: (l) => console.log(l), err: (l) => console.error(l) });
+  } else if (argv[0] === 'playground') {
+    process.exitCode = await runPlayground(argv.slice(1), { out: (l) => console.log(l), err: (l) => console.error(l) });
   } else if (argv[0] === 'check') {
     process.exitCode = await runCheck(argv.slice(1), processCheckIO());
   } else process.exitCode = main(argv);
