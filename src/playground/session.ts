@@ -1,19 +1,23 @@
 /**
- * One scenario text in the playground and a replay of it parked at the cursor. Moving the cursor forward
- * plays on; moving it back replays from the start (fast enough; `npm run bench` measures it). An action
- * or a setting yields a new Session over the edited text, replayed to where the learner stands, so the
- * run forks from that instant and stays exactly what `lessor-sim run` would replay from the file.
+ * One scenario text in the playground: a replay parked at the furthest instant reached (the frontier)
+ * and the state at the cursor, folded from the replay's trace. Moving the cursor past the frontier plays
+ * the replay on; anywhere before it, the state is re-folded from recorded events, with no simulation
+ * (`npm run bench` measures both). The page asks for the whole run at once (for the hash and the
+ * timeline), so there every move is a fold. An action or a setting yields a new Session over the edited text,
+ * replayed to where the learner stands, so the run forks from that instant and stays exactly what
+ * `lessor-sim run` replays from the file.
  */
 import type { Micros } from '../clock/time.js';
 import { BUG_NAMES } from '../lessor/bugs.js';
 import { formatError, parseScenario } from '../scenario/parse.js';
-import { runScenario, startScenario, type RunResult, type ScenarioRun } from '../scenario/replay/runner.js';
+import { startScenario, type RunResult, type ScenarioRun } from '../scenario/replay/runner.js';
 import type { Scenario } from '../scenario/types.js';
 import { Trace } from '../trace/trace.js';
 import { stepOf, type Action } from './actions.js';
 import { DeadlineBook } from './deadlines.js';
 import { insertStep, setSetting, type SettingPath } from './edit.js';
-import { snapshot, type Snapshot } from './snapshot.js';
+import type { Snapshot } from './snapshot.js';
+import { clientNamesOf, StateFold } from './state-fold.js';
 import type { TraceEvent } from './trace-adapter.js';
 
 export type Opened = { readonly ok: true; readonly session: Session } | { readonly ok: false; readonly messages: readonly string[] };
@@ -22,10 +26,9 @@ export type Opened = { readonly ok: true; readonly session: Session } | { readon
 const ACTION_GRAIN_US = 1_000;
 
 export class Session {
-  private run!: ScenarioRun;
+  private readonly run: ScenarioRun;
+  private state!: StateFold;
   private deadlines!: DeadlineBook;
-  private folded = 0;
-  private full: RunResult | undefined;
   private cursorUs = 0;
 
   private constructor(
@@ -33,7 +36,9 @@ export class Session {
     readonly file: string,
     readonly scenario: Scenario,
   ) {
-    this.restart();
+    this.run = startScenario(scenario, { trace: new Trace() });
+    this.refold();
+    this.seek(0);
   }
 
   static open(text: string, file: string): Opened {
@@ -54,41 +59,61 @@ export class Session {
     return this.run.cluster === undefined || this.run.done ? this.run.result().setupError : undefined;
   }
 
-  /** Moves the cursor to `t` (clamped to the run), playing on or replaying from the start. */
+  /** Moves the cursor to `t` (clamped to the run): plays the replay on past the frontier, re-folds before it. */
   seek(t: Micros): void {
     const to = Math.max(0, Math.min(this.endUs, Math.round(t)));
-    if (to < this.run.now) this.restart();
-    this.run.advanceTo(to);
+    if (to > this.run.now) this.run.advanceTo(to);
+    if (to < this.cursorUs) this.refold();
     this.cursorUs = to;
-    this.fold();
+    const ev = this.run.trace.events;
+    for (let i = this.state.count; i < ev.length && ev[i]!.t <= to; i++) {
+      this.state.fold(ev[i]!);
+      this.deadlines.fold(ev[i]!);
+    }
   }
 
-  /** Plays on to the next instant at which something is traced; returns false at the end. */
+  /** Moves to the next instant at which something is traced; returns false at the end. */
   stepToNextEvent(): boolean {
-    const before = this.run.trace.length;
+    const ev = this.run.trace.events;
+    const recorded = ev[this.state.count];
+    if (recorded !== undefined) {
+      this.seek(recorded.t);
+      return true;
+    }
+    const before = ev.length;
     const sched = this.run.cluster?.sched;
     for (let guard = 0; guard < 100_000 && this.cursorUs < this.endUs; guard++) {
       const next = Math.min(sched?.peekTime() ?? this.endUs, this.nextStepAt() ?? this.endUs, this.endUs);
       this.seek(Math.max(next, this.cursorUs + 1));
-      if (this.run.trace.length > before) return true;
+      if (ev.length > before) return true;
     }
     return false;
   }
 
-  /** Every event traced up to the cursor. */
+  /** Every event traced up to the cursor (a copy: prefer `recent` in a frame loop). */
   get events(): readonly TraceEvent[] {
-    return this.run.trace.events;
+    return this.run.trace.events.slice(0, this.state.count);
+  }
+
+  /** The last `n` events up to the cursor that pass `keep`, oldest first. */
+  recent(n: number, keep: (e: TraceEvent) => boolean = () => true): TraceEvent[] {
+    const ev = this.run.trace.events;
+    const out: TraceEvent[] = [];
+    for (let i = this.state.count - 1; i >= 0 && out.length < n; i--) if (keep(ev[i]!)) out.push(ev[i]!);
+    return out.reverse();
   }
 
   snapshot(): Snapshot | undefined {
-    const c = this.run.cluster;
-    if (c === undefined) return undefined;
-    return snapshot(this.cursorUs, c, this.run.result().labels, this.deadlines, this.run.clients());
+    if (this.run.cluster === undefined) return undefined;
+    return this.state.view(this.cursorUs, this.deadlines);
   }
 
-  /** The whole run to its end, hashed as the CLI hashes it (computed once per text). */
+  /**
+   * The whole run to its end, hashed as the CLI hashes it: the replay plays on to the end once, and from
+   * then on every cursor move is a fold of recorded events.
+   */
   fullResult(): RunResult {
-    return (this.full ??= runScenario(this.scenario));
+    return this.run.finish();
   }
 
   hash(): string {
@@ -118,16 +143,9 @@ export class Session {
     return o;
   }
 
-  private restart(): void {
-    // The cursor's replay keeps events for the views but skips hashing; fullResult() hashes.
-    this.run = startScenario(this.scenario, { trace: new Trace(true, true, false) });
+  private refold(): void {
+    this.state = new StateFold(this.run.cluster?.names ?? [], clientNamesOf(this.scenario.steps));
     this.deadlines = new DeadlineBook();
-    this.folded = 0;
-  }
-
-  private fold(): void {
-    const ev = this.run.trace.events;
-    for (; this.folded < ev.length; this.folded++) this.deadlines.fold(ev[this.folded]!);
   }
 
   private nextStepAt(): Micros | undefined {

@@ -13,7 +13,6 @@ export interface MemberState {
   readonly term: number;
   /** Whether this member's lessor is primary (keeps real expiries) or demoted (every lease at forever). */
   readonly primary: boolean;
-  readonly applied: number;
 }
 
 export interface LeaseState {
@@ -30,7 +29,6 @@ export interface LeaseState {
 
 export interface KeyState {
   readonly key: string;
-  readonly value: string;
   readonly lease: bigint;
   readonly label: string | undefined;
   readonly modRevision: number;
@@ -54,14 +52,13 @@ export const LISTED_LEASES = 40;
 export function snapshot(t: Micros, cluster: Cluster, labels: LabelBook, deadlines: DeadlineBook, clients: readonly ClientView[]): Snapshot {
   const members = cluster.names.map((name): MemberState => {
     const s = cluster.server(name);
-    if (s === undefined) return { name, status: 'crashed', role: '-', term: 0, primary: false, applied: 0 };
+    if (s === undefined) return { name, status: 'crashed', role: '-', term: 0, primary: false };
     return {
       name,
       status: cluster.process(name).paused ? 'paused' : 'running',
       role: s.raft.role,
       term: s.raft.term,
       primary: s.lessor.isPrimary(),
-      applied: s.appliedIndex,
     };
   });
   const primaryName = members.find((m) => m.primary && m.status !== 'crashed' && m.role === 'leader')?.name ?? members.find((m) => m.primary)?.name;
@@ -83,6 +80,6 @@ export function snapshot(t: Micros, cluster: Cluster, labels: LabelBook, deadlin
     };
   });
   const kvs = source?.store.rangeAll() ?? [];
-  const keys = kvs.map((kv): KeyState => ({ key: kv.key, value: kv.value, lease: kv.lease, label: kv.lease === 0n ? undefined : labels.labelOf(kv.lease), modRevision: kv.modRevision }));
+  const keys = kvs.map((kv): KeyState => ({ key: kv.key, lease: kv.lease, label: kv.lease === 0n ? undefined : labels.labelOf(kv.lease), modRevision: kv.modRevision }));
   return { t, members, primary: primaryName, leases, leaseCount: all.length, keys, revision: source?.store.currentRevision ?? 0, clients };
 }

@@ -33,7 +33,7 @@ function memberCard(m: MemberState, s: Snapshot): string {
         ].join('');
   return `<div class="card member ${h(m.status)} role-${h(m.role)}" data-member="${h(m.name)}" data-select="member:${h(m.name)}">
 <div class="title"><b>${h(m.name)}</b> <span class="role">${h(m.status === 'crashed' ? 'crashed' : m.role)}</span>${m.status === 'paused' ? ' <span class="tag">paused</span>' : ''}</div>
-<div class="facts">term ${m.term} · applied ${m.applied}<br>${h(lessor)}${m.name === s.primary ? ' ★' : ''}</div>
+<div class="facts">term ${m.term}<br>${h(lessor)}${m.name === s.primary ? ' ★' : ''}</div>
 <div class="acts">${acts}</div></div>`;
 }
 
@@ -73,9 +73,9 @@ ${bar}<div class="left">${h(left)}</div>
 export function keysHtml(s: Snapshot): string {
   if (s.keys.length === 0) return `<p class="none">no keys (revision ${s.revision})</p>`;
   const rows = s.keys
-    .map((k) => `<tr data-key="${h(k.key)}"><td>${h(k.key)}</td><td>${h(k.value)}</td><td>${k.lease === 0n ? '-' : h(k.label ?? formatLeaseId(k.lease))}</td><td>${k.modRevision}</td></tr>`)
+    .map((k) => `<tr data-key="${h(k.key)}"><td>${h(k.key)}</td><td>${k.lease === 0n ? '-' : h(k.label ?? formatLeaseId(k.lease))}</td><td>${k.modRevision}</td></tr>`)
     .join('');
-  return `<table><tr><th>key</th><th>value</th><th>lease</th><th>mod rev</th></tr>${rows}</table><p class="none">revision ${s.revision}</p>`;
+  return `<table><tr><th>key</th><th>lease</th><th>mod rev</th></tr>${rows}</table><p class="none">revision ${s.revision}</p>`;
 }
 
 export function clientsHtml(s: Snapshot): string {

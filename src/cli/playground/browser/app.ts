@@ -89,12 +89,11 @@ function draw(): void {
     setPanel('keys', keysHtml(s));
     setPanel('clients', clientsHtml(s));
   }
-  const ev = session.events;
-  setPanel('recent', h(ev.slice(-14).map(eventLine).join('\n')));
+  setPanel('recent', h(session.recent(14).map(eventLine).join('\n')));
   if (selected !== undefined) {
     const [kind, name] = selected.split(':') as [string, string];
-    const mine = ev.filter((e) => (kind === 'member' ? eventMember(e) === name : eventLease(e) !== undefined && formatLeaseId(eventLease(e)!) === name));
-    setPanel('detail', h(`${selected}\n${mine.slice(-30).map(eventLine).join('\n') || '(nothing traced yet)'}`));
+    const mine = session.recent(30, (e) => (kind === 'member' ? eventMember(e) === name : eventLease(e) !== undefined && formatLeaseId(eventLease(e)!) === name));
+    setPanel('detail', h(`${selected}\n${mine.map(eventLine).join('\n') || '(nothing traced yet)'}`));
   }
   if (timeline !== undefined) {
     const c = $('cursor');
