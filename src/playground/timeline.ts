@@ -13,8 +13,18 @@ export interface TimelineView {
   readonly scale: TimeScale;
 }
 
-export function timelineOf(result: RunResult): TimelineView {
-  const tl = extractTimeline(result);
+/** Lease lanes drawn below the state panels; the panels list the rest. */
+const LEASE_LANES = 12;
+
+/**
+ * Past this many events the SVG (every renewal of every client drawn) gets too heavy for a live page;
+ * the playground says so and `lessor-sim render` still draws it.
+ */
+export const TIMELINE_MAX_EVENTS = 60_000;
+
+export function timelineOf(result: RunResult): TimelineView | undefined {
+  if (result.trace.events.length > TIMELINE_MAX_EVENTS) return undefined;
+  const tl = extractTimeline(result, { maxLeaseLanes: LEASE_LANES });
   return { svg: timelineSvg(tl), scale: new TimeScale(tl.startUs, tl.endUs, GEOMETRY.labelWidth, GEOMETRY.plotWidth) };
 }
 

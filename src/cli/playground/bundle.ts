@@ -2,16 +2,22 @@
  * Builds the playground page: the browser app and every src/ module it reaches, bundled by esbuild into
  * one script, with node:crypto's digest swapped for the pure-TypeScript SHA-256 (same bytes).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'esbuild';
 import type { Baked, LibraryEntry } from './browser/library.js';
 import { playgroundHtml } from './page.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(HERE, '../../..');
-const ENTRY = join(HERE, 'browser/app.ts');
+/** The package root, found upward from here, so the TypeScript sources bundle even from compiled code (bench). */
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'src/cli/playground/browser/app.ts'))) return dir;
+    if (dirname(dir) === dir) throw new Error('lessor-sim playground: cannot find the package sources to bundle');
+  }
+}
+const ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));
+const ENTRY = join(ROOT, 'src/cli/playground/browser/app.ts');
 const DIGEST = resolve(ROOT, 'src/trace/digest.ts');
 const BROWSER_DIGEST = resolve(ROOT, 'src/trace/digest-browser.ts');
 

@@ -56,7 +56,9 @@ function adopt(s: Session): void {
   session = s;
   const full = s.fullResult();
   timeline = full.setupError === undefined ? timelineOf(full) : undefined;
-  $('timeline').innerHTML = timeline?.svg ?? '';
+  $('timeline').innerHTML =
+    timeline?.svg ??
+    (full.setupError === undefined ? `<p class="none">This run has ${full.trace.events.length} events, too many to draw here; <code>lessor-sim render</code> draws its timeline.</p>` : '');
   $('hash').textContent = full.setupError === undefined ? full.trace.hash() : '';
   $('errors').textContent = full.setupError ?? '';
   $('title').textContent = s.scenario.name;
@@ -95,10 +97,9 @@ function draw(): void {
     const mine = session.recent(30, (e) => (kind === 'member' ? eventMember(e) === name : eventLease(e) !== undefined && formatLeaseId(eventLease(e)!) === name));
     setPanel('detail', h(`${selected}\n${mine.map(eventLine).join('\n') || '(nothing traced yet)'}`));
   }
-  if (timeline !== undefined) {
-    const c = $('cursor');
-    c.style.left = `${timeline.scale.x(t)}px`;
-  }
+  const c = $('cursor');
+  c.style.display = timeline === undefined ? 'none' : '';
+  if (timeline !== undefined) c.style.left = `${timeline.scale.x(t)}px`;
 }
 
 function act(a: Action): void {
