@@ -16,7 +16,7 @@ export function playgroundHtml(bundle: string, baked: Baked): string {
 <span class="hash">trace sha256 <span id="hash"></span></span>
 <select id="lessons" aria-label="lessons"></select></header>
 <div id="controls">
-<button id="play">▶ play</button><button id="step" title="play on to the next traced event">step ⏭</button>
+<button id="play">▶ play</button><button id="step" title="play on to the next traced event">step ›</button>
 <label>speed <select id="speed">${[0.1, 0.5, 1, 2, 5, 10, 100, 1000].map((x) => `<option value="${x}"${x === 1 ? ' selected' : ''}>${x}×</option>`).join('')}</select></label>
 <input id="scrub" type="range" min="0" max="1000" step="1" value="0" aria-label="virtual time">
 <span id="now" data-us="0"></span>
