@@ -86,4 +86,12 @@ describe('Session', () => {
     expect(o.session.cursor).toBe(0);
     expect(o.session.scenario.profile).toBe('v3.4');
   });
+
+  it('shows a renewal in flight between its send and its answer, through the follower the client uses', () => {
+    const s = open(resolve(__dirname, '../../scenarios/renew-forwarding.yaml'));
+    s.seek(3_507_000);
+    expect(s.inFlight()).toMatchObject([{ client: 'c1', endpoint: 'n3', sentUs: 3_506_000 }]);
+    s.seek(3_510_000);
+    expect(s.inFlight()).toEqual([]);
+  });
 });

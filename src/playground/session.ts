@@ -17,7 +17,7 @@ import { stepOf, type Action } from './actions.js';
 import { DeadlineBook } from './deadlines.js';
 import { insertStep, setSetting, type SettingPath } from './edit.js';
 import type { Snapshot } from './snapshot.js';
-import { clientNamesOf, StateFold } from './state-fold.js';
+import { clientNamesOf, StateFold, type RenewalInFlight } from './state-fold.js';
 import type { TraceEvent } from './trace-adapter.js';
 
 export type Opened = { readonly ok: true; readonly session: Session } | { readonly ok: false; readonly messages: readonly string[] };
@@ -101,6 +101,11 @@ export class Session {
     const out: TraceEvent[] = [];
     for (let i = this.state.count - 1; i >= 0 && out.length < n; i--) if (keep(ev[i]!)) out.push(ev[i]!);
     return out.reverse();
+  }
+
+  /** Keep-alive renewals on their way at the cursor. */
+  inFlight(): RenewalInFlight[] {
+    return this.state.inFlight();
   }
 
   snapshot(): Snapshot | undefined {

@@ -30,6 +30,17 @@ interface FoldMember {
 interface FoldClient {
   paused: boolean;
   readonly keepAlives: Map<bigint, boolean>;
+  /** Keep-alive requests sent and not yet answered: lease → when and to which member. */
+  readonly inFlight: Map<bigint, { readonly sentUs: Micros; readonly endpoint: string }>;
+}
+
+/** A renewal on its way: client → the member it talks to (→ the leader, when that is another member). */
+export interface RenewalInFlight {
+  readonly client: string;
+  readonly lease: bigint;
+  readonly label: string | undefined;
+  readonly endpoint: string;
+  readonly sentUs: Micros;
 }
 
 const FOREVER = Number.POSITIVE_INFINITY;
@@ -136,14 +147,25 @@ export class StateFold {
   private foldClient(name: string, kind: string, e: TraceEvent): void {
     let c = this.clients.get(name);
     if (c === undefined) {
-      c = { paused: false, keepAlives: new Map() };
+      c = { paused: false, keepAlives: new Map(), inFlight: new Map() };
       this.clients.set(name, c);
     }
     const id = eventLease(e);
     if (kind === 'client-pause') c.paused = true;
     else if (kind === 'client-resume') c.paused = false;
     else if (kind === 'client-keepalive-start' && id !== undefined) c.keepAlives.set(id, true);
-    else if (kind === 'client-keepalive-closed' && id !== undefined) c.keepAlives.set(id, false);
+    else if (kind === 'client-keepalive-closed' && id !== undefined) {
+      c.keepAlives.set(id, false);
+      c.inFlight.delete(id);
+    } else if (kind === 'client-keepalive-send' && id !== undefined) c.inFlight.set(id, { sentUs: e.t, endpoint: eventField(e, 'endpoint') ?? '?' });
+    else if (kind === 'client-keepalive-recv' && id !== undefined) c.inFlight.delete(id);
+  }
+
+  /** Renewals sent and not answered yet, oldest first. */
+  inFlight(): RenewalInFlight[] {
+    const out: RenewalInFlight[] = [];
+    for (const [client, c] of this.clients) for (const [lease, f] of c.inFlight) out.push({ client, lease, label: this.labels.get(lease), ...f });
+    return out.sort((a, b) => a.sentUs - b.sentUs);
   }
 
   /** The state as a Snapshot at `t` (at or after the last event folded in). */

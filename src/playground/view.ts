@@ -6,6 +6,7 @@
 import { MICROS_PER_SECOND, type Micros } from '../clock/time.js';
 import { escapeHtml as h } from '../report/render/escape.js';
 import { formatLeaseId } from '../trace/trace.js';
+import type { RenewalInFlight } from './state-fold.js';
 import { LISTED_LEASES, type LeaseState, type MemberState, type Snapshot } from './snapshot.js';
 
 const secs = (us: Micros, digits = 1): string => `${(us / MICROS_PER_SECOND).toFixed(digits)} s`;
@@ -89,4 +90,19 @@ export function clientsHtml(s: Snapshot): string {
       return `<div class="card client${c.paused ? ' paused' : ''}" data-client="${h(c.name)}"><b>${h(c.name)}</b>${c.paused ? ' <span class="tag">paused</span>' : ''} ${streams || 'no keep-alives'} <span class="acts">${act}</span></div>`;
     })
     .join('');
+}
+
+/** Renewals in flight, and the lease and key writes the primary applied last (raft entries as they commit). */
+export function flowHtml(s: Snapshot, inFlight: readonly RenewalInFlight[], commits: readonly string[]): string {
+  const shown = inFlight.slice(0, 12);
+  const renewals = shown.length === 0
+    ? '<p class="none">no renewal in flight</p>'
+    : `<ul class="flow">${shown
+        .map((f) => {
+          const via = s.primary !== undefined && f.endpoint !== s.primary ? ` → forwarded to the leader ${s.primary}` : '';
+          return `<li>${h(f.client)} → ${h(f.endpoint)}${h(via)}: renew ${h(f.label ?? formatLeaseId(f.lease))}, sent ${secs(s.t - f.sentUs, 3)} ago</li>`;
+        })
+        .join('')}${inFlight.length > shown.length ? `<li>… ${inFlight.length - shown.length} more</li>` : ''}</ul>`;
+  const applied = commits.length === 0 ? '<p class="none">nothing applied yet</p>' : `<pre>${h(commits.join('\n'))}</pre>`;
+  return `<h3>renewals in flight</h3>${renewals}<h3>applied on the primary (raft entries)</h3>${applied}`;
 }

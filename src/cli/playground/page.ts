@@ -29,6 +29,7 @@ export function playgroundHtml(bundle: string, baked: Baked): string {
 <div class="acts"><button data-act="grant">grant lease</button><label>TTL <input id="grant-ttl" type="number" value="10" min="1"> s</label></div></section>
 <section><h2>keys</h2><div id="keys"></div></section>
 <section><h2>clients and keep-alive streams</h2><div id="clients"></div></section>
+<section><h2>in flight and committing</h2><div id="flow"></div></section>
 <section><h2>selected (click a member or lease)</h2><pre id="detail">nothing selected</pre></section>
 <section><h2>trace up to now</h2><pre id="recent"></pre></section>
 <section class="settings"><h2>settings (restart from 0)</h2>

@@ -28,6 +28,8 @@ main.grid h2 { margin: 2px 0 8px; font-size: 13px; text-transform: uppercase; le
 table { border-collapse: collapse; font-size: 12px; } td, th { text-align: left; padding: 2px 10px 2px 0; border-bottom: 1px solid #eaeef2; }
 pre { font-size: 11px; white-space: pre-wrap; margin: 0; max-height: 260px; overflow: auto; }
 .none { color: #57606a; font-size: 12px; margin: 4px 0; }
+ul.flow { margin: 2px 0 6px; padding-left: 18px; font-size: 12px; }
+main.grid h3 { font-size: 12px; margin: 6px 0 2px; }
 #errors { color: #82071e; white-space: pre-wrap; font-size: 12px; }
 #errors:empty { display: none; }
 #lesson .intro { white-space: pre-wrap; font-size: 13px; }

@@ -13,14 +13,17 @@ import { lessonOf, type Lesson } from '../../../playground/lessons.js';
 import { Session, type Opened } from '../../../playground/session.js';
 import { decodeShare, encodeShare } from '../../../playground/share.js';
 import { timeAt, timelineOf, type TimelineView } from '../../../playground/timeline.js';
-import { eventLease, eventLine, eventMember } from '../../../playground/trace-adapter.js';
-import { clientsHtml, keysHtml, leasesHtml, membersHtml } from '../../../playground/view.js';
+import { eventKind, eventLease, eventLine, eventMember } from '../../../playground/trace-adapter.js';
+import { clientsHtml, flowHtml, keysHtml, leasesHtml, membersHtml } from '../../../playground/view.js';
 import { formatLeaseId } from '../../../trace/trace.js';
 import { readBaked, type LibraryEntry } from './library.js';
 import { Player } from './player.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 const baked = readBaked();
+
+/** What the primary does when it applies a raft entry for leases or keys. */
+const COMMITTED = new Set(['lease-grant', 'lease-revoke', 'lease-checkpoint', 'kv-put', 'kv-delete']);
 
 let session!: Session;
 let timeline: TimelineView | undefined;
@@ -90,6 +93,8 @@ function draw(): void {
     setPanel('leases', leasesHtml(s));
     setPanel('keys', keysHtml(s));
     setPanel('clients', clientsHtml(s));
+    const committed = session.recent(6, (e) => eventMember(e) === s.primary && COMMITTED.has(eventKind(e)));
+    setPanel('flow', flowHtml(s, session.inFlight(), committed.map(eventLine)));
   }
   setPanel('recent', h(session.recent(14).map(eventLine).join('\n')));
   if (selected !== undefined) {
