@@ -61,7 +61,7 @@ export function snapshot(t: Micros, cluster: Cluster, labels: LabelBook, deadlin
       primary: s.lessor.isPrimary(),
     };
   });
-  const primaryName = members.find((m) => m.primary && m.status !== 'crashed' && m.role === 'leader')?.name ?? members.find((m) => m.primary)?.name;
+  const primaryName = actingPrimary(members);
   // Any running member's replicated view lists the leases; the primary's adds real deadlines.
   const source = cluster.server(primaryName ?? '') ?? cluster.names.map((n) => cluster.server(n)).find((s) => s !== undefined);
   const all = source?.lessor.leases() ?? [];
@@ -82,4 +82,14 @@ export function snapshot(t: Micros, cluster: Cluster, labels: LabelBook, deadlin
   const kvs = source?.store.rangeAll() ?? [];
   const keys = kvs.map((kv): KeyState => ({ key: kv.key, lease: kv.lease, label: kv.lease === 0n ? undefined : labels.labelOf(kv.lease), modRevision: kv.modRevision }));
   return { t, members, primary: primaryName, leases, leaseCount: all.length, keys, revision: source?.store.currentRevision ?? 0, clients };
+}
+
+/**
+ * The lessor whose deadlines count: a primary on the leader of the highest term (a paused old leader
+ * still believes it is primary), else any primary left.
+ */
+export function actingPrimary(members: readonly MemberState[]): string | undefined {
+  let best: MemberState | undefined;
+  for (const m of members) if (m.primary && m.role === 'leader' && (best === undefined || m.term > best.term)) best = m;
+  return best?.name ?? members.find((m) => m.primary)?.name;
 }

@@ -8,7 +8,7 @@ import type { Micros } from '../clock/time.js';
 import type { ClientView } from '../scenario/replay/runner.js';
 import { formatLeaseId } from '../trace/trace.js';
 import type { DeadlineBook } from './deadlines.js';
-import { LISTED_LEASES, type KeyState, type LeaseState, type MemberState, type Snapshot } from './snapshot.js';
+import { actingPrimary, LISTED_LEASES, type KeyState, type LeaseState, type MemberState, type Snapshot } from './snapshot.js';
 import { eventExpiry, eventField, eventKind, eventLease, eventMember, type TraceEvent } from './trace-adapter.js';
 
 interface FoldLease {
@@ -176,7 +176,7 @@ export class StateFold {
       if (m.status === 'crashed') return { name, status: 'crashed', role: '-', term: 0, primary: false };
       return { name, status: m.status, role: m.role, term: m.term, primary: m.primary };
     });
-    const primary = members.find((m) => m.primary && m.role === 'leader')?.name ?? members.find((m) => m.primary)?.name;
+    const primary = actingPrimary(members);
     const sourceName = primary ?? members.find((m) => m.status !== 'crashed')?.name;
     const source = sourceName === undefined ? undefined : this.members.get(sourceName);
     const all = source === undefined ? [] : [...source.leases];
