@@ -5,6 +5,7 @@
 import type { Micros } from '../clock/time.js';
 import { narrate } from '../report/narrate.js';
 import type { RunResult } from '../scenario/replay/runner.js';
+import { eventTime } from './trace-adapter.js';
 
 export interface LessonStop {
   readonly atUs: Micros;
@@ -38,7 +39,7 @@ export function lessonOf(result: RunResult): Lesson {
     stops.push({ atUs: at, lines: [line.trim()] });
   }
   // A stop sits at the last event it narrates (lines show milliseconds; events fall within ±0.5 ms).
-  const times = result.trace.events.map((e) => e.t);
+  const times = result.trace.events.map(eventTime);
   const settled = stops.map((s) => ({ atUs: lastEventBefore(times, (lastTime(s.lines) ?? s.atUs) + 500), lines: s.lines }));
   return {
     title: result.scenario.name,

@@ -18,7 +18,7 @@ import { DeadlineBook } from './deadlines.js';
 import { insertStep, setSetting, type SettingPath } from './edit.js';
 import type { Snapshot } from './snapshot.js';
 import { clientNamesOf, StateFold, type RenewalInFlight } from './state-fold.js';
-import type { TraceEvent } from './trace-adapter.js';
+import { eventTime, type TraceEvent } from './trace-adapter.js';
 
 export type Opened = { readonly ok: true; readonly session: Session } | { readonly ok: false; readonly messages: readonly string[] };
 
@@ -66,7 +66,7 @@ export class Session {
     if (to < this.cursorUs) this.refold();
     this.cursorUs = to;
     const ev = this.run.trace.events;
-    for (let i = this.state.count; i < ev.length && ev[i]!.t <= to; i++) {
+    for (let i = this.state.count; i < ev.length && eventTime(ev[i]!) <= to; i++) {
       this.state.fold(ev[i]!);
       this.deadlines.fold(ev[i]!);
     }
@@ -77,7 +77,7 @@ export class Session {
     const ev = this.run.trace.events;
     const recorded = ev[this.state.count];
     if (recorded !== undefined) {
-      this.seek(recorded.t);
+      this.seek(eventTime(recorded));
       return true;
     }
     const before = ev.length;

@@ -9,7 +9,7 @@ import type { ClientView } from '../scenario/replay/runner.js';
 import { formatLeaseId } from '../trace/trace.js';
 import type { DeadlineBook } from './deadlines.js';
 import { actingPrimary, LISTED_LEASES, type KeyState, type LeaseState, type MemberState, type Snapshot } from './snapshot.js';
-import { eventExpiry, eventField, eventKind, eventLease, eventMember, type TraceEvent } from './trace-adapter.js';
+import { eventExpiry, eventField, eventKind, eventLease, eventMember, eventTime, type TraceEvent } from './trace-adapter.js';
 
 interface FoldLease {
   ttl: number;
@@ -157,7 +157,7 @@ export class StateFold {
     else if (kind === 'client-keepalive-closed' && id !== undefined) {
       c.keepAlives.set(id, false);
       c.inFlight.delete(id);
-    } else if (kind === 'client-keepalive-send' && id !== undefined) c.inFlight.set(id, { sentUs: e.t, endpoint: eventField(e, 'endpoint') ?? '?' });
+    } else if (kind === 'client-keepalive-send' && id !== undefined) c.inFlight.set(id, { sentUs: eventTime(e), endpoint: eventField(e, 'endpoint') ?? '?' });
     else if (kind === 'client-keepalive-recv' && id !== undefined) c.inFlight.delete(id);
   }
 
