@@ -1,11 +1,14 @@
 // `npm run bench`: every benchmark, one line each, in the order of the issues that asked for them; the
 // lessor storm's storm/floor ratio is the last line. BENCH=name[,name] runs a subset:
-// startup, campaign, differential, cluster-storm, cluster-keepalive, idle-day, lessor-storm.
+// startup, campaign, differential, cluster-storm, cluster-keepalive, idle-day, trace-digest, playground,
+// lessor-storm.
 import { campaignBench } from './campaign.js';
 import { clusterKeepAlive } from './cluster-keepalive.js';
 import { differentialRatio } from './differential.js';
 import { idleDay } from './idle-day.js';
 import { lessorStorm } from './lessor-storm.js';
+import { playgroundBench } from './playground.js';
+import { traceDigestBench } from './trace-digest.js';
 import { report } from './report.js';
 import { startupBench } from './startup.js';
 import { clusterStorm } from './storm.js';
@@ -27,4 +30,6 @@ if (want('differential')) {
 if (want('cluster-storm')) clusterStorm();
 if (want('cluster-keepalive')) clusterKeepAlive();
 if (want('idle-day')) idleDay();
+if (want('trace-digest')) traceDigestBench();
+if (want('playground')) await playgroundBench();
 if (want('lessor-storm')) lessorStorm();

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Builds the package: the library with tsc into dist/ (.js, .d.ts, source maps) and the command line as
 // one esbuild bundle in dist/bin/ (a single file starts several times faster than 230 modules).
-// `--cli` rebuilds only the bundle (what `npm start` needs after an edit).
+// `--cli` rebuilds only the bundle (what `npm start` needs after an edit). Run under tsx (package.json does),
+// since the playground's bundler configuration is TypeScript in src/.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 
@@ -29,11 +30,14 @@ await build({
   target: 'node20',
   // yaml and heap-js go into the bundle (CommonJS modules cost a parse each at start-up); the packages
   // only check and diff need stay outside. Bundled CommonJS may require Node's built-ins, hence `require`.
-  external: ['fast-check', '@grpc/grpc-js', '@grpc/proto-loader'],
+  external: ['fast-check', '@grpc/grpc-js', '@grpc/proto-loader', 'esbuild'],
   banner: { js: "import { createRequire as __lessorRequire } from 'node:module';\nconst require = __lessorRequire(import.meta.url);" },
   sourcemap: 'linked',
   logLevel: 'warning',
 });
 chmodSync(path('dist/bin/lessor-sim.js'), 0o755);
+// The playground's page script, bundled once here so that an installed package needs no bundler.
+const { bundleApp } = await import('../src/cli/playground/bundle.ts');
+writeFileSync(path('dist/bin/playground-app.js'), await bundleApp());
 // The real-etcd driver loads etcd's protos beside its own module at run time.
 copyFileSync(path('src/cli/differential/etcd-rpc.proto'), path('dist/bin/etcd-rpc.proto'));

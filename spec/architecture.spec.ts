@@ -17,7 +17,8 @@ const LAYERS: Record<string, number> = {
   scenario: 4,
   properties: 5,
   report: 6,
-  cli: 7,
+  playground: 7,
+  cli: 8,
 };
 
 function files(dir: string): string[] {

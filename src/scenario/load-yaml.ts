@@ -23,7 +23,8 @@ class Abort extends Error {}
 
 export function loadYaml(text: string, file: string, errors: ErrorSink): PNode | undefined {
   const start: SourcePos = { file, line: 1, col: 1 };
-  if (text.length > MAX_INPUT_BYTES || Buffer.byteLength(text, 'utf8') > MAX_INPUT_BYTES) {
+  // TextEncoder, not Buffer: the parser also runs in the browser playground.
+  if (text.length > MAX_INPUT_BYTES || new TextEncoder().encode(text).length > MAX_INPUT_BYTES) {
     errors.add(start, `file is larger than ${MAX_INPUT_BYTES} bytes (1 MiB), the limit for a scenario file`);
     return undefined;
   }

@@ -1,5 +1,5 @@
-import { createHash, type Hash } from 'node:crypto';
 import { formatSeconds, type Micros } from '../clock/time.js';
+import { newDigest, type LineDigest } from './digest.js';
 
 /** Field values a trace event may carry. Lists are joined with commas; strings with spaces are quoted. */
 export type FieldValue = string | number | bigint | boolean | readonly (string | number | bigint)[];
@@ -57,7 +57,7 @@ export type TraceListener = (e: TraceEvent) => void;
 export class Trace {
   readonly events: TraceEvent[] = [];
   private readonly listeners: TraceListener[] = [];
-  private readonly digest: Hash = createHash('sha256');
+  private readonly digest: LineDigest = newDigest();
   private count = 0;
 
   constructor(
@@ -89,7 +89,7 @@ export class Trace {
   /** Hex SHA-256 of every line so far (the hash object is copied, so more events may follow). */
   hash(): string {
     if (!this.hashing) throw new Error('trace: this trace was built without hashing');
-    return this.digest.copy().digest('hex');
+    return this.digest.hex();
   }
 
   lines(): string[] {

@@ -72,6 +72,38 @@ export interface RunResult {
  * Everything that happens is in the returned trace; nothing in the scenario can make this throw.
  */
 export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResult {
+  return startScenario(scenario, opts).finish();
+}
+
+/** A client of the scenario as an onlooker sees it: paused or not, and its keep-alive channels. */
+export interface ClientView {
+  readonly name: string;
+  readonly paused: boolean;
+  readonly keepAlives: ReadonlyArray<{ readonly lease: bigint; readonly alive: boolean }>;
+}
+
+/**
+ * A replay that can stop at any virtual instant and go on later (the playground plays one this way).
+ * `advanceTo(a)` then `advanceTo(b)` leaves exactly the state and trace of `advanceTo(b)`: the scheduler
+ * only moves time by popping events, so stopping in between changes nothing.
+ */
+export interface ScenarioRun {
+  /** Performs every step at or before `t` and runs the cluster to `t` (never past the scenario's end). */
+  advanceTo(t: Micros): void;
+  /** Where the replay stands: the cluster's clock, or the scenario's end once finished. */
+  readonly now: Micros;
+  readonly endUs: Micros;
+  readonly done: boolean;
+  readonly cluster: Cluster | undefined;
+  readonly trace: Trace;
+  clients(): ClientView[];
+  /** Runs to the end and returns the result; further calls return the same result. */
+  finish(): RunResult;
+  /** The result so far (assertions evaluated up to `now`). */
+  result(): RunResult;
+}
+
+export function startScenario(scenario: Scenario, opts: RunOptions = {}): ScenarioRun {
   const seed = opts.seed ?? scenario.seed;
   const profile = opts.profile ?? scenario.profile;
   const trace = opts.trace ?? new Trace();
@@ -91,25 +123,27 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
     ...(stopped !== undefined ? { stopped } : {}),
     passed: setupError === undefined && stopped === undefined && assertions.every((a) => a.pass),
   });
+  const stopped = (setupError: string, cluster: Cluster | undefined): ScenarioRun => ended(result(setupError, cluster), trace);
 
   const cfg = clusterConfigOf(scenario, profile, seed);
-  if (typeof cfg === 'string') return result(cfg, undefined);
+  if (typeof cfg === 'string') return stopped(cfg, undefined);
   const sched = new Scheduler(-BOOTSTRAP_US);
   let cluster: Cluster;
   try {
     cluster = new Cluster(cfg, { sched, trace, marks });
   } catch (e) {
     // Settings the parser let through but etcd would refuse at start-up: report, never crash.
-    return result(`the cluster cannot start with these settings: ${e instanceof Error ? e.message : String(e)}`, undefined);
+    return stopped(`the cluster cannot start with these settings: ${e instanceof Error ? e.message : String(e)}`, undefined);
   }
   opts.onCluster?.(cluster);
   sched.setGuard({ maxEventsAtOneInstant: livelockThresholdOf(scenario), ...opts.guard });
-  try {
-    return replaySteps(scenario, cluster, { trace, labels, profile, bugs: cfg.bugs, assertions }, result);
-  } catch (e) {
-    if (e instanceof RunStopped) return result(undefined, cluster, runStopOf(e, trace));
-    throw e;
-  }
+  return replaySteps(scenario, cluster, { trace, labels, profile, bugs: cfg.bugs, assertions }, result);
+}
+
+/** A run that is over before it started (bad settings, no leader at 0, a guard tripped during boot). */
+function ended(r: RunResult, trace: Trace): ScenarioRun {
+  const now = r.stopped?.atUs ?? r.scenario.durationUs;
+  return { advanceTo: () => {}, now, endUs: r.scenario.durationUs, done: true, cluster: r.cluster, trace, clients: () => [], finish: () => r, result: () => r };
 }
 
 interface ReplayState {
@@ -124,29 +158,67 @@ function replaySteps(
   scenario: Scenario,
   cluster: Cluster,
   { trace, labels, profile, bugs, assertions }: ReplayState,
-  result: (setupError: string | undefined, cluster: Cluster | undefined) => RunResult,
-): RunResult {
-  cluster.runUntil(0);
+  result: (setupError: string | undefined, cluster: Cluster | undefined, stopped?: RunStop) => RunResult,
+): ScenarioRun {
+  let finished: RunResult | undefined;
+  // A guard (event budget, wall-clock timeout, livelock) ends the run wherever it trips; the result says so.
+  const guarded = (work: () => void): void => {
+    if (finished !== undefined) return;
+    try {
+      work();
+    } catch (e) {
+      if (!(e instanceof RunStopped)) throw e;
+      finished = result(undefined, cluster, runStopOf(e, trace));
+    }
+  };
+  guarded(() => cluster.runUntil(0));
+  if (finished !== undefined) return ended(finished, trace);
   const first = cluster.leader();
   if (first?.name !== 'n1' || !first.lessor.isPrimary()) {
-    return result(`the cluster did not elect n1 within ${BOOTSTRAP_US / MICROS_PER_SECOND} s before time 0 (check latency and fsync)`, cluster);
+    return ended(result(`the cluster did not elect n1 within ${BOOTSTRAP_US / MICROS_PER_SECOND} s before time 0 (check latency and fsync)`, cluster), trace);
   }
   const replay = new Replay(cluster, trace, labels, profile, bugs, scenario.alerts);
   const groups = groupByTime(scenario.steps);
-  for (const [at, steps] of groups) {
-    cluster.runUntil(at);
-    for (const s of steps) if (s.kind !== 'expect') replay.perform(s);
-    cluster.runUntil(at); // what those steps set off at this same instant
-    for (const s of steps) {
-      if (s.kind !== 'expect') continue;
-      const v = evaluate(s.assertion, replay);
-      const text = describeAssertion(s.assertion);
-      assertions.push({ step: s, atUs: at, pass: v.pass, text, got: v.got });
-      replay.emit('sim', v.pass ? 'expect-pass' : 'expect-fail', { line: s.pos.line, expect: text, got: v.got });
-    }
-  }
-  cluster.runUntil(Math.max(scenario.durationUs, cluster.now()));
-  return result(undefined, cluster);
+  const endUs = scenario.durationUs;
+  let next = 0;
+  const advanceTo = (t: Micros): void =>
+    guarded(() => {
+      const until = Math.min(t, endUs);
+      for (; next < groups.length && groups[next]![0] <= until; next++) {
+        const [at, steps] = groups[next]!;
+        cluster.runUntil(at);
+        for (const s of steps) if (s.kind !== 'expect') replay.perform(s);
+        cluster.runUntil(at); // what those steps set off at this same instant
+        for (const s of steps) {
+          if (s.kind !== 'expect') continue;
+          const v = evaluate(s.assertion, replay);
+          const text = describeAssertion(s.assertion);
+          assertions.push({ step: s, atUs: at, pass: v.pass, text, got: v.got });
+          replay.emit('sim', v.pass ? 'expect-pass' : 'expect-fail', { line: s.pos.line, expect: text, got: v.got });
+        }
+      }
+      if (until > cluster.now()) cluster.runUntil(until);
+    });
+  return {
+    advanceTo,
+    get now() {
+      return finished !== undefined && finished.stopped === undefined ? Math.max(endUs, cluster.now()) : cluster.now();
+    },
+    endUs,
+    get done() {
+      return finished !== undefined;
+    },
+    cluster,
+    trace,
+    clients: () => replay.clientViews(),
+    finish: () => {
+      advanceTo(endUs);
+      guarded(() => cluster.runUntil(Math.max(endUs, cluster.now())));
+      finished ??= result(undefined, cluster);
+      return finished;
+    },
+    result: () => finished ?? result(undefined, cluster),
+  };
 }
 
 /** The replay's moving parts: clients, resources, and the etcdctl-like control client per member. */
@@ -191,6 +263,14 @@ class Replay implements AssertionContext, StepReplay {
   resource(name: string): { accepted: number; rejected: number } | undefined {
     const r = this.resources.get(name);
     return r === undefined ? undefined : { accepted: r.accepted, rejected: r.rejected };
+  }
+
+  clientViews(): ClientView[] {
+    return [...this.clients].map(([name, sc]) => ({
+      name,
+      paused: sc.client.process.paused,
+      keepAlives: [...sc.keepAlives].map(([lease, ch]) => ({ lease, alive: ch.alive })),
+    }));
   }
 
   // ---- Steps ---------------------------------------------------------------------------------------

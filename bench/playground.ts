@@ -1,0 +1,88 @@
+// Benchmark: the playground in headless Chromium with 3 members and 1,000 leases kept alive for 10
+// virtual minutes. Figures: frames per second while playing at 10×, the slowest of a series of jumps
+// (the worst is 0 → the end, a fold of every recorded event), and the one replay the page runs on open.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildPlayground } from '../src/cli/playground/bundle.js';
+import { playgroundBenchYaml, PLAYGROUND_LEASES, PLAYGROUND_MINUTES } from './playground-scenario.js';
+import { report, type BenchResult } from './report.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const PLAY_MS = 4_000;
+
+interface Page {
+  goto(url: string, opts?: { timeout?: number }): Promise<unknown>;
+  click(selector: string): Promise<void>;
+  selectOption(selector: string, value: string): Promise<unknown>;
+  waitForFunction(fn: string, arg?: unknown, opts?: { timeout?: number }): Promise<unknown>;
+  evaluate<R>(fn: string): Promise<R>;
+  waitForTimeout(ms: number): Promise<void>;
+}
+interface Ctx {
+  pages(): Page[];
+  newPage(): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export async function playgroundBench(): Promise<BenchResult[]> {
+  if (!existsSync(CHROMIUM)) return [report('playground (Chromium)', { skipped: `${CHROMIUM} is not installed` })];
+  const work = mkdtempSync(join(tmpdir(), 'lessor-sim-playground-bench-'));
+  const scenario = join(work, 'bench-1000.yaml');
+  writeFileSync(scenario, playgroundBenchYaml());
+  writeFileSync(join(work, 'index.html'), await buildPlayground(scenario));
+  const pkg = 'playwright-core';
+  const pw = (await import(pkg)) as { chromium: { launchPersistentContext(dir: string, o: object): Promise<Ctx> } };
+  const ctx = await pw.chromium.launchPersistentContext(join(work, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    viewport: { width: 1400, height: 900 },
+    timeout: 30_000,
+  });
+  try {
+    const page = ctx.pages()[0] ?? (await ctx.newPage());
+    const t0 = performance.now();
+    await page.goto(pathToFileURL(join(work, 'index.html')).href, { timeout: 120_000 });
+    await page.waitForFunction("document.getElementById('hash').textContent.length === 64", undefined, { timeout: 120_000 });
+    const openS = (performance.now() - t0) / 1000;
+
+    await page.selectOption('#speed', '10');
+    await page.click('#play');
+    await page.waitForTimeout(300);
+    const f0 = await page.evaluate<number>('window.playground.frames()');
+    const c0 = await page.evaluate<number>('window.playground.cursor()');
+    await page.waitForTimeout(PLAY_MS);
+    const f1 = await page.evaluate<number>('window.playground.frames()');
+    const c1 = await page.evaluate<number>('window.playground.cursor()');
+    await page.click('#play');
+    const fps = ((f1 - f0) * 1000) / PLAY_MS;
+    const virtualRate = (c1 - c0) / 1e6 / (PLAY_MS / 1000);
+
+    // Jumps as the scrubber makes them, timed in the page; 0 → the end last is the longest fold.
+    const jumps = await page.evaluate<number[]>(`(() => {
+      const el = document.getElementById('scrub');
+      const end = Number(el.max);
+      const targets = [end * 0.5, end * 0.1, end * 0.9, 0, end * 0.3, end * 0.7, 0, end];
+      return targets.map((v) => {
+        const s = performance.now();
+        el.value = String(Math.round(v));
+        el.dispatchEvent(new Event('input'));
+        return performance.now() - s;
+      });
+    })()`);
+    return [
+      report('playground (Chromium)', {
+        scenario: `3 members, ${PLAYGROUND_LEASES} leases kept alive, ${PLAYGROUND_MINUTES} virtual min`,
+        'fps at 10×': fps.toFixed(1),
+        'virtual s per real s': virtualRate.toFixed(1),
+        'slowest jump (ms)': Math.max(...jumps).toFixed(0),
+        'open (simulate the whole run, s)': openS.toFixed(1),
+      }),
+    ];
+  } finally {
+    await ctx.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}

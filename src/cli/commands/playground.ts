@@ -1,0 +1,32 @@
+import { bool, str, type Command } from '../command.js';
+import { UsageError } from '../errors.js';
+import { checkOutputDir } from '../output-path.js';
+import { loadAll } from './scenario-flags.js';
+
+export const playgroundCommand: Command = {
+  name: 'playground',
+  summary: 'the lease playground in the browser: the simulation live, faults to click, time to scrub',
+  args: '[FILE]',
+  positionals: { min: 0, max: 1 },
+  flags: {
+    port: { type: 'string', value: 'N', help: 'serve on 127.0.0.1:N (default: a free port)' },
+    open: { type: 'boolean', help: 'open the page in a browser' },
+    build: { type: 'string', value: 'DIR', help: 'write the page as DIR/index.html for any web host, instead of serving it' },
+  },
+  details: [
+    'The simulation runs in the page (no server-side simulation, no network after load). FILE opens first;',
+    "the library's scenarios are the lessons. The server runs until interrupted.",
+  ].join('\n'),
+  run: async (inv) => {
+    const portText = str(inv, 'port');
+    if (portText !== undefined && (!/^\d+$/.test(portText) || Number(portText) > 65535)) {
+      throw new UsageError(`--port takes a port number, got ${JSON.stringify(portText)}`);
+    }
+    const build = str(inv, 'build');
+    if (build !== undefined) checkOutputDir('--build', build);
+    const file = inv.positionals[0];
+    if (file !== undefined) loadAll([file]);
+    const { runPlayground } = await import('../playground/command.js');
+    return runPlayground(file, { port: portText === undefined ? 0 : Number(portText), open: bool(inv, 'open'), build }, inv.io);
+  },
+};
