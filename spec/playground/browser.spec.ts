@@ -166,7 +166,7 @@ describe.skipIf(missing !== undefined)('playground in headless Chromium', () => 
     const file = join(work, 'exported.yaml');
     writeFileSync(file, yaml);
     // Exit 1 is fine: the runbook's assertions no longer all hold once its leader is paused.
-    const cli = spawnSync(process.execPath, [join(ROOT, 'bin/lessor-sim.js'), 'run', file, '--json'], { cwd: ROOT, encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'run', file, '--json'], { cwd: ROOT, encoding: 'utf8' });
     expect(cli.stderr).toBe('');
     const cliHash = (JSON.parse(cli.stdout) as Array<{ traceHash: string }>)[0]!.traceHash;
     expect(cliHash).toBe(await page.textContent('#hash'));
