@@ -12,6 +12,7 @@ const LAYERS: Record<string, number> = {
   lessor: 1,
   cluster: 2,
   client: 3,
+  holder: 3.5,
   scenario: 4,
   properties: 5,
   report: 6,
