@@ -24,6 +24,9 @@ export { PROPERTIES, PROPERTY_NAMES, isPropertyName, type PropertyName } from '.
 export { MONITORS } from './monitors/all-monitors.js';
 export { RunView } from './monitors/run-view.js';
 export type { Monitor } from './monitors/monitor.js';
+export { holderLives, type HolderLife, type HolderWrite } from './monitors/holder-lives.js';
+export { holderReport, type HolderFigures, type HolderReport } from './monitors/holder-figures.js';
+export { holderStopsBeforeRevokeWithin } from './monitors/holder-stops-before-revoke.js';
 export type { ExpectCandidate, Violation } from './monitors/violation.js';
 
 export { checkRun, checkScenario, type CheckOptions, type RunCheck, type Verdict } from './check/check-run.js';
