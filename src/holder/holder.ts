@@ -96,8 +96,17 @@ export class Holder {
     if (this.current !== undefined) this.stopActing('shutdown');
   }
 
+  /** While the key exists (someone holds the lock) it only reads it; then grant and put-if-absent. */
   private acquire(): void {
     if (this.stopped) return;
+    this.env.client.get(this.spec.key, {}, (r) => {
+      if (this.stopped) return;
+      if (isRpcError(r) || r.kvs.length > 0) return this.retry();
+      this.grantAndPut();
+    });
+  }
+
+  private grantAndPut(): void {
     const { client } = this.env;
     const { key, name, ttlSeconds } = this.spec;
     const grantSentAt = this.host.clock();

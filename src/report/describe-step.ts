@@ -52,6 +52,8 @@ export function describeStep(s: Step): string {
       return `${s.client} unlocks ${s.name}`;
     case 'fenced-write':
       return `${s.client} writes to ${s.resource} with the fencing token of ${s.lock}`;
+    case 'holder':
+      return `holder ${s.name} (${s.strategy}) on ${s.client} takes ${s.key} with TTL ${s.ttlSeconds} s${s.marginUs > 0 ? `, margin ${formatDuration(s.marginUs)}` : ''}`;
     case 'expect':
       return 'expect';
   }

@@ -19,6 +19,8 @@ export class ParseContext {
   readonly locks = new Map<string, Set<string>>();
   /** Resources an earlier `fenced-write` wrote to. */
   readonly resources = new Set<string>();
+  /** Holder name → the lock key it holds, from earlier `holder` steps. */
+  readonly holders = new Map<string, string>();
 
   constructor(
     readonly file: string,

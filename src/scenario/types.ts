@@ -173,6 +173,21 @@ export interface FencedWriteStep extends StepBase<'fenced-write'> {
   /** The lock whose fencing token (revision) the client presents. */
   readonly lock: string;
 }
+/** Extension: an application process holding `key` through a lease (src/holder/). */
+export interface HolderStep extends StepBase<'holder'> {
+  readonly name: string;
+  /** A built-in strategy, or `user:<name>` for a holder the caller passes to the async replay. */
+  readonly strategy: string;
+  readonly key: string;
+  readonly ttlSeconds: number;
+  readonly client: ClientName;
+  readonly writesPerSecond: number;
+  readonly marginUs: Micros;
+  readonly intervalUs?: Micros;
+  readonly resource: string;
+  /** `lower`: reject tokens below the highest accepted; `strict`: the runbook's SQL, reject equal ones too. */
+  readonly fence: 'lower' | 'strict';
+}
 export interface ExpectStep extends StepBase<'expect'> {
   readonly assertion: Assertion;
 }
@@ -201,6 +216,7 @@ export type Step =
   | LockStep
   | UnlockStep
   | FencedWriteStep
+  | HolderStep
   | ExpectStep;
 
 export type StepKind = Step['kind'];
@@ -266,6 +282,25 @@ export interface ResourceRejectedAssertion extends AssertionBase<'resource-rejec
   readonly resource: string;
   readonly rejected: number;
 }
+/** The holder believes / does not believe, at this instant, that it holds its lock. */
+export interface HolderActingAssertion extends AssertionBase<'holder-acting'> {
+  readonly holder: string;
+  readonly acting: boolean;
+}
+/** Bounds (µs) on how long so far the holder believed it held the lock after its lease was revoked. */
+export interface HolderAfterLossAssertion extends AssertionBase<'holder-after-loss'> {
+  readonly holder: string;
+  readonly afterLossUs: IntRange;
+}
+/** The resource accepted exactly this many of the holder's writes offered on a revoked lease. */
+export interface HolderStaleAcceptedAssertion extends AssertionBase<'holder-stale-accepted'> {
+  readonly holder: string;
+  readonly staleAccepted: number;
+}
+/** Bounds (µs) on how long so far two or more holders believed they held the lock at once. */
+export interface HoldersOverlapAssertion extends AssertionBase<'holders-overlap'> {
+  readonly overlapUs: IntRange;
+}
 /** Bounds on the current revision (on the leader, or on `via`). */
 export interface RevisionAssertion extends AssertionBase<'revision'> {
   readonly revision: IntRange;
@@ -297,7 +332,11 @@ export type Assertion =
   | ResourceRejectedAssertion
   | RevisionAssertion
   | LeasesCountAssertion
-  | ExpiryQueueAssertion;
+  | ExpiryQueueAssertion
+  | HolderActingAssertion
+  | HolderAfterLossAssertion
+  | HolderStaleAcceptedAssertion
+  | HoldersOverlapAssertion;
 
 export type AssertionForm = Assertion['form'];
 

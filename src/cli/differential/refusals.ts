@@ -83,6 +83,7 @@ const UNSUPPORTED_STEPS: Partial<Record<Step['kind'], string>> = {
   lock: 'concurrency.Mutex sessions are not driven on real etcd by this driver',
   unlock: 'concurrency.Mutex sessions are not driven on real etcd by this driver',
   'fenced-write': 'fenced resources belong to the simulation\'s lock clients, which this driver does not run',
+  holder: 'holders are application processes of the simulation; their server answers are checked by the differential scenarios under scenarios/differential/holders-*',
 };
 
 const UNSUPPORTED_FORMS: Partial<Record<Assertion['form'], string>> = {

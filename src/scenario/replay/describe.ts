@@ -1,4 +1,5 @@
-import type { Assertion } from '../types.js';
+import type { Assertion, IntRange } from '../types.js';
+import { formatDuration } from '../duration.js';
 import { describeRange } from './assertions.js';
 
 const on = (via: string | undefined, linearizable: string): string => (via === undefined ? linearizable : `on ${via}`);
@@ -34,5 +35,18 @@ export function describeAssertion(a: Assertion): string {
       return `${a.member}'s expiry queue holds ${describeRange(a.entries)} entries`;
     case 'leases-count':
       return `${a.count} leases listed ${on(a.via, 'on the leader')}`;
+    case 'holder-acting':
+      return `holder ${a.holder} ${a.acting ? 'believes' : 'does not believe'} it holds its lock`;
+    case 'holder-after-loss':
+      return `holder ${a.holder} believed it held its lock for ${durationRange(a.afterLossUs)} after its lease was revoked`;
+    case 'holder-stale-accepted':
+      return `the resource accepted ${a.staleAccepted} of holder ${a.holder}'s stale writes`;
+    case 'holders-overlap':
+      return `holders believed at once that they held the lock for ${durationRange(a.overlapUs)}`;
   }
+}
+
+function durationRange(r: IntRange): string {
+  if (r.min !== undefined && r.max !== undefined) return `${formatDuration(r.min)} to ${formatDuration(r.max)}`;
+  return r.min !== undefined ? `at least ${formatDuration(r.min)}` : `at most ${formatDuration(r.max!)}`;
 }

@@ -6,9 +6,10 @@ import type { ClusterTransport, RpcError } from '../../cluster/server/api.js';
 import { isRpcError } from '../../cluster/server/api.js';
 import { EtcdClient, FencedResource, Mutex, Session, CLIENT_PROFILES, type KeepAliveChannel } from '../../client/index.js';
 import { invoke } from '../../client/invoke.js';
+import { Holder, HolderLedger, HolderTruth, isHolderStrategy, runUntilSettled, SettleGate, startUserHolder, type UserHolderFn } from '../../holder/index.js';
 import { Marks } from '../../trace/marks.js';
 import { Trace, type FieldValue } from '../../trace/trace.js';
-import type { ExpectStep, Scenario, Step } from '../types.js';
+import type { ExpectStep, HolderStep, Scenario, Step } from '../types.js';
 import { describeAssertion } from './describe.js';
 import { evaluate, type AssertionContext } from './assertions.js';
 import { clusterConfigOf } from './cluster-config.js';
@@ -29,6 +30,8 @@ export interface RunOptions {
   readonly trace?: Trace;
   /** Called with the cluster once it is built, so a harness can inspect it during the run. */
   readonly onCluster?: (cluster: Cluster) => void;
+  /** Holders written in TypeScript, for `strategy: user:<name>` (only `runScenarioAsync` runs them). */
+  readonly userHolders?: Readonly<Record<string, UserHolderFn>>;
 }
 
 export interface AssertionResult {
@@ -48,11 +51,20 @@ export interface RunResult {
   readonly assertions: readonly AssertionResult[];
   /** A problem that stopped the scenario from running as written (bad cluster settings, no leader at 0). */
   readonly setupError: string | undefined;
+  /** User holders that threw, each saying where (absent: none did). */
+  readonly holderErrors?: readonly string[];
   readonly trace: Trace;
   readonly marks: Marks;
   readonly labels: LabelBook;
   readonly cluster: Cluster | undefined;
   readonly passed: boolean;
+}
+
+/** The user-written holders a replay may start, and where their failures go. */
+interface UserHolders {
+  readonly fns: Readonly<Record<string, UserHolderFn>>;
+  readonly gate: SettleGate | undefined;
+  readonly failed: (message: string) => void;
 }
 
 /** One client process of the scenario (c1, writer-2): an EtcdClient and what it holds. */
@@ -68,27 +80,59 @@ interface ScenarioClient {
  * Everything that happens is in the returned trace; nothing in the scenario can make this throw.
  */
 export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResult {
+  const replay = replayScenario(scenario, opts, undefined);
+  for (let r = replay.next(); ; r = replay.next()) {
+    if (r.done === true) return r.value;
+    r.value.cluster.runUntil(r.value.untilUs);
+  }
+}
+
+/**
+ * `runScenario` for scenarios with holders written as async functions (`strategy: user:<name>` and
+ * `opts.userHolders`): after every event that settled one of their promises, their continuations run
+ * before virtual time moves on. Same seed, same trace.
+ */
+export async function runScenarioAsync(scenario: Scenario, opts: RunOptions = {}): Promise<RunResult> {
+  const gate = new SettleGate();
+  const replay = replayScenario(scenario, opts, gate);
+  for (let r = replay.next(); ; r = replay.next()) {
+    if (r.done === true) return r.value;
+    await runUntilSettled(r.value.cluster.sched, r.value.untilUs, gate);
+  }
+}
+
+/** How far the replay wants virtual time run before it goes on. */
+interface RunTo {
+  readonly cluster: Cluster;
+  readonly untilUs: Micros;
+}
+
+function* replayScenario(scenario: Scenario, opts: RunOptions, gate: SettleGate | undefined): Generator<RunTo, RunResult, void> {
   const seed = opts.seed ?? scenario.seed;
   const profile = opts.profile ?? scenario.profile;
   const trace = opts.trace ?? new Trace();
   const marks = new Marks();
   const labels = new LabelBook();
   const assertions: AssertionResult[] = [];
+  const holderErrors: string[] = [];
   const result = (setupError: string | undefined, cluster: Cluster | undefined): RunResult => ({
     scenario,
     seed,
     profile,
     assertions,
     setupError,
+    holderErrors,
     trace,
     marks,
     labels,
     cluster,
-    passed: setupError === undefined && assertions.every((a) => a.pass),
+    passed: setupError === undefined && holderErrors.length === 0 && assertions.every((a) => a.pass),
   });
 
   const cfg = clusterConfigOf(scenario, profile, seed);
   if (typeof cfg === 'string') return result(cfg, undefined);
+  const missing = missingUserHolder(scenario, opts, gate);
+  if (missing !== undefined) return result(missing, undefined);
   const sched = new Scheduler(-BOOTSTRAP_US);
   let cluster: Cluster;
   try {
@@ -98,17 +142,18 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
     return result(`the cluster cannot start with these settings: ${e instanceof Error ? e.message : String(e)}`, undefined);
   }
   opts.onCluster?.(cluster);
-  sched.runUntil(0);
+  yield { cluster, untilUs: 0 };
   const first = cluster.leader();
   if (first?.name !== 'n1' || !first.lessor.isPrimary()) {
     return result(`the cluster did not elect n1 within ${BOOTSTRAP_US / MICROS_PER_SECOND} s before time 0 (check latency and fsync)`, cluster);
   }
-  const replay = new Replay(scenario, cluster, trace, labels, profile);
+  const users = { fns: opts.userHolders ?? {}, gate, failed: (m: string) => holderErrors.push(m) };
+  const replay = new Replay(scenario, cluster, trace, labels, profile, users);
   const groups = groupByTime(scenario.steps);
   for (const [at, steps] of groups) {
-    cluster.runUntil(at);
+    yield { cluster, untilUs: at };
     for (const s of steps) if (s.kind !== 'expect') replay.perform(s);
-    cluster.runUntil(at); // what those steps set off at this same instant
+    yield { cluster, untilUs: at }; // what those steps set off at this same instant
     for (const s of steps) {
       if (s.kind !== 'expect') continue;
       const v = evaluate(s.assertion, replay);
@@ -117,8 +162,19 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
       replay.emit('sim', v.pass ? 'expect-pass' : 'expect-fail', { line: s.pos.line, expect: text, got: v.got });
     }
   }
-  cluster.runUntil(Math.max(scenario.durationUs, cluster.now()));
+  yield { cluster, untilUs: Math.max(scenario.durationUs, cluster.now()) };
   return result(undefined, cluster);
+}
+
+/** A `user:<name>` holder the options do not supply, or that the synchronous replay cannot run. */
+function missingUserHolder(scenario: Scenario, opts: RunOptions, gate: SettleGate | undefined): string | undefined {
+  for (const s of scenario.steps) {
+    if (s.kind !== 'holder' || isHolderStrategy(s.strategy)) continue;
+    const name = s.strategy.slice('user:'.length);
+    if (opts.userHolders?.[name] === undefined) return `${scenario.file}:${s.pos.line}:${s.pos.col}: holder ${s.name} uses strategy ${s.strategy}, but no holder named ${name} was given to the replay`;
+    if (gate === undefined) return `${scenario.file}:${s.pos.line}:${s.pos.col}: holder ${s.name} is written in TypeScript (${s.strategy}); replay it with runScenarioAsync`;
+  }
+  return undefined;
 }
 
 /** The replay's moving parts: clients, resources, and the etcdctl-like control client per member. */
@@ -126,6 +182,8 @@ class Replay implements AssertionContext {
   private readonly clients = new Map<string, ScenarioClient>();
   private readonly ctls = new Map<string, EtcdClient>();
   private readonly resources = new Map<string, FencedResource>();
+  private truth: HolderTruth | undefined;
+  holders: HolderLedger | undefined;
 
   constructor(
     private readonly scenario: Scenario,
@@ -133,6 +191,7 @@ class Replay implements AssertionContext {
     private readonly trace: Trace,
     readonly labels: LabelBook,
     private readonly profile: Scenario['profile'],
+    private readonly users: UserHolders,
   ) {}
 
   emit(member: string, kind: string, fields: Record<string, FieldValue>, lease?: bigint): void {
@@ -256,14 +315,33 @@ class Replay implements AssertionContext {
         return this.onClient(s.client, undefined, (sc) => {
           const m = sc.locks.get(s.lock);
           if (m === undefined || m.myRevision <= 0) return this.emit(s.client, 'client-error', { op: 'fenced-write', lock: s.lock, err: 'no-fencing-token' });
-          let r = this.resources.get(s.resource);
-          if (r === undefined) {
-            r = new FencedResource(s.resource, this.cluster.sched, { trace: this.trace });
-            this.resources.set(s.resource, r);
-          }
-          r.write(s.client, m.myRevision);
+          this.resourceNamed(s.resource, false).write(s.client, m.myRevision);
         });
+      case 'holder':
+        return this.onClient(s.client, undefined, (sc) => this.startHolder(s, sc));
     }
+  }
+
+  /** The named resource; the first step that names it decides whether it fences strictly. */
+  private resourceNamed(name: string, strict: boolean): FencedResource {
+    let r = this.resources.get(name);
+    if (r === undefined) {
+      r = new FencedResource(name, this.cluster.sched, { trace: this.trace, strict });
+      this.resources.set(name, r);
+    }
+    return r;
+  }
+
+  private startHolder(s: HolderStep, sc: ScenarioClient): void {
+    this.truth ??= new HolderTruth(this.trace);
+    this.holders ??= new HolderLedger(this.trace);
+    const env = { client: sc.client, resource: this.resourceNamed(s.resource, s.fence === 'strict'), trace: this.trace, truth: this.truth };
+    if (isHolderStrategy(s.strategy)) {
+      const spec = { name: s.name, strategy: s.strategy, key: s.key, ttlSeconds: s.ttlSeconds, writesPerSecond: s.writesPerSecond, marginUs: s.marginUs };
+      return new Holder(s.intervalUs !== undefined ? { ...spec, intervalUs: s.intervalUs } : spec, env).start();
+    }
+    const fn = this.users.fns[s.strategy.slice('user:'.length)]!;
+    startUserHolder(fn, { ...env, name: s.name, gate: this.users.gate! }, this.users.failed);
   }
 
   private grant(label: string, ttl: number, id: bigint, via: string | undefined): void {
