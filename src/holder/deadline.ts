@@ -3,8 +3,12 @@ import type { Timer } from '../clock/scheduler.js';
 import { ErrLeaseNotFound, isRpcError, nextKeepAliveDelay } from '../client/index.js';
 import type { HeartbeatStrategy } from './heartbeat.js';
 
+/** A failed renewal is retried this soon (clientv3's keep-alive loop resends every 500 ms too). */
+const RETRY_US = 500_000;
+
 /**
- * The correct holder: it renews with KeepAliveOnce every TTL/3 and acts only before
+ * The correct holder: it renews with KeepAliveOnce every TTL/3, each attempt given TTL/3 to answer (a
+ * renewal stuck behind a frozen leader is retried instead of waited on), and acts only before
  * `send time of its last acknowledged renewal + TTL − margin` on its own clock. etcd's leader sets the
  * lease's expiry no earlier than it receives that renewal, which is after the holder sent it, so with a
  * margin covering the clocks' disagreement the holder stops before any revoke (docs/holders.md).
@@ -39,13 +43,14 @@ export const deadline: HeartbeatStrategy = (host, lease) => {
           return stop('lease-not-found');
         }
         host.noticed(lease, `keepalive-once:${res.name}`, 'retry');
-      } else {
-        until = Math.max(until, sent + ttlUs(res.ttl) - host.marginUs);
-        host.renewed(lease, { ttl: res.ttl, sentAt: sent, until });
-        armStop();
+        renewTimer = host.process.after(RETRY_US, renew);
+        return;
       }
+      until = Math.max(until, sent + ttlUs(res.ttl) - host.marginUs);
+      host.renewed(lease, { ttl: res.ttl, sentAt: sent, until });
+      armStop();
       renewTimer = host.process.after(nextKeepAliveDelay(lease.ttlSeconds), renew);
-    });
+    }, { timeoutUs: Math.max(1, nextKeepAliveDelay(lease.ttlSeconds)) });
   };
   armStop();
   renewTimer = host.process.after(nextKeepAliveDelay(lease.ttlSeconds), renew);

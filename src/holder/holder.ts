@@ -7,13 +7,14 @@ import { deadline } from './deadline.js';
 import type { HeartbeatHost, HeartbeatStrategy, HeldLease, Heartbeat } from './heartbeat.js';
 import { HolderTracer } from './holder-tracer.js';
 import { runbookGoStep3, runbookGoStep5 } from './runbook-go.js';
-import { runbookPython } from './runbook-python.js';
+import { pythonChecked, runbookPython } from './runbook-python.js';
 import type { HolderStrategy } from './strategies.js';
 
 const HEARTBEATS: { readonly [S in HolderStrategy]: HeartbeatStrategy } = {
   'runbook-go-step3': runbookGoStep3,
   'runbook-go-step5': runbookGoStep5,
   'runbook-python': runbookPython,
+  'python-checked': pythonChecked,
   deadline,
 };
 

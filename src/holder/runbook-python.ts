@@ -1,6 +1,6 @@
 import type { KeepAliveResponse, RpcError } from '../cluster/server/api.js';
 import { isRpcError, type EtcdClient } from '../client/index.js';
-import type { HeartbeatStrategy } from './heartbeat.js';
+import type { Heartbeat, HeartbeatHost, HeartbeatStrategy, HeldLease } from './heartbeat.js';
 
 /**
  * python-etcd3's `Lease.refresh()`: `list(refresh_lease(id))`, a LeaseKeepAlive stream carrying one
@@ -35,7 +35,12 @@ function refresh(client: EtcdClient, id: bigint, done: (res: KeepAliveResponse |
  * except Exception: on_lost(); return`. A refresh that never returns (a member that does not answer)
  * blocks the loop for good, and the holder goes on believing.
  */
-export const runbookPython: HeartbeatStrategy = (host, lease) => {
+export const runbookPython: HeartbeatStrategy = (host, lease) => pythonLoop(host, lease, false);
+
+/** The loop fixed: a refresh answered with TTL 0 is a lost lease too. */
+export const pythonChecked: HeartbeatStrategy = (host, lease) => pythonLoop(host, lease, true);
+
+function pythonLoop(host: HeartbeatHost, lease: HeldLease, checkTtl: boolean): Heartbeat {
   let stopped = false;
   let abort: (() => void) | undefined;
   const loop = (): void => {
@@ -48,8 +53,10 @@ export const runbookPython: HeartbeatStrategy = (host, lease) => {
         host.lost(lease, `refresh-raised:${res.name}`);
         return;
       }
-      if (res.ttl <= 0) host.noticed(lease, 'refresh-ttl-0', 'still-held', { ttl: res.ttl });
-      else host.renewed(lease, { ttl: res.ttl });
+      if (res.ttl <= 0) {
+        host.noticed(lease, 'refresh-ttl-0', checkTtl ? 'lost' : 'still-held', { ttl: res.ttl });
+        if (checkTtl) return host.lost(lease, 'refresh-ttl-0');
+      } else host.renewed(lease, { ttl: res.ttl });
       timer = host.process.after(host.intervalUs, loop);
     });
   };
@@ -61,4 +68,4 @@ export const runbookPython: HeartbeatStrategy = (host, lease) => {
       abort?.();
     },
   };
-};
+}

@@ -196,6 +196,7 @@ export const STEP_KINDS: { readonly [K in FieldKind]: KindSpec<StepFields<K>> } 
       marginUs: def('margin', duration(), 0, 'How long before its computed deadline a deadline holder stops; must be below the TTL; default 0.'),
       intervalUs: opt('interval', duration({ positive: true }), "runbook-python's refresh interval; default TTL/3."),
       resource: def('resource', resourceName, 'resource', 'Fenced resource it writes to; default "resource".'),
+      via: opt('via', member, "Member the holder's client is pinned to when it first connects (it fails over to the others in order); default n1."),
       fence: def('fence', oneOf(['lower', 'strict'] as const), 'lower', 'lower: reject tokens below the highest accepted; strict: the runbook SQL `fencing_revision < $1`, which rejects equal ones too.'),
     },
     check: holderCheck,

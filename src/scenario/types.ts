@@ -187,6 +187,7 @@ export interface HolderStep extends StepBase<'holder'> {
   readonly resource: string;
   /** `lower`: reject tokens below the highest accepted; `strict`: the runbook's SQL, reject equal ones too. */
   readonly fence: 'lower' | 'strict';
+  readonly via?: MemberName;
 }
 export interface ExpectStep extends StepBase<'expect'> {
   readonly assertion: Assertion;

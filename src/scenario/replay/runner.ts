@@ -318,7 +318,7 @@ class Replay implements AssertionContext {
           this.resourceNamed(s.resource, false).write(s.client, m.myRevision);
         });
       case 'holder':
-        return this.onClient(s.client, undefined, (sc) => this.startHolder(s, sc));
+        return this.onClient(s.client, s.via, (sc) => this.startHolder(s, sc));
     }
   }
 
