@@ -222,8 +222,8 @@ class RealReplay {
         return this.request(s, `delete ${s.key}`, async (m) => void (await m.rpc.deleteKey(s.key)));
       case 'keepalive-once':
         return this.request(s, `keepalive-once ${s.lease}`, async (m) => {
-          const ttl = await m.rpc.keepAliveOnce(await this.lease(s.lease));
-          if (ttl > 0) this.observe('renew', renewSubject(s.lease, undefined), ttl);
+          // A TTL 0 answer (lease not found) is recorded too: etcd sends it as a response, not an error.
+          this.observe('renew', renewSubject(s.lease, undefined), await m.rpc.keepAliveOnce(await this.lease(s.lease)));
         });
       case 'timetolive':
         return this.request(s, `timetolive ${s.lease}`, async (m) => {
