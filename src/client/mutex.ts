@@ -1,5 +1,6 @@
 import type { ResponseHeader, RpcError, TxnCompare } from '../cluster/server/api.js';
 import type { KeyValue } from '../cluster/mvcc/index.js';
+import type { BugSet } from '../lessor/bugs.js';
 import type { Callback, DeleteResponse, EtcdClient, TxnResponse } from './client.js';
 import { ErrLocked, ErrLostWatcher, ErrSessionExpired, isRpcError } from './errors.js';
 import { lockKey } from './lock-key.js';
@@ -11,6 +12,8 @@ export interface MutexOptions {
   readonly profile?: ClientProfile;
   /** Overrides the profile's switch: Lock skips the post-wait check of its own key (3.4, etcd#11456). */
   readonly lockSkipsPostWaitCheck?: boolean;
+  /** Historical bug switches; `lock-skips-post-wait-check` gives any profile the 3.4 behaviour. */
+  readonly bugs?: BugSet;
 }
 
 /** What a successful Lock returns. */
@@ -60,7 +63,8 @@ export class Mutex {
     opts: MutexOptions = {},
   ) {
     this.profile = opts.profile ?? CLIENT_V3_5;
-    this.skipPostWaitCheck = opts.lockSkipsPostWaitCheck ?? this.profile.lockSkipsPostWaitCheck;
+    const bugged = opts.bugs?.has('lock-skips-post-wait-check') === true;
+    this.skipPostWaitCheck = opts.lockSkipsPostWaitCheck ?? (bugged || this.profile.lockSkipsPostWaitCheck);
   }
 
   private get client(): EtcdClient {

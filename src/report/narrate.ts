@@ -2,7 +2,7 @@ import { MICROS_PER_SECOND, type Micros } from '../clock/time.js';
 import type { RunResult } from '../scenario/replay/runner.js';
 import type { Step } from '../scenario/types.js';
 import { formatLeaseId, type TraceEvent } from '../trace/trace.js';
-import { describeStep } from './describe-step.js';
+import { describeStep } from '../scenario/step-kinds.js';
 
 export interface NarrateOptions {
   /** Also show client sends/receives, follower applies and the bootstrap before time 0. */

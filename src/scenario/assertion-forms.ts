@@ -23,7 +23,7 @@ import {
 import type { ParseContext } from './context.js';
 import { complete, decodeFields, def, fieldList, fieldSchema, objectSchema, req, type FieldMap, type FieldsFor } from './fields.js';
 import { quote } from './node.js';
-import { key, via } from './step-kinds.js';
+import { key, via } from './kinds/shared-fields.js';
 import { didYouMean } from './suggest.js';
 import type { Assertion, AssertionForm } from './types.js';
 

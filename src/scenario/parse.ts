@@ -9,6 +9,7 @@ import { formatDuration } from './duration.js';
 import { complete, decodeFields } from './fields.js';
 import { loadYaml } from './load-yaml.js';
 import { TOP_LEVEL_FIELDS } from './scenario-fields.js';
+import { stepEndUs } from './step-kinds.js';
 import type { Scenario, ScenarioError, Step } from './types.js';
 
 export { formatError } from './errors.js';
@@ -61,9 +62,6 @@ function decodeScenario(text: string, file: string, ctx: ParseContext): Scenario
 /** When the last scheduled action happens: a step's time, or later for spread grants and timed pauses. */
 function lastActionUs(steps: readonly Step[]): Micros {
   let last = 0;
-  for (const s of steps) {
-    const end = s.kind === 'grant-many' ? s.atUs + s.spreadUs : s.kind === 'pause' || s.kind === 'stall' ? s.atUs + (s.forUs ?? 0) : s.atUs;
-    last = Math.max(last, end);
-  }
+  for (const s of steps) last = Math.max(last, stepEndUs(s));
   return last;
 }

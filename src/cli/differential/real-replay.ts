@@ -24,17 +24,19 @@ import { KeyWatch } from './key-watch.js';
 import { LeaseIds } from './lease-ids.js';
 import { renewSubject, reportedGrant, type Observed, type ObservedKind } from './observed.js';
 import { evaluateReal } from './real-assertions.js';
-import { grantMany } from './grant-many.js';
 import { ReplayClients } from './replay-clients.js';
+import type { RealStepReplay } from './real-step-replay.js';
+import { realStep } from './real-steps.js';
 import { nowUs, sleepMs, sleepUntil, within } from './wall-clock.js';
 import { groupByTime } from '../../scenario/group-by-time.js';
 
 /** A step starting later than this after its `at` is noted in the output (the host was busy). */
 const LATE_NOTE_US = 50_000;
 /** Steps whose effect reaches etcd only through a request (so not at their own instant). */
-const SENDS_REQUEST: ReadonlySet<string> = new Set<Step['kind']>([
-  'grant', 'grant-many', 'revoke', 'put', 'delete', 'keepalive-once', 'timetolive', 'leases', 'transfer-leader',
-]);
+const sendsRequest = (s: Exclude<Step, ExpectStep>): boolean => {
+  const entry = realStep(s.kind);
+  return !('refused' in entry) && entry.sendsRequest;
+};
 /** How long an instant's requests wait for its `expect`s to be answered first (a stuck member must not
  * hold the schedule for the reads' full timeout). */
 const EXPECT_HEAD_START_MS = 250;
@@ -65,14 +67,14 @@ export async function replayOnEtcd(scenario: Scenario, cluster: EtcdCluster, reg
   return new RealReplay(scenario, cluster, registry, bins).run();
 }
 
-class RealReplay {
+class RealReplay implements RealStepReplay {
   private t0 = 0;
   private ended = false;
-  private readonly ids = new LeaseIds();
+  readonly ids = new LeaseIds();
   private readonly observed: Observed[] = [];
   private readonly notes: string[] = [];
   private readonly assertions: RealAssertionResult[] = [];
-  private readonly clients: ReplayClients;
+  readonly clients: ReplayClients;
   private readonly fifos = new Map<string, Promise<void>>();
   private readonly background: Promise<unknown>[] = [];
   private leaderNow: EtcdMember | undefined;
@@ -81,7 +83,7 @@ class RealReplay {
 
   constructor(
     private readonly scenario: Scenario,
-    private readonly cluster: EtcdCluster,
+    readonly cluster: EtcdCluster,
     registry: ChildRegistry,
     bins: EtcdBinaries,
   ) {
@@ -106,14 +108,14 @@ class RealReplay {
       if (late > LATE_NOTE_US) this.note(at, `steps at this instant started ${secs(late)} late`);
       if (steps.some((s) => s.kind !== 'expect' && !('via' in s && s.via !== undefined))) this.leaderNow = await this.cluster.leader();
       // 1. What acts at once in the simulation (signals, client processes), in file order.
-      for (const s of steps) if (s.kind !== 'expect' && !SENDS_REQUEST.has(s.kind)) await Promise.race([this.perform(s), sleepMs(LOCAL_STEP_WAIT_MS)]);
+      for (const s of steps) if (s.kind !== 'expect' && !sendsRequest(s)) await Promise.race([this.perform(s), sleepMs(LOCAL_STEP_WAIT_MS)]);
       // 2. The checks, sent before this instant's requests: in the simulation those take effect only
       //    after the network delay, so an `expect` never sees them.
       const expects = steps.filter((s): s is ExpectStep => s.kind === 'expect');
       const checks = Promise.all(expects.map((s) => this.expect(s, at)));
       if (expects.length > 0) await Promise.race([checks, sleepMs(EXPECT_HEAD_START_MS)]);
       // 3. The requests, in file order.
-      for (const s of steps) if (s.kind !== 'expect' && SENDS_REQUEST.has(s.kind)) await this.perform(s);
+      for (const s of steps) if (s.kind !== 'expect' && sendsRequest(s)) await this.perform(s);
       this.assertions.push(...(await checks));
     }
     await sleepUntil(this.t0 + this.scenario.durationUs);
@@ -130,12 +132,24 @@ class RealReplay {
     return { assertions: this.assertions, observed: this.observed, notes: this.notes };
   }
 
-  private note(atUs: Micros, text: string): void {
+  note(atUs: Micros, text: string): void {
     this.notes.push(`at ${secs(atUs)}: ${text}`);
   }
 
-  private observe(kind: ObservedKind, subject: string, value?: number): void {
+  observe(kind: ObservedKind, subject: string, value?: number): void {
     if (!this.ended) this.observed.push({ kind, subject, tUs: this.t(), ...(value !== undefined ? { value } : {}) });
+  }
+
+  observeBulkGrant(label: string, ttl: number): void {
+    if (this.reportGrant(label) !== undefined && !this.ended) this.observed.push({ kind: 'grant', subject: label, tUs: this.t(), value: ttl, bulk: true });
+  }
+
+  wallUs(atUs: Micros): Micros {
+    return this.t0 + atUs;
+  }
+
+  inBackground(p: Promise<unknown>): void {
+    this.background.push(p);
   }
 
   private async expect(s: ExpectStep, at: Micros): Promise<RealAssertionResult> {
@@ -149,7 +163,7 @@ class RealReplay {
   }
 
   /** Runs `fn` after everything queued before it on the same FIFO; failures become notes. */
-  private enqueue(fifo: string, at: Micros, what: string, fn: () => Promise<void>): Promise<void> {
+  enqueue(fifo: string, at: Micros, what: string, fn: () => Promise<void>): Promise<void> {
     const run = async (): Promise<void> => {
       try {
         await fn();
@@ -163,121 +177,31 @@ class RealReplay {
   }
 
   /** Where etcdctl would send a request: `via`, else the leader at this instant, else n1. */
-  private target(via: string | undefined): EtcdMember {
+  target(via: string | undefined): EtcdMember {
     return via !== undefined ? this.cluster.member(via) : this.leaderNow ?? this.cluster.members[0]!;
   }
 
-  private request(s: Step & { via?: string }, what: string, fn: (m: EtcdMember) => Promise<void>): void {
+  request(s: Step & { via?: string }, what: string, fn: (m: EtcdMember) => Promise<void>): void {
     const m = this.target(s.via);
     void this.enqueue(`member ${m.name}`, s.atUs, `${what} (line ${s.pos.line}, via ${m.name})`, () => fn(m));
   }
 
   /** The lease behind a label, waiting for its grant; throws (a note) if it was never granted. */
-  private async lease(label: string): Promise<bigint> {
+  async lease(label: string): Promise<bigint> {
     const id = await this.ids.wait(label);
     if (typeof id === 'string') throw new Error(id);
     return id;
   }
 
   private async perform(s: Exclude<Step, ExpectStep>): Promise<void> {
-    switch (s.kind) {
-      case 'grant':
-        return this.request(s, `grant ${s.lease}`, async (m) => {
-          try {
-            const r = await m.rpc.leaseGrant(s.ttlSeconds, s.id ?? 0n);
-            this.ids.bind(s.lease, r.id);
-            this.observe('grant', s.lease, r.ttl);
-          } catch (e) {
-            this.ids.fail(s.lease, `the grant of ${s.lease} failed: ${why(e)}`);
-            throw e;
-          }
-        });
-      case 'grant-many': {
-        const done = grantMany(
-          s,
-          this.target(s.via),
-          this.t0 + s.atUs,
-          (label, id, ttl) => {
-            this.ids.bind(label, id);
-            if (this.reportGrant(label) !== undefined && !this.ended) this.observed.push({ kind: 'grant', subject: label, tUs: this.t(), value: ttl, bulk: true });
-          },
-          (label, e) => this.ids.fail(label, `the grant of ${label} failed: ${e}`),
-        ).then((r) => {
-          if (r.failures > 0) this.note(s.atUs, `${r.failures} of ${s.count} grants of ${s.prefix}* failed (first: ${r.firstError})`);
-        });
-        this.background.push(done);
-        return;
-      }
-      case 'revoke':
-        return this.request(s, `revoke ${s.lease}`, async (m) => {
-          await m.rpc.leaseRevoke(await this.lease(s.lease));
-          this.observe('revoke', s.lease);
-        });
-      case 'put':
-        return this.request(s, `put ${s.key}`, async (m) => {
-          const lease = s.lease === undefined ? 0n : await this.lease(s.lease);
-          this.observe('put', s.key, await m.rpc.put(s.key, s.value, lease));
-        });
-      case 'delete':
-        return this.request(s, `delete ${s.key}`, async (m) => void (await m.rpc.deleteKey(s.key)));
-      case 'keepalive-once':
-        return this.request(s, `keepalive-once ${s.lease}`, async (m) => {
-          // A TTL 0 answer (lease not found) is recorded too: etcd sends it as a response, not an error.
-          this.observe('renew', renewSubject(s.lease, undefined), await m.rpc.keepAliveOnce(await this.lease(s.lease)));
-        });
-      case 'timetolive':
-        return this.request(s, `timetolive ${s.lease}`, async (m) => {
-          const r = await m.rpc.leaseTimeToLive(await this.lease(s.lease), s.keys);
-          this.observe('ttl', s.lease, r.grantedTtl > 0 ? r.ttl : -1);
-        });
-      case 'leases':
-        return this.request(s, 'leases', async (m) => this.observe('leases', 'listing', (await m.rpc.leaseLeases()).length));
-      case 'keepalive': {
-        const start = (id: bigint): Promise<void> =>
-          this.enqueue(`client ${s.client}`, s.atUs, `keepalive ${s.lease} (line ${s.pos.line})`, () => this.clients.start(s.client, s.lease, id, s.via));
-        const id = this.ids.now(s.lease);
-        if (typeof id === 'bigint') return start(id);
-        // As in the simulation, a keep-alive of a lease whose grant is still in flight starts once it is
-        // answered; meanwhile the client's other steps go on.
-        this.background.push(this.ids.wait(s.lease).then((v) => (typeof v === 'bigint' ? start(v) : this.note(s.atUs, `keepalive ${s.lease}: ${v}`))));
-        return;
-      }
-      case 'keepalive-stop':
-        return this.enqueue(`client ${s.client}`, s.atUs, `keepalive-stop ${s.lease}`, () => this.clients.stop(s.client, s.lease));
-      case 'pause':
-      case 'resume': {
-        this.pauseOrResume(s.kind, s.member, s.client);
-        const forUs = s.kind === 'pause' ? s.forUs : undefined;
-        if (forUs !== undefined) {
-          this.background.push(sleepUntil(this.t0 + s.atUs + forUs).then(() => this.pauseOrResume('resume', s.member, s.client)));
-        }
-        return;
-      }
-      case 'crash':
-        return this.cluster.crash(s.member);
-      case 'restart': {
-        const problem = await this.cluster.restart(s.member);
-        if (problem !== undefined) return this.note(s.atUs, problem);
-        return void this.background.push(this.rejoin(s.member, s.atUs));
-      }
-      case 'transfer-leader': {
-        const problem = await this.cluster.makeLeader(this.cluster.member(s.to)).catch(why);
-        if (problem !== undefined) this.note(s.atUs, `transfer-leader to ${s.to}: ${problem}`);
-        return;
-      }
-      default:
-        // Refused before the run (refusals.ts); a kind added later is noted, never silently dropped.
-        return this.note(s.atUs, `${s.kind} (line ${s.pos.line}) is not supported on real etcd; skipped`);
-    }
-  }
-
-  private pauseOrResume(kind: 'pause' | 'resume', member: string | undefined, client: string | undefined): void {
-    if (member !== undefined) return kind === 'pause' ? this.cluster.pause(member) : this.cluster.resume(member);
-    if (client !== undefined) return kind === 'pause' ? this.clients.pause(client) : this.clients.resume(client);
+    const entry = realStep(s.kind);
+    // Refused before the run (refusals.ts); noted here too, never silently dropped.
+    if ('refused' in entry) return this.note(s.atUs, `${s.kind} (line ${s.pos.line}) is not supported on real etcd; skipped`);
+    return entry.perform(s, this);
   }
 
   /** After a restart: once the member answers again, watch it again (its old watch died with it). */
-  private async rejoin(name: string, at: Micros): Promise<void> {
+  async rejoin(name: string, at: Micros): Promise<void> {
     const m = this.cluster.member(name);
     const deadline = nowUs() + 30_000_000;
     while (!this.ended && nowUs() < deadline) {

@@ -6,7 +6,8 @@
  */
 import { LineCounter, parseDocument, isMap, isScalar } from 'yaml';
 import { formatDuration } from '../../scenario/duration.js';
-import type { Assertion, Scenario, Step } from '../../scenario/types.js';
+import type { Assertion, Scenario } from '../../scenario/types.js';
+import { realStep } from './real-steps.js';
 
 /** The members the driver will run on a 2-core machine (the format allows up to 7). */
 export const MAX_REAL_MEMBERS = 5;
@@ -63,28 +64,11 @@ const FIXED: ReadonlyArray<{ key: string; ok: (s: Scenario) => boolean; shown: (
   },
 ];
 
-/** What the driver performs; any other step kind (including ones added to the format later) is refused. */
-const SUPPORTED_STEPS: ReadonlySet<string> = new Set<Step['kind']>([
-  'grant', 'grant-many', 'revoke', 'put', 'delete', 'keepalive', 'keepalive-stop', 'keepalive-once',
-  'pause', 'resume', 'crash', 'restart', 'transfer-leader', 'timetolive', 'leases', 'expect',
-]);
-
-/** What the driver checks; any other assertion form is refused the same way. */
+/** What the driver checks; any other assertion form is refused, as a step its table refuses is. */
 const SUPPORTED_FORMS: ReadonlySet<string> = new Set<Assertion['form']>([
   'key-exists', 'key-value', 'key-revision', 'revision', 'lease-exists', 'lease-ttl', 'lease-keys', 'leader',
   'keepalive-alive', 'leases-count',
 ]);
-
-/** Why the unsupported steps are unsupported. */
-const UNSUPPORTED_STEPS: Partial<Record<Step['kind'], string>> = {
-  partition: 'partitioning members needs network namespaces, which this driver does not use (loopback only)',
-  heal: 'partitions are not supported (no network namespaces), so there is nothing to heal',
-  clock: 'jumping one member\'s wall clock needs a per-process clock (libfaketime or a VM); the members share the host clock',
-  lock: 'concurrency.Mutex sessions are not driven on real etcd by this driver',
-  unlock: 'concurrency.Mutex sessions are not driven on real etcd by this driver',
-  'fenced-write': 'fenced resources belong to the simulation\'s lock clients, which this driver does not run',
-  holder: 'holders are application processes of the simulation; their server answers are checked by the differential scenarios under scenarios/differential/holders-*',
-};
 
 const UNSUPPORTED_FORMS: Partial<Record<Assertion['form'], string>> = {
   'lock-held': 'lock sessions are not driven on real etcd',
@@ -108,11 +92,10 @@ export function refusals(s: Scenario, text: string): string[] {
     out.push(`${at('bugs')}: bugs: [${s.bugs.join(', ')}] cannot be replayed on real etcd: etcd 3.4.23 has the bugs it has, none can be switched on`);
   }
   for (const step of s.steps) {
-    if (!SUPPORTED_STEPS.has(step.kind)) {
-      const why = UNSUPPORTED_STEPS[step.kind] ?? 'the real-etcd driver does not perform it';
-      out.push(`${s.file}:${step.pos.line}: step ${step.kind} cannot be replayed on real etcd: ${why}`);
-    }
-    if (step.kind === 'expect' && !SUPPORTED_FORMS.has(step.assertion.form)) {
+    if (step.kind !== 'expect') {
+      const entry = realStep(step.kind);
+      if ('refused' in entry) out.push(`${s.file}:${step.pos.line}: step ${step.kind} cannot be replayed on real etcd: ${entry.refused}`);
+    } else if (!SUPPORTED_FORMS.has(step.assertion.form)) {
       const why = UNSUPPORTED_FORMS[step.assertion.form] ?? 'the real-etcd driver has no request that answers it';
       out.push(`${s.file}:${step.pos.line}: expect ${step.assertion.form} cannot be checked on real etcd: ${why}`);
     }

@@ -4,7 +4,7 @@ import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import { Cluster } from '../../cluster/cluster.js';
 import type { ClusterTransport, RpcError } from '../../cluster/server/api.js';
 import { isRpcError } from '../../cluster/server/api.js';
-import { EtcdClient, FencedResource, Mutex, Session, CLIENT_PROFILES, type KeepAliveChannel } from '../../client/index.js';
+import { EtcdClient, CLIENT_PROFILES, FencedResource, type ClientProfile } from '../../client/index.js';
 import { invoke } from '../../client/invoke.js';
 import { Holder, HolderLedger, HolderTruth, isHolderStrategy, runUntilSettled, SettleGate, startUserHolder, type UserHolderFn } from '../../holder/index.js';
 import { Marks } from '../../trace/marks.js';
@@ -15,6 +15,9 @@ import { evaluate, type AssertionContext } from './assertions.js';
 import { clusterConfigOf } from './cluster-config.js';
 import { LabelBook } from './labels.js';
 import { groupByTime } from '../group-by-time.js';
+import type { BugSet } from '../../lessor/bugs.js';
+import { stepEntry } from '../step-kinds.js';
+import type { ScenarioClient, StepReplay } from './step-replay.js';
 
 /** The cluster boots this long before the scenario's time 0, so n1 leads and is primary at 0. */
 export const BOOTSTRAP_US: Micros = MICROS_PER_SECOND;
@@ -58,20 +61,6 @@ export interface RunResult {
   readonly labels: LabelBook;
   readonly cluster: Cluster | undefined;
   readonly passed: boolean;
-}
-
-/** The user-written holders a replay may start, and where their failures go. */
-interface UserHolders {
-  readonly fns: Readonly<Record<string, UserHolderFn>>;
-  readonly gate: SettleGate | undefined;
-  readonly failed: (message: string) => void;
-}
-
-/** One client process of the scenario (c1, writer-2): an EtcdClient and what it holds. */
-interface ScenarioClient {
-  readonly client: EtcdClient;
-  readonly keepAlives: Map<bigint, KeepAliveChannel>;
-  readonly locks: Map<string, Mutex>;
 }
 
 /**
@@ -148,7 +137,7 @@ function* replayScenario(scenario: Scenario, opts: RunOptions, gate: SettleGate 
     return result(`the cluster did not elect n1 within ${BOOTSTRAP_US / MICROS_PER_SECOND} s before time 0 (check latency and fsync)`, cluster);
   }
   const users = { fns: opts.userHolders ?? {}, gate, failed: (m: string) => holderErrors.push(m) };
-  const replay = new Replay(scenario, cluster, trace, labels, profile, users);
+  const replay = new Replay(cluster, trace, labels, profile, cfg.bugs, users);
   const groups = groupByTime(scenario.steps);
   for (const [at, steps] of groups) {
     yield { cluster, untilUs: at };
@@ -177,22 +166,32 @@ function missingUserHolder(scenario: Scenario, opts: RunOptions, gate: SettleGat
   return undefined;
 }
 
+/** The user-written holders a replay may start, and where their failures go. */
+interface UserHolders {
+  readonly fns: Readonly<Record<string, UserHolderFn>>;
+  readonly gate: SettleGate | undefined;
+  readonly failed: (message: string) => void;
+}
+
 /** The replay's moving parts: clients, resources, and the etcdctl-like control client per member. */
-class Replay implements AssertionContext {
+class Replay implements AssertionContext, StepReplay {
   private readonly clients = new Map<string, ScenarioClient>();
   private readonly ctls = new Map<string, EtcdClient>();
-  private readonly resources = new Map<string, FencedResource>();
+  readonly resources = new Map<string, FencedResource>();
+  readonly clientProfile: ClientProfile;
   private truth: HolderTruth | undefined;
   holders: HolderLedger | undefined;
 
   constructor(
-    private readonly scenario: Scenario,
     readonly cluster: Cluster,
-    private readonly trace: Trace,
+    readonly trace: Trace,
     readonly labels: LabelBook,
-    private readonly profile: Scenario['profile'],
+    profile: Scenario['profile'],
+    readonly bugs: BugSet,
     private readonly users: UserHolders,
-  ) {}
+  ) {
+    this.clientProfile = CLIENT_PROFILES[profile];
+  }
 
   emit(member: string, kind: string, fields: Record<string, FieldValue>, lease?: bigint): void {
     this.trace.emit(lease === undefined ? { t: this.cluster.now(), member, kind, fields } : { t: this.cluster.now(), member, kind, lease, fields });
@@ -218,133 +217,10 @@ class Replay implements AssertionContext {
 
   perform(s: Exclude<Step, ExpectStep>): void {
     this.emit('sim', 'step', { line: s.pos.line, action: s.kind });
-    const c = this.cluster;
-    switch (s.kind) {
-      case 'grant':
-        return this.grant(s.lease, s.ttlSeconds, s.id ?? 0n, s.via);
-      case 'grant-many': {
-        for (let i = 1; i <= s.count; i++) {
-          const at = s.atUs + Math.floor(((i - 1) * s.spreadUs) / s.count);
-          const label = `${s.prefix}${i}`;
-          if (at === s.atUs) this.grant(label, s.ttlSeconds, 0n, s.via);
-          else c.sched.at(at, () => this.grant(label, s.ttlSeconds, 0n, s.via));
-        }
-        return;
-      }
-      case 'revoke':
-        return this.withLease(s.lease, 'revoke', (id) => this.ctl(s.via).revoke(id, this.answer('revoke', id)));
-      case 'put':
-        if (s.lease === undefined) return this.ctl(s.via).put(s.key, s.value, {}, this.answer('put', undefined, s.key));
-        return this.withLease(s.lease, 'put', (id) => this.ctl(s.via).put(s.key, s.value, { lease: id }, this.answer('put', id, s.key)));
-      case 'delete':
-        return this.ctl(s.via).delete(s.key, this.answer('delete', undefined, s.key));
-      case 'keepalive':
-        return this.withLease(s.lease, 'keepalive', (id) =>
-          this.onClient(s.client, s.via, (sc) => {
-            sc.keepAlives.get(id)?.close();
-            sc.keepAlives.set(id, sc.client.keepAlive(id));
-          }),
-        );
-      case 'keepalive-stop':
-        return this.withLease(s.lease, 'keepalive-stop', (id) => this.onClient(s.client, undefined, (sc) => sc.keepAlives.get(id)?.close()));
-      case 'keepalive-once':
-        return this.withLease(s.lease, 'keepalive-once', (id) => this.ctl(s.via).keepAliveOnce(id, this.answer('keepalive-once', id)));
-      case 'timetolive':
-        return this.withLease(s.lease, 'timetolive', (id) => this.ctl(s.via).timeToLive(id, { keys: s.keys }, this.answer('timetolive', id)));
-      case 'leases':
-        return this.ctl(s.via).leases(this.answer('leases'));
-      case 'pause':
-      case 'resume': {
-        const p = s.member !== undefined ? c.process(s.member) : this.client(s.client!, undefined).client.process;
-        const act = (kind: 'pause' | 'resume'): void => {
-          if (s.member !== undefined) {
-            if (kind === 'pause') c.pause(s.member);
-            else c.resume(s.member);
-          } else {
-            this.emit(s.client!, kind === 'pause' ? 'client-pause' : 'client-resume', {});
-            if (kind === 'pause') p.pause();
-            else p.resume();
-          }
-        };
-        act(s.kind);
-        if (s.kind === 'pause' && s.forUs !== undefined) c.sched.after(s.forUs, () => act('resume'));
-        return;
-      }
-      case 'crash':
-        return c.crash(s.member);
-      case 'stall':
-        c.stall(s.member, s.loop);
-        if (s.forUs !== undefined) c.sched.after(s.forUs, () => c.unstall(s.member, s.loop));
-        return;
-      case 'unstall':
-        return c.unstall(s.member, s.loop);
-      case 'restart':
-        if (c.server(s.member) !== undefined) return this.stepError(s.kind, `${s.member} is running; only a crashed member can restart`);
-        return c.restart(s.member);
-      case 'transfer-leader':
-        if (!c.transferLeader(s.to)) this.stepError(s.kind, 'there is no leader to transfer from');
-        return;
-      case 'partition':
-        return c.partition(s.groups);
-      case 'heal':
-        return c.heal();
-      case 'clock':
-        return c.clockJump(s.member, s.jumpUs);
-      case 'lock':
-        return this.onClient(s.client, undefined, (sc) => {
-          Session.create(sc.client, { ttl: s.sessionTtlSeconds }, (session) => {
-            if (isRpcError(session)) return this.emit(s.client, 'client-error', { op: 'lock', err: session.name });
-            const bugged = this.scenario.bugs.includes('lock-skips-post-wait-check');
-            const m = new Mutex(session, s.name, { profile: CLIENT_PROFILES[this.profile], ...(bugged ? { lockSkipsPostWaitCheck: true } : {}) });
-            sc.locks.set(s.name, m);
-            m.lock((r) => {
-              if (isRpcError(r)) this.emit(s.client, 'client-error', { op: 'lock', name: s.name, err: r.name });
-            });
-          });
-        });
-      case 'unlock':
-        return this.onClient(s.client, undefined, (sc) => {
-          const m = sc.locks.get(s.name);
-          if (m === undefined) return this.emit(s.client, 'client-error', { op: 'unlock', name: s.name, err: 'not-locked' });
-          m.unlock((r) => {
-            if (isRpcError(r)) this.emit(s.client, 'client-error', { op: 'unlock', name: s.name, err: r.name });
-          });
-          m.session.close();
-        });
-      case 'fenced-write':
-        return this.onClient(s.client, undefined, (sc) => {
-          const m = sc.locks.get(s.lock);
-          if (m === undefined || m.myRevision <= 0) return this.emit(s.client, 'client-error', { op: 'fenced-write', lock: s.lock, err: 'no-fencing-token' });
-          this.resourceNamed(s.resource, false).write(s.client, m.myRevision);
-        });
-      case 'holder':
-        return this.onClient(s.client, s.via, (sc) => this.startHolder(s, sc));
-    }
+    stepEntry(s.kind).perform(s, this);
   }
 
-  /** The named resource; the first step that names it decides whether it fences strictly. */
-  private resourceNamed(name: string, strict: boolean): FencedResource {
-    let r = this.resources.get(name);
-    if (r === undefined) {
-      r = new FencedResource(name, this.cluster.sched, { trace: this.trace, strict });
-      this.resources.set(name, r);
-    }
-    return r;
-  }
-
-  private startHolder(s: HolderStep, sc: ScenarioClient): void {
-    this.truth ??= new HolderTruth(this.trace);
-    this.holders ??= new HolderLedger(this.trace);
-    const env = { client: sc.client, resource: this.resourceNamed(s.resource, s.fence === 'strict'), trace: this.trace, truth: this.truth };
-    if (isHolderStrategy(s.strategy)) {
-      const spec = { name: s.name, strategy: s.strategy, key: s.key, ttlSeconds: s.ttlSeconds, writesPerSecond: s.writesPerSecond, marginUs: s.marginUs };
-      return new Holder(s.intervalUs !== undefined ? { ...spec, intervalUs: s.intervalUs } : spec, env).start();
-    }
-    const fn = this.users.fns[s.strategy.slice('user:'.length)]!;
-    startUserHolder(fn, { ...env, name: s.name, gate: this.users.gate! }, this.users.failed);
-  }
-
-  private grant(label: string, ttl: number, id: bigint, via: string | undefined): void {
+  grant(label: string, ttl: number, id: bigint, via: string | undefined): void {
     const ctl = this.ctl(via);
     const answered = (res: unknown): void => {
       if (isRpcError(res)) {
@@ -360,11 +236,11 @@ class Replay implements AssertionContext {
   }
 
   /** Runs `fn` with the lease's ID, now or once its grant is answered. */
-  private withLease(label: string, op: string, fn: (id: bigint) => void): void {
+  withLease(label: string, op: string, fn: (id: bigint) => void): void {
     if (!this.labels.whenBound(label, fn)) this.stepError(op, this.labels.whyUnbound(label));
   }
 
-  private answer(op: string, lease?: bigint, key?: string): (res: unknown) => void {
+  answer(op: string, lease?: bigint, key?: string): (res: unknown) => void {
     return (res) => {
       const base: Record<string, FieldValue> = { op, ...(key !== undefined ? { key } : {}) };
       if (isRpcError(res)) return this.emit('ctl', 'ctl-error', { ...base, err: (res as RpcError).name }, lease);
@@ -372,12 +248,12 @@ class Replay implements AssertionContext {
     };
   }
 
-  private stepError(op: string, message: string): void {
+  stepError(op: string, message: string): void {
     this.emit('sim', 'step-error', { op, message });
   }
 
   /** etcdctl pointed at one member: `via`, else the leader now, else n1. */
-  private ctl(via: string | undefined): EtcdClient {
+  ctl(via: string | undefined): EtcdClient {
     const target = via ?? this.cluster.leader()?.name ?? 'n1';
     let c = this.ctls.get(target);
     if (c === undefined) {
@@ -390,7 +266,7 @@ class Replay implements AssertionContext {
     return c;
   }
 
-  private client(name: string, via: string | undefined): ScenarioClient {
+  client(name: string, via: string | undefined): ScenarioClient {
     let sc = this.clients.get(name);
     if (sc === undefined) {
       const process = new Process(name, this.cluster.sched);
@@ -409,8 +285,25 @@ class Replay implements AssertionContext {
     return sc;
   }
 
+  startHolder(s: HolderStep, sc: ScenarioClient): void {
+    this.truth ??= new HolderTruth(this.trace);
+    this.holders ??= new HolderLedger(this.trace);
+    let resource = this.resources.get(s.resource);
+    if (resource === undefined) {
+      resource = new FencedResource(s.resource, this.cluster.sched, { trace: this.trace, strict: s.fence === 'strict' });
+      this.resources.set(s.resource, resource);
+    }
+    const env = { client: sc.client, resource, trace: this.trace, truth: this.truth };
+    if (isHolderStrategy(s.strategy)) {
+      const spec = { name: s.name, strategy: s.strategy, key: s.key, ttlSeconds: s.ttlSeconds, writesPerSecond: s.writesPerSecond, marginUs: s.marginUs };
+      return new Holder(s.intervalUs !== undefined ? { ...spec, intervalUs: s.intervalUs } : spec, env).start();
+    }
+    const fn = this.users.fns[s.strategy.slice('user:'.length)]!;
+    startUserHolder(fn, { ...env, name: s.name, gate: this.users.gate! }, this.users.failed);
+  }
+
   /** Runs `fn` on the client's own process: a paused client does it when resumed. */
-  private onClient(name: string, via: string | undefined, fn: (sc: ScenarioClient) => void): void {
+  onClient(name: string, via: string | undefined, fn: (sc: ScenarioClient) => void): void {
     const sc = this.client(name, via);
     const p = sc.client.process;
     p.deliver(p.generation, () => fn(sc));

@@ -1,0 +1,159 @@
+/**
+ * The real-etcd driver's step table: for each step kind, how the driver performs it on live etcd, or why
+ * it refuses it (refusals.ts turns that into a message before the run). Keyed like the scenario layer's
+ * table (scenario/step-kinds.ts); the mapped type makes the compiler demand an entry for a new kind.
+ */
+import type { FieldKind, StepOf } from '../../scenario/step-kinds.js';
+import { grantMany } from './grant-many.js';
+import { renewSubject } from './observed.js';
+import type { RealStepReplay } from './real-step-replay.js';
+import { sleepUntil } from './wall-clock.js';
+
+export type RealStepEntry<K extends FieldKind> =
+  | { readonly refused: string }
+  | {
+      /**
+       * True when the step reaches etcd only through a request: the simulation sees it take effect only
+       * after the network delay, so the driver sends it after the instant's `expect` reads.
+       */
+      readonly sendsRequest: boolean;
+      readonly perform: (s: StepOf<K>, r: RealStepReplay) => Promise<void> | void;
+    };
+
+const why = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+const NO_MUTEX = 'concurrency.Mutex sessions are not driven on real etcd by this driver';
+
+export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
+  grant: {
+    sendsRequest: true,
+    perform: (s, r) =>
+      r.request(s, `grant ${s.lease}`, async (m) => {
+        try {
+          const res = await m.rpc.leaseGrant(s.ttlSeconds, s.id ?? 0n);
+          r.ids.bind(s.lease, res.id);
+          r.observe('grant', s.lease, res.ttl);
+        } catch (e) {
+          r.ids.fail(s.lease, `the grant of ${s.lease} failed: ${why(e)}`);
+          throw e;
+        }
+      }),
+  },
+  revoke: {
+    sendsRequest: true,
+    perform: (s, r) =>
+      r.request(s, `revoke ${s.lease}`, async (m) => {
+        await m.rpc.leaseRevoke(await r.lease(s.lease));
+        r.observe('revoke', s.lease);
+      }),
+  },
+  put: {
+    sendsRequest: true,
+    perform: (s, r) =>
+      r.request(s, `put ${s.key}`, async (m) => {
+        const lease = s.lease === undefined ? 0n : await r.lease(s.lease);
+        r.observe('put', s.key, await m.rpc.put(s.key, s.value, lease));
+      }),
+  },
+  delete: {
+    sendsRequest: true,
+    perform: (s, r) => r.request(s, `delete ${s.key}`, async (m) => void (await m.rpc.deleteKey(s.key))),
+  },
+  keepalive: {
+    sendsRequest: false,
+    perform: (s, r) => {
+      const start = (id: bigint): Promise<void> =>
+        r.enqueue(`client ${s.client}`, s.atUs, `keepalive ${s.lease} (line ${s.pos.line})`, () => r.clients.start(s.client, s.lease, id, s.via));
+      const id = r.ids.now(s.lease);
+      if (typeof id === 'bigint') return start(id);
+      // As in the simulation, a keep-alive of a lease whose grant is still in flight starts once it is
+      // answered; meanwhile the client's other steps go on.
+      r.inBackground(r.ids.wait(s.lease).then((v) => (typeof v === 'bigint' ? start(v) : r.note(s.atUs, `keepalive ${s.lease}: ${v}`))));
+    },
+  },
+  'keepalive-stop': {
+    sendsRequest: false,
+    perform: (s, r) => r.enqueue(`client ${s.client}`, s.atUs, `keepalive-stop ${s.lease}`, () => r.clients.stop(s.client, s.lease)),
+  },
+  'keepalive-once': {
+    sendsRequest: true,
+    perform: (s, r) =>
+      r.request(s, `keepalive-once ${s.lease}`, async (m) => {
+        // A TTL 0 answer (lease not found) is recorded too: etcd sends it as a response, not an error.
+        r.observe('renew', renewSubject(s.lease, undefined), await m.rpc.keepAliveOnce(await r.lease(s.lease)));
+      }),
+  },
+  pause: {
+    sendsRequest: false,
+    perform: (s, r) => {
+      signal(r, 'pause', s.member, s.client);
+      if (s.forUs !== undefined) r.inBackground(sleepUntil(r.wallUs(s.atUs + s.forUs)).then(() => signal(r, 'resume', s.member, s.client)));
+    },
+  },
+  resume: { sendsRequest: false, perform: (s, r) => signal(r, 'resume', s.member, s.client) },
+  stall: { refused: 'stalling one loop of a member needs a fault-injecting etcd build; the driver can only signal the whole process' },
+  unstall: { refused: 'stalls are not supported (no fault-injecting etcd build), so there is nothing to unstall' },
+  crash: { sendsRequest: false, perform: (s, r) => r.cluster.crash(s.member) },
+  restart: {
+    sendsRequest: false,
+    perform: async (s, r) => {
+      const problem = await r.cluster.restart(s.member);
+      if (problem !== undefined) return r.note(s.atUs, problem);
+      r.inBackground(r.rejoin(s.member, s.atUs));
+    },
+  },
+  'transfer-leader': {
+    sendsRequest: true,
+    perform: async (s, r) => {
+      const problem = await r.cluster.makeLeader(r.cluster.member(s.to)).catch(why);
+      if (problem !== undefined) r.note(s.atUs, `transfer-leader to ${s.to}: ${problem}`);
+    },
+  },
+  partition: { refused: 'partitioning members needs network namespaces, which this driver does not use (loopback only)' },
+  heal: { refused: 'partitions are not supported (no network namespaces), so there is nothing to heal' },
+  clock: { refused: "jumping one member's wall clock needs a per-process clock (libfaketime or a VM); the members share the host clock" },
+  'grant-many': {
+    sendsRequest: true,
+    perform: (s, r) => {
+      const done = grantMany(
+        s,
+        r.target(s.via),
+        r.wallUs(s.atUs),
+        (label, id, ttl) => {
+          r.ids.bind(label, id);
+          r.observeBulkGrant(label, ttl);
+        },
+        (label, e) => r.ids.fail(label, `the grant of ${label} failed: ${e}`),
+      ).then((res) => {
+        if (res.failures > 0) r.note(s.atUs, `${res.failures} of ${s.count} grants of ${s.prefix}* failed (first: ${res.firstError})`);
+      });
+      r.inBackground(done);
+    },
+  },
+  timetolive: {
+    sendsRequest: true,
+    perform: (s, r) =>
+      r.request(s, `timetolive ${s.lease}`, async (m) => {
+        const res = await m.rpc.leaseTimeToLive(await r.lease(s.lease), s.keys);
+        r.observe('ttl', s.lease, res.grantedTtl > 0 ? res.ttl : -1);
+      }),
+  },
+  leases: {
+    sendsRequest: true,
+    perform: (s, r) => r.request(s, 'leases', async (m) => r.observe('leases', 'listing', (await m.rpc.leaseLeases()).length)),
+  },
+  lock: { refused: NO_MUTEX },
+  unlock: { refused: NO_MUTEX },
+  'fenced-write': { refused: "fenced resources belong to the simulation's lock clients, which this driver does not run" },
+  holder: { refused: 'holders are application processes of the simulation; the server answers they depend on are checked by scenarios/differential/holders-*.yaml' },
+};
+
+/** The entry of a kind; for a step of several possible kinds it takes any of them (see stepEntry). */
+export function realStep<K extends FieldKind>(kind: K): RealStepEntry<K> {
+  return REAL_STEPS[kind];
+}
+
+/** A member pause is SIGSTOP of etcd; a client pause is SIGSTOP of that client's keep-alive processes. */
+function signal(r: RealStepReplay, kind: 'pause' | 'resume', member: string | undefined, client: string | undefined): void {
+  if (member !== undefined) return kind === 'pause' ? r.cluster.pause(member) : r.cluster.resume(member);
+  if (client !== undefined) return kind === 'pause' ? r.clients.pause(client) : r.clients.resume(client);
+}

@@ -1,0 +1,43 @@
+/**
+ * What a step kind's simulation entry (scenario/kinds/) may use of the running replay: the cluster, the
+ * scenario's clients and resources, and the etcdctl-like control client per member.
+ */
+import type { Cluster } from '../../cluster/cluster.js';
+import type { ClientProfile, EtcdClient, FencedResource, KeepAliveChannel, Mutex } from '../../client/index.js';
+import type { BugSet } from '../../lessor/bugs.js';
+import type { FieldValue, Trace } from '../../trace/trace.js';
+import type { HolderStep } from '../types.js';
+
+/** One client process of the scenario (c1, writer-2): an EtcdClient and what it holds. */
+export interface ScenarioClient {
+  readonly client: EtcdClient;
+  readonly keepAlives: Map<bigint, KeepAliveChannel>;
+  readonly locks: Map<string, Mutex>;
+}
+
+export interface StepReplay {
+  readonly cluster: Cluster;
+  readonly trace: Trace;
+  /** The historical bug switches of this run. */
+  readonly bugs: BugSet;
+  readonly clientProfile: ClientProfile;
+  /** Fenced resources by name, created by their first write. */
+  readonly resources: Map<string, FencedResource>;
+  emit(member: string, kind: string, fields: Record<string, FieldValue>, lease?: bigint): void;
+  /** A step that cannot act as written (a restart of a running member): noted in the trace. */
+  stepError(op: string, message: string): void;
+  /** LeaseGrant through etcdctl; the answer binds (or fails) the label. `id` 0 lets the server choose. */
+  grant(label: string, ttl: number, id: bigint, via: string | undefined): void;
+  /** Runs `fn` with the lease's ID, now or once its grant is answered. */
+  withLease(label: string, op: string, fn: (id: bigint) => void): void;
+  /** A callback that records etcdctl's answer to `op` in the trace. */
+  answer(op: string, lease?: bigint, key?: string): (res: unknown) => void;
+  /** etcdctl pointed at one member: `via`, else the leader now, else n1. */
+  ctl(via: string | undefined): EtcdClient;
+  /** The scenario client, created on first use pinned to `via` (else n1). */
+  client(name: string, via: string | undefined): ScenarioClient;
+  /** Starts a holder on its client's process (the holder layer; a user holder from the run's options). */
+  startHolder(s: HolderStep, sc: ScenarioClient): void;
+  /** Runs `fn` on the client's own process: a paused client does it when resumed. */
+  onClient(name: string, via: string | undefined, fn: (sc: ScenarioClient) => void): void;
+}
