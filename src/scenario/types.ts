@@ -144,8 +144,10 @@ export interface PartitionStep extends StepBase<'partition'> {
   readonly groups: readonly (readonly MemberName[])[];
 }
 export type HealStep = StepBase<'heal'>;
+/** Exactly one of `member` and `client` is set. */
 export interface ClockStep extends StepBase<'clock'> {
-  readonly member: MemberName;
+  readonly member?: MemberName;
+  readonly client?: ClientName;
   /** Signed jump of the member's wall clock. */
   readonly jumpUs: Micros;
 }
