@@ -47,11 +47,13 @@ export const deadline: HeartbeatStrategy = (host, lease) => {
         return;
       }
       until = Math.max(until, sent + ttlUs(res.ttl) - host.marginUs);
-      host.renewed(lease, { ttl: res.ttl, sentAt: sent, until });
+      host.renewed(lease, { ttl: res.ttl });
+      host.actsUntil(lease, until);
       armStop();
       renewTimer = host.process.after(nextKeepAliveDelay(lease.ttlSeconds), renew);
     }, { timeoutUs: Math.max(1, nextKeepAliveDelay(lease.ttlSeconds)) });
   };
+  host.actsUntil(lease, until);
   armStop();
   renewTimer = host.process.after(nextKeepAliveDelay(lease.ttlSeconds), renew);
   return {

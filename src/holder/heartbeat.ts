@@ -26,6 +26,11 @@ export interface HeartbeatHost {
    */
   lost(lease: HeldLease, reason: string, lateUs?: number): void;
   renewed(lease: HeldLease, fields: Readonly<Record<string, FieldValue>>): void;
+  /**
+   * The holder will not act after `ownClockUs` on its own clock: a bound it enforces itself (checked
+   * before every act), so its belief ends there even if it is paused and notices only later.
+   */
+  actsUntil(lease: HeldLease, ownClockUs: Micros): void;
   /** A signal the strategy saw, and what it concluded (`lost`, `still-held`, `retry`). */
   noticed(lease: HeldLease, signal: string, verdict: string, fields?: Readonly<Record<string, FieldValue>>): void;
 }

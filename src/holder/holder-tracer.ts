@@ -3,7 +3,8 @@ import type { FieldValue, Trace } from '../trace/trace.js';
 
 /**
  * The trace events of a holder, under the holder's own name. Belief: `holder-acquired` (it starts its
- * critical section), `holder-renewed`, `holder-noticed` (a signal that may mean loss, and what the
+ * critical section), `holder-renewed`, `holder-deadline` (a deadline holder's self-imposed end of
+ * acting), `holder-noticed` (a signal that may mean loss, and what the
  * strategy made of it), `holder-stop` (it stops acting). Truth, from the cluster: `holder-owns` (its lock
  * key was written with its lease), `holder-revoked` (its lease was revoked).
  */

@@ -70,6 +70,8 @@ export class Holder {
       clock: () => process.wallNow(),
       lost: (lease, reason, lateUs) => this.lost(lease, reason, lateUs),
       renewed: (lease, fields) => this.tracer.emit('holder-renewed', lease.id, fields),
+      // Traced in virtual time, as the instant the holder's clock will read `until` if it does not jump.
+      actsUntil: (lease, until) => this.tracer.emit('holder-deadline', lease.id, { untilUs: until - process.wallNow() + process.now() }),
       noticed: (lease, signal, verdict, fields = {}) => this.tracer.emit('holder-noticed', lease.id, { signal, verdict, ...fields }),
     };
   }

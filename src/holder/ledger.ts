@@ -7,6 +7,8 @@ interface Belief {
   readonly from: Micros;
   /** undefined while it still believes. */
   to: Micros | undefined;
+  /** A deadline holder's declared end of acting (virtual time). */
+  until: Micros | undefined;
 }
 
 interface Book {
@@ -14,6 +16,9 @@ interface Book {
   staleAccepted: number;
   staleRejected: number;
 }
+
+/** When a belief ends: its stop, or while it lasts, now or a deadline holder's declared end if earlier. */
+const end = (b: Belief, nowUs: Micros): Micros => b.to ?? Math.min(nowUs, b.until ?? Infinity);
 
 /**
  * Truth against belief while the replay runs, for `expect` on holders: each holder's belief intervals
@@ -24,7 +29,10 @@ export class HolderLedger {
   private readonly books = new Map<string, Book>();
   private readonly revokedAt = new Map<bigint, Micros>();
 
-  constructor(trace: Trace) {
+  constructor(
+    trace: Trace,
+    private readonly clock: { now(): Micros },
+  ) {
     trace.subscribe((e) => this.see(e));
   }
 
@@ -40,11 +48,16 @@ export class HolderLedger {
   private see(e: TraceEvent): void {
     switch (e.kind) {
       case 'holder-acquired':
-        this.book(e.member).beliefs.push({ lease: e.lease!, token: Number(e.fields?.token), from: e.t, to: undefined });
+        this.book(e.member).beliefs.push({ lease: e.lease!, token: Number(e.fields?.token), from: e.t, to: undefined, until: undefined });
         return;
       case 'holder-stop': {
         const open = this.books.get(e.member)?.beliefs.at(-1);
         if (open !== undefined && open.to === undefined) open.to = Math.max(open.from, e.t - Number(e.fields?.lateUs ?? 0));
+        return;
+      }
+      case 'holder-deadline': {
+        const open = this.books.get(e.member)?.beliefs.at(-1);
+        if (open !== undefined && open.to === undefined) open.until = Number(e.fields?.untilUs);
         return;
       }
       case 'holder-revoked':
@@ -67,7 +80,7 @@ export class HolderLedger {
   /** Whether the holder believes, now, that it holds the lock. */
   acting(holder: string): boolean {
     const open = this.books.get(holder)?.beliefs.at(-1);
-    return open !== undefined && open.to === undefined;
+    return open !== undefined && open.to === undefined && !(open.until !== undefined && open.until <= this.clock.now());
   }
 
   /** Time so far that it believed it held the lock after its lease was revoked. */
@@ -75,7 +88,7 @@ export class HolderLedger {
     let sum = 0;
     for (const b of this.books.get(holder)?.beliefs ?? []) {
       const r = this.revokedAt.get(b.lease);
-      if (r !== undefined) sum += Math.max(0, (b.to ?? nowUs) - r);
+      if (r !== undefined) sum += Math.max(0, end(b, nowUs) - r);
     }
     return sum;
   }
@@ -87,7 +100,7 @@ export class HolderLedger {
 
   /** Time so far that two or more holders believed they held the lock at once. */
   overlapUs(nowUs: Micros): Micros {
-    const all = [...this.books.values()].flatMap((b) => b.beliefs.map((x) => [x.from, x.to ?? nowUs] as const));
+    const all = [...this.books.values()].flatMap((b) => b.beliefs.map((x) => [x.from, end(x, nowUs)] as const));
     let sum = 0;
     for (const [i, [a0, a1]] of all.entries()) for (const [b0, b1] of all.slice(i + 1)) sum += Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
     return sum;

@@ -37,3 +37,4 @@ export { campaignRun, runSeedOf, type CampaignSpec, type RunOutcome } from './ch
 
 export { BUG_FAMILIES, CHECKPOINTING_OFF, type BugFamily, type FamilyName } from './families/bug-families.js';
 export { at, scripted, type Timed } from './families/scripted.js';
+export { checkHolderRun, checkHolderRunAsync, holderRunArb, holderScenario, type HolderCampaignOptions, type HolderVerdict } from './holders/holder-campaign.js';

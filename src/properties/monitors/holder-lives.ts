@@ -37,7 +37,10 @@ export function holderLives(view: RunView): HolderLife[] {
     const later = view.ofLease(lease).filter((k) => k > i && view.at(k).member === e.member);
     const stop = later.find((k) => view.at(k).kind === 'holder-stop');
     const revoked = view.ofLease(lease).find((k) => view.at(k).kind === 'holder-revoked');
-    const stoppedAt = stop === undefined ? Infinity : view.at(stop).t - (numField(view.at(stop), 'lateUs') ?? 0);
+    // Never stopped (paused at the end of the run): a deadline holder's last declared deadline still binds it.
+    const declared = later.filter((k) => view.at(k).kind === 'holder-deadline').at(-1);
+    const stoppedAt =
+      stop !== undefined ? view.at(stop).t - (numField(view.at(stop), 'lateUs') ?? 0) : declared !== undefined ? (numField(view.at(declared), 'untilUs') ?? Infinity) : Infinity;
     const revokedAt = revoked === undefined ? undefined : view.at(revoked).t;
     const token = numField(e, 'token') ?? 0;
     const writes: HolderWrite[] = [];

@@ -287,7 +287,7 @@ class Replay implements AssertionContext, StepReplay {
 
   startHolder(s: HolderStep, sc: ScenarioClient): void {
     this.truth ??= new HolderTruth(this.trace);
-    this.holders ??= new HolderLedger(this.trace);
+    this.holders ??= new HolderLedger(this.trace, this.cluster.sched);
     let resource = this.resources.get(s.resource);
     if (resource === undefined) {
       resource = new FencedResource(s.resource, this.cluster.sched, { trace: this.trace, strict: s.fence === 'strict' });
