@@ -1,9 +1,11 @@
 // `npm run bench`: every benchmark, one line each, in the order of the issues that asked for them; the
 // lessor storm's storm/floor ratio is the last line. BENCH=name[,name] runs a subset:
-// campaign, differential, cluster-storm, cluster-keepalive, lessor-storm.
+// campaign, differential, cluster-storm, cluster-keepalive, lessor-storm; holder-campaign (minutes long)
+// runs only when named.
 import { campaignBench } from './campaign.js';
 import { clusterKeepAlive } from './cluster-keepalive.js';
 import { differentialRatio } from './differential.js';
+import { holderCampaignBench } from './holder-campaign.js';
 import { lessorStorm } from './lessor-storm.js';
 import { report } from './report.js';
 import { clusterStorm } from './storm.js';
@@ -24,3 +26,4 @@ if (want('differential')) {
 if (want('cluster-storm')) clusterStorm();
 if (want('cluster-keepalive')) clusterKeepAlive();
 if (want('lessor-storm')) lessorStorm();
+if (only?.includes('holder-campaign')) holderCampaignBench();

@@ -54,8 +54,16 @@ export interface HolderApi {
   keepAlive(id: bigint): UserKeepAlive;
   /** "I hold the lock with this lease and token": the critical section starts. */
   acquired(lease: bigint, key: string, token: number): void;
-  /** "I no longer act": the critical section ends. */
-  stopped(reason: string): void;
+  /**
+   * "I no longer act": the critical section ends. `actedUntil` (own clock): it really ended earlier, at a
+   * deadline it checked before every act, and it is only noticing now (it was paused).
+   */
+  stopped(reason: string, actedUntil?: Micros): void;
+  /**
+   * "I will not act after this instant of my own clock" (a deadline checked before every act): the
+   * monitors end the holder's belief there even if it is paused and cannot say `stopped` in time.
+   */
+  actsUntil(ownClockUs: Micros): void;
   /** A write to the fenced resource; true if accepted. */
   write(token: number): boolean;
 }
@@ -140,10 +148,14 @@ export function startUserHolder(fn: UserHolderFn, env: UserHolderEnv, failed: (m
       current = { lease, token };
       tracer.emit('holder-acquired', lease, { key, token });
     },
-    stopped(reason) {
+    stopped(reason, actedUntil) {
       if (current === undefined) return;
-      tracer.emit('holder-stop', current.lease, { reason });
+      const lateUs = actedUntil === undefined ? 0 : Math.max(0, p.wallNow() - actedUntil);
+      tracer.emit('holder-stop', current.lease, { reason, ...(lateUs > 0 ? { lateUs } : {}) });
       current = undefined;
+    },
+    actsUntil(until) {
+      if (current !== undefined) tracer.emit('holder-deadline', current.lease, { untilUs: until - p.wallNow() + p.now() });
     },
     write: (token) => env.resource.write(env.name, token),
   };
