@@ -20,6 +20,8 @@ export function holderCampaignBench(runs = Number(process.env.HOLDER_RUNS ?? 10_
   let violations = 0;
   let earlyExpiry = 0;
   let acquisitions = 0;
+  let staleWhereK1Held = 0;
+  let overlapWhereK1Held = 0;
   const firsts = new Map<string, string>();
   const texts = fc.sample(holderRunArb(OPTIONS), { seed, numRuns: runs });
   for (const text of texts) {
@@ -33,6 +35,10 @@ export function holderCampaignBench(runs = Number(process.env.HOLDER_RUNS ?? 10_
     if (v.violation === undefined) continue;
     violations++;
     if (v.earlyExpiry !== undefined) earlyExpiry++;
+    else {
+      staleWhereK1Held += v.report.holders.reduce((n, h) => n + h.staleAccepted, 0);
+      if (v.report.overlapUs > 0) overlapWhereK1Held++;
+    }
     const cause = v.earlyExpiry !== undefined ? 'etcd revoked early (K1)' : v.violation.property;
     if (!firsts.has(cause)) firsts.set(cause, `${v.violation.message}${v.earlyExpiry !== undefined ? `; ${v.earlyExpiry.message}` : ''}\n${text}`);
   }
@@ -51,6 +57,8 @@ export function holderCampaignBench(runs = Number(process.env.HOLDER_RUNS ?? 10_
       'runs with overlap': overlapRuns,
       'runs with a holder violation': violations,
       'of which etcd revoked early (K1)': earlyExpiry,
+      'stale accepted where K1 held': staleWhereK1Held,
+      'overlap runs where K1 held': overlapWhereK1Held,
       'ms/run': (ms / runs).toFixed(1),
     }),
   ];
