@@ -334,7 +334,7 @@ export function holderStrategy(builtIn: readonly string[]): Codec<string> {
     decode(node, ctx) {
       const v = node.kind === 'scalar' ? node.text : '';
       if (node.kind === 'scalar' && typeof node.value === 'string' && (builtIn.includes(v) || /^user:[a-z][a-z0-9-]*$/.test(v))) return v;
-      return reject(ctx, node, `unknown holder strategy ${describeNode(node)}; expected ${expected}${didYouMean(v, builtIn)}`);
+      return reject(ctx, node, `unknown holder strategy ${node.kind === 'scalar' ? quote(v) : describeNode(node)}; expected ${expected}${didYouMean(v, builtIn)}`);
     },
   };
 }
