@@ -9,6 +9,7 @@ import { MONITORS, RunView, holderReport } from '../../src/properties/index.js';
 import { parseScenario } from '../../src/scenario/parse.js';
 import { runScenario, runScenarioAsync } from '../../src/scenario/replay/runner.js';
 import type { Scenario } from '../../src/scenario/types.js';
+import { explain } from '../../src/report/explain.js';
 import { onlyError, parsed, withSteps } from '../scenario/support.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -62,6 +63,14 @@ describe('holder library (scenarios/holders)', () => {
     const figures = (f: string) => holderReport(new RunView(runScenario(load(f)))).holders[0]!;
     expect(figures('fault3-strict-fence.runbook.yaml')).toMatchObject({ writesAccepted: 1, writesRejected: 9, staleOffered: 0 });
     expect(figures('fault3-strict-fence.fixed.yaml')).toMatchObject({ writesAccepted: 10, writesRejected: 0 });
+  });
+
+  it("explain tells each holder's story, belief beside truth", () => {
+    const story = (f: string) => explain(runScenario(load(f))).filter((l) => l.startsWith('holder a,'));
+    expect(story('fault1-step5-confirm.runbook.yaml')).toEqual([
+      expect.stringMatching(/acquired \/locks\/payment-42 at 0\.\d+ s \(token 2\) → lease revoked at 13\.\d+ s .* while it still believed it held the lock → noticed keepalive-closed:deadline at 17\.\d+ s: still-held → still believed it held the lock when the run ended, although its lease was gone$/),
+    ]);
+    expect(story('fault4-paused-client.fixed.yaml')[0]).toMatch(/stopped acting at 11\.\d+ s \(deadline, noticed at 17\.000 s\) → lease revoked at 12\.\d+ s \(applied first on n1\)$/);
   });
 
   it('replays a holder file to the same trace hash twice', () => {
