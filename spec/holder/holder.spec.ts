@@ -10,6 +10,7 @@ import { parseScenario } from '../../src/scenario/parse.js';
 import { runScenario, runScenarioAsync } from '../../src/scenario/replay/runner.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { explain } from '../../src/report/explain.js';
+import { extractTimeline } from '../../src/report/render/extract.js';
 import { onlyError, parsed, withSteps } from '../scenario/support.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -71,6 +72,17 @@ describe('holder library (scenarios/holders)', () => {
       expect.stringMatching(/acquired \/locks\/payment-42 at 0\.\d+ s \(token 2\) → lease revoked at 13\.\d+ s .* while it still believed it held the lock → noticed keepalive-closed:deadline at 17\.\d+ s: still-held → still believed it held the lock when the run ended, although its lease was gone$/),
     ]);
     expect(story('fault4-paused-client.fixed.yaml')[0]).toMatch(/stopped acting at 11\.\d+ s \(deadline, noticed at 17\.000 s\) → lease revoked at 12\.\d+ s \(applied first on n1\)$/);
+  });
+
+  it('render gives each holder a lane: believed and really held, believed after the revoke, writes', () => {
+    const t = extractTimeline(runScenario(load('fault1-step5-confirm.runbook.yaml')));
+    const a = t.clients.find((c) => c.name === 'a')!;
+    expect(a.locks.map((l) => l.name)).toEqual(['/locks/payment-42']);
+    expect(a.locks[0]!.spans.map((sp) => sp.state)).toEqual(['held', 'held-lease-gone']);
+    expect(a.locks[0]!.spans[1]!.startUs).toBe(a.locks[0]!.spans[0]!.endUs);
+    expect(a.writes.some((w) => w.variant === 'rejected') && a.writes.some((w) => w.variant === 'accepted')).toBe(true);
+    const b = t.clients.find((c) => c.name === 'b')!;
+    expect(b.locks[0]!.spans.map((sp) => sp.state)).toEqual(['held']);
   });
 
   it('replays a holder file to the same trace hash twice', () => {
