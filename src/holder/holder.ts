@@ -53,8 +53,6 @@ export class Holder {
   private readonly tracer: HolderTracer;
   private readonly host: HeartbeatHost;
   private current: { readonly lease: HeldLease; readonly token: number; readonly hb: Heartbeat; writer: Timer | undefined } | undefined;
-  private stopped = false;
-  acquisitions = 0;
 
   constructor(
     readonly spec: HolderSpec,
@@ -76,34 +74,13 @@ export class Holder {
     };
   }
 
-  /** True while the holder believes it holds the lock and runs its critical section. */
-  get acting(): boolean {
-    return this.current !== undefined;
-  }
-
-  get token(): number | undefined {
-    return this.current?.token;
-  }
-
-  get lease(): bigint | undefined {
-    return this.current?.lease.id;
-  }
-
   start(): void {
     this.acquire();
   }
 
-  /** A planned stop: the holder cancels its heartbeat, releases its lease and does not come back. */
-  shutdown(): void {
-    this.stopped = true;
-    if (this.current !== undefined) this.stopActing('shutdown');
-  }
-
   /** While the key exists (someone holds the lock) it only reads it; then grant and put-if-absent. */
   private acquire(): void {
-    if (this.stopped) return;
     this.env.client.get(this.spec.key, {}, (r) => {
-      if (this.stopped) return;
       if (isRpcError(r) || r.kvs.length > 0) return this.retry();
       this.grantAndPut();
     });
@@ -114,7 +91,6 @@ export class Holder {
     const { key, name, ttlSeconds } = this.spec;
     const grantSentAt = this.host.clock();
     client.grant(ttlSeconds, (g) => {
-      if (this.stopped) return;
       if (isRpcError(g)) {
         this.tracer.emit('holder-acquire-failed', undefined, { key, err: g.name });
         return this.retry();
@@ -122,7 +98,6 @@ export class Holder {
       this.env.truth?.watch(name, g.id, key);
       const compare = [{ key, createRevision: 0 }];
       client.txn({ compare, success: [{ op: 'Put', key, value: name, lease: g.id }], failure: [{ op: 'Range', key }] }, (t) => {
-        if (this.stopped) return;
         if (isRpcError(t) || !t.succeeded) {
           this.tracer.emit('holder-acquire-failed', g.id, { key, ...(isRpcError(t) ? { err: t.name } : { held: true }) });
           client.revoke(g.id, () => undefined);
@@ -130,7 +105,6 @@ export class Holder {
         }
         const lease: HeldLease = { id: g.id, ttlSeconds: g.ttl, grantSentAt };
         const token = t.header.revision;
-        this.acquisitions++;
         this.tracer.emit('holder-acquired', g.id, { key, token, ttl: g.ttl });
         const hb = HEARTBEATS[this.spec.strategy](this.host, lease);
         this.current = { lease, token, hb, writer: undefined };
@@ -165,7 +139,6 @@ export class Holder {
   }
 
   private retry(): void {
-    if (this.stopped) return;
     this.env.client.process.after(this.spec.retryUs ?? MICROS_PER_SECOND, () => this.acquire());
   }
 }

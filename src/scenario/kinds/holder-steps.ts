@@ -1,6 +1,6 @@
 /** Extension: application processes that hold a lock key through a lease (src/holder/, docs/holders.md). */
 import { MICROS_PER_SECOND } from '../../clock/time.js';
-import { HOLDER_STRATEGY_NAMES } from '../../holder/index.js';
+import { HOLDER_STRATEGIES, HOLDER_STRATEGY_NAMES } from '../../holder/index.js';
 import { client, duration, holderName, holderStrategy, int, member, oneOf, resourceName } from '../codecs.js';
 import type { ParseContext } from '../context.js';
 import { formatDuration } from '../duration.js';
@@ -15,7 +15,11 @@ export const HOLDER_STEPS: StepKindEntries<'holder'> = {
       'Extension: an application process that takes the lock key with a lease (grant, then put-if-absent), writes to a fenced resource with its token while it believes it holds the lock, and re-acquires after a loss. See docs/holders.md.',
     fields: {
       name: req('name', holderName, 'Holder name, unique in the file; its trace events carry it.'),
-      strategy: req('strategy', holderStrategy(HOLDER_STRATEGY_NAMES), `How it keeps the lease and notices its loss: ${HOLDER_STRATEGY_NAMES.join(', ')}, or user:<name>.`),
+      strategy: req(
+        'strategy',
+        holderStrategy(HOLDER_STRATEGY_NAMES),
+        `How it keeps the lease and notices its loss. ${HOLDER_STRATEGY_NAMES.map((n) => `${n}: ${HOLDER_STRATEGIES[n]}`).join('. ')}. user:<name>: a holder written in TypeScript, given to runScenarioAsync.`,
+      ),
       key: req('key', key, 'The lock key; holders naming the same key compete for it.'),
       ttlSeconds: req('ttl', int(1, 9e15, 'a lease TTL in whole seconds (a positive integer)'), 'TTL of each lease it grants, in whole seconds.'),
       client: req('client', client, 'Client process it runs on (pausing the client pauses the holder); one holder per client.'),
