@@ -1,10 +1,11 @@
 // `npm run bench`: every benchmark, one line each, in the order of the issues that asked for them; the
 // lessor storm's storm/floor ratio is the last line. BENCH=name[,name] runs a subset:
 // startup, campaign, differential, cluster-storm, cluster-keepalive, idle-day, trace-digest, playground,
-// lessor-storm.
+// lessor-storm; holder-campaign (minutes long) runs only when named.
 import { campaignBench } from './campaign.js';
 import { clusterKeepAlive } from './cluster-keepalive.js';
 import { differentialRatio } from './differential.js';
+import { holderCampaignBench } from './holder-campaign.js';
 import { idleDay } from './idle-day.js';
 import { lessorStorm } from './lessor-storm.js';
 import { playgroundBench } from './playground.js';
@@ -33,3 +34,4 @@ if (want('idle-day')) idleDay();
 if (want('trace-digest')) traceDigestBench();
 if (want('playground')) await playgroundBench();
 if (want('lessor-storm')) lessorStorm();
+if (only?.includes('holder-campaign')) holderCampaignBench();

@@ -12,6 +12,7 @@ const LAYERS: Record<string, number> = {
   lessor: 1,
   cluster: 2,
   client: 3,
+  holder: 3.5,
   // Signals only read the trace; they sit below scenario so its expects can evaluate alerts.
   signals: 3.8,
   scenario: 4,

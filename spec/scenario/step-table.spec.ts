@@ -53,6 +53,11 @@ const EVERY_KIND: { readonly [K in StepKind]: Sample } = {
   crash: { yaml: '{ at: 3300ms, crash: { member: n3 } }', says: 'crash n3', sets: 'member-crash' },
   restart: { yaml: '{ at: 3400ms, restart: { member: n3 } }', says: 'restart n3', sets: 'member-restart' },
   'transfer-leader': { yaml: '{ at: 3500ms, transfer-leader: { to: n2 } }', says: 'move leadership to n2', sets: 'lessor-promote' },
+  holder: {
+    yaml: '{ at: 4s, holder: { name: h1, strategy: deadline, key: /locks/h, ttl: 5, client: c3, margin: 1s } }',
+    says: 'holder h1 (deadline) on c3 takes /locks/h with TTL 5 s, margin 1s',
+    sets: 'holder-acquired',
+  },
   expect: { yaml: '{ at: 5s, expect: { lease: L1, exists: true } }', says: 'expect', sets: 'expect-pass' },
 };
 
@@ -121,7 +126,7 @@ describe('the step tables', () => {
   it('has the real-etcd driver refuse exactly the kinds its table refuses, naming each line', () => {
     // In file order, as refusals() reports them.
     const refused = KINDS.filter((k) => k !== 'expect' && 'refused' in REAL_STEPS[k]);
-    expect([...refused].sort()).toEqual(['clock', 'fenced-write', 'heal', 'lock', 'partition', 'stall', 'unlock', 'unstall']);
+    expect([...refused].sort()).toEqual(['clock', 'fenced-write', 'heal', 'holder', 'lock', 'partition', 'stall', 'unlock', 'unstall']);
     const line = (k: StepKind): RegExp => new RegExp(`^${FILE}:${stepOf(k).pos.line}: step ${k} cannot be replayed on real etcd: \\w`);
     expect(refusals(scenario, text)).toEqual(refused.map((k) => expect.stringMatching(line(k))));
   });

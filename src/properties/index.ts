@@ -24,6 +24,9 @@ export { PROPERTIES, PROPERTY_NAMES, isPropertyName, type PropertyName } from '.
 export { MONITORS } from './monitors/all-monitors.js';
 export { RunView } from './monitors/run-view.js';
 export type { Monitor } from './monitors/monitor.js';
+export { holderLives, type HolderLife, type HolderWrite } from './monitors/holder-lives.js';
+export { holderReport, type HolderFigures, type HolderReport } from './monitors/holder-figures.js';
+export { holderStopsBeforeRevokeWithin } from './monitors/holder-stops-before-revoke.js';
 export type { ExpectCandidate, Violation } from './monitors/violation.js';
 
 export { checkRun, checkScenario, type CheckOptions, type RunCheck, type CheckVerdict } from './check/check-run.js';
@@ -34,6 +37,7 @@ export { campaignRun, runSeedOf, type CampaignSpec, type RunOutcome } from './ch
 
 export { BUG_FAMILIES, CHECKPOINTING_OFF, type BugFamily, type FamilyName } from './families/bug-families.js';
 export { at, scripted, type Timed } from './families/scripted.js';
+export { checkHolderRun, checkHolderRunAsync, holderRunArb, holderScenario, type HolderCampaignOptions, type HolderVerdict } from './holders/holder-campaign.js';
 
 export * from './drift/index.js';
 export * from './storm/index.js';

@@ -2,6 +2,7 @@ import { formatSeconds, formatTimeExact, type Micros } from '../clock/time.js';
 import type { RunResult } from '../scenario/replay/runner.js';
 import { formatLeaseId, type TraceEvent } from '../trace/trace.js';
 import { alertLeads } from './alert-leads.js';
+import { holderStories } from './holder-story.js';
 
 /** Milliseconds, or microseconds when the instant falls between two milliseconds. */
 const expiryText = (v: unknown): string => (v === 'forever' ? 'forever' : `${Number(v).toFixed(3)} s`);
@@ -139,6 +140,8 @@ export function explain(result: RunResult, label?: string): string[] {
     if (!c.ended) c.links.push(`still alive when the run ended at ${formatSeconds(end)} s`);
     out.push(`${name ?? formatLeaseId(id)} (${formatLeaseId(id)}): ${c.links.join(' → ')}`);
   }
+  // Holders tell their own stories (only in scenarios with holder steps; not when one lease is asked for).
+  if (label === undefined) out.push(...holderStories(result));
   if (label !== undefined && out.length === 0) out.push(`no lease is labelled ${label} in this scenario (labels: ${result.labels.entries().map(([l]) => l).join(', ') || 'none'})`);
   // With alert rules, each alert's lead over the losses (a whole-run view, so not under --lease).
   if (label === undefined) out.push(...alertLeads(result));

@@ -125,6 +125,16 @@ function describe(
       return `write to ${String(f.resource)} with token ${String(f.token)}: ${f.accepted === true ? 'accepted' : 'REJECTED (stale token)'}`;
     case 'client-error':
       return `${String(f.op)} failed: ${String(f.err)}`;
+    case 'holder-acquired':
+      return `holder acquired ${String(f.key)} with lease ${short(e.lease)} (fencing token ${String(f.token)}): it acts`;
+    case 'holder-noticed':
+      return `holder noticed ${String(f.signal)}: ${String(f.verdict)}`;
+    case 'holder-stop':
+      return `holder stops acting (${String(f.reason)})`;
+    case 'holder-revoked':
+      return `truth: the holder's lease ${short(e.lease)} is revoked`;
+    case 'holder-failed':
+      return `holder threw: ${String(f.error)}`;
     case 'client-session-done':
       return `session for ${short(e.lease)} ended (${String(f.reason)})`;
     default:

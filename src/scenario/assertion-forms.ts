@@ -6,6 +6,8 @@ import { INVALID, type Invalid, type JsonSchema } from './codec.js';
 import {
   bool,
   client,
+  duration,
+  holderRef,
   int,
   leaseRef,
   list,
@@ -36,6 +38,7 @@ export type FormFields<F extends AssertionForm> = Omit<Extract<Assertion, { form
 const MAX = Number.MAX_SAFE_INTEGER;
 const keyField = req('key', key, 'Key to read.');
 const lease = req('lease', leaseRef, 'Label of a lease granted by an earlier step.');
+const holder = req('holder', holderRef, 'Name of a holder started by an earlier holder step.');
 const revisionRange = req('revision', range(int(0, MAX, 'a revision (0 or more)'), 'revision bounds'), 'Bounds: { min, max }, either optional.');
 const leaseCount = mapped(
   object<{ count: number }>({ count: req('count', int(0, MAX, 'a lease count (0 or more)'), 'Number of leases listed.') }, 'leases assertion'),
@@ -118,6 +121,22 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
     fields: { count: req('leases', leaseCount, 'Expected listing: { count: N }.'), via },
   },
   ...SIGNAL_FORMS,
+  'holder-acting': {
+    description: 'Extension: the holder believes, at this instant, that it holds its lock (its critical section runs) / does not.',
+    fields: { holder, acting: req('acting', bool, 'Whether it believes it holds the lock.') },
+  },
+  'holder-after-loss': {
+    description: 'Extension: how long so far the holder went on believing it held the lock after its lease was really revoked.',
+    fields: { holder, afterLossUs: req('believed-after-loss', range(duration(), 'duration bounds'), 'Bounds: { min, max } as durations, either optional.') },
+  },
+  'holder-stale-accepted': {
+    description: "Extension: the fenced resource accepted exactly this many of the holder's writes made after its lease was revoked.",
+    fields: { holder, staleAccepted: req('stale-accepted', int(0, MAX, 'a count (0 or more)'), 'Number of stale writes accepted.') },
+  },
+  'holders-overlap': {
+    description: 'Extension: how long so far two or more holders believed at once that they held the lock.',
+    fields: { overlapUs: req('overlap', range(duration(), 'duration bounds'), 'Bounds: { min, max } as durations, either optional; { max: 0s } for none.') },
+  },
 };
 
 interface FormEntry {

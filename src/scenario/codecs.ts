@@ -314,3 +314,27 @@ function decodeGroup(g: PNode, seen: Map<string, SourcePos>, ctx: ParseContext):
   }
   return ok ? names : INVALID;
 }
+
+export const holderName = text('a holder name such as h1 (lowercase letters, digits and dashes, starting with a letter)', {
+  pattern: /^[a-z][a-z0-9-]*$/,
+});
+
+export const holderRef = reference(
+  holderName,
+  (name, ctx) => ctx.holders.has(name),
+  (name) => `holder ${quote(name)} is not started by any earlier holder step`,
+);
+
+/** A built-in holder strategy, or `user:<name>`: a holder written in TypeScript, passed to the replay. */
+export function holderStrategy(builtIn: readonly string[]): Codec<string> {
+  const expected = `one of ${builtIn.join(', ')}, or user:<name>`;
+  return {
+    expected,
+    schema: { anyOf: [{ enum: builtIn }, { type: 'string', pattern: '^user:[a-z][a-z0-9-]*$' }] },
+    decode(node, ctx) {
+      const v = node.kind === 'scalar' ? node.text : '';
+      if (node.kind === 'scalar' && typeof node.value === 'string' && (builtIn.includes(v) || /^user:[a-z][a-z0-9-]*$/.test(v))) return v;
+      return reject(ctx, node, `unknown holder strategy ${node.kind === 'scalar' ? quote(v) : describeNode(node)}; expected ${expected}${didYouMean(v, builtIn)}`);
+    },
+  };
+}

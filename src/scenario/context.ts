@@ -21,6 +21,8 @@ export class ParseContext {
   readonly resources = new Set<string>();
   /** Alert names the `alerts` section defines, which expects may refer to. */
   readonly alerts = new Set<string>();
+  /** Holder name → the lock key it holds, from earlier `holder` steps. */
+  readonly holders = new Map<string, string>();
 
   constructor(
     readonly file: string,

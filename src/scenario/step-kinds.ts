@@ -12,13 +12,14 @@ import type { FieldKind, StepKindEntries, StepKindEntry } from './kinds/entry.js
 import { FAULT_STEPS } from './kinds/fault-steps.js';
 import { LEASE_EXTENSION_STEPS } from './kinds/lease-extension-steps.js';
 import { LEASE_STEPS } from './kinds/lease-steps.js';
+import { HOLDER_STEPS } from './kinds/holder-steps.js';
 import { LOCK_STEPS } from './kinds/lock-steps.js';
 import type { Step } from './types.js';
 
 export type { FieldKind, KindSpec, StepOf } from './kinds/entry.js';
 
 /** In the order messages and the schema list the kinds. */
-export const STEP_KINDS: StepKindEntries<FieldKind> = { ...LEASE_STEPS, ...FAULT_STEPS, ...LEASE_EXTENSION_STEPS, ...LOCK_STEPS };
+export const STEP_KINDS: StepKindEntries<FieldKind> = { ...LEASE_STEPS, ...FAULT_STEPS, ...LEASE_EXTENSION_STEPS, ...LOCK_STEPS, ...HOLDER_STEPS };
 
 /**
  * The entry of a kind. For a step of several possible kinds the entry's functions take any of them:

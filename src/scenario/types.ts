@@ -146,8 +146,10 @@ export interface PartitionStep extends StepBase<'partition'> {
   readonly groups: readonly (readonly MemberName[])[];
 }
 export type HealStep = StepBase<'heal'>;
+/** Exactly one of `member` and `client` is set. */
 export interface ClockStep extends StepBase<'clock'> {
-  readonly member: MemberName;
+  readonly member?: MemberName;
+  readonly client?: ClientName;
   /** Signed jump of the member's wall clock. */
   readonly jumpUs: Micros;
 }
@@ -174,6 +176,22 @@ export interface FencedWriteStep extends StepBase<'fenced-write'> {
   readonly resource: string;
   /** The lock whose fencing token (revision) the client presents. */
   readonly lock: string;
+}
+/** Extension: an application process holding `key` through a lease (src/holder/). */
+export interface HolderStep extends StepBase<'holder'> {
+  readonly name: string;
+  /** A built-in strategy, or `user:<name>` for a holder the caller passes to the async replay. */
+  readonly strategy: string;
+  readonly key: string;
+  readonly ttlSeconds: number;
+  readonly client: ClientName;
+  readonly writesPerSecond: number;
+  readonly marginUs: Micros;
+  readonly intervalUs?: Micros;
+  readonly resource: string;
+  /** `lower`: reject tokens below the highest accepted; `strict`: the runbook's SQL, reject equal ones too. */
+  readonly fence: 'lower' | 'strict';
+  readonly via?: MemberName;
 }
 export interface ExpectStep extends StepBase<'expect'> {
   readonly assertion: Assertion;
@@ -203,6 +221,7 @@ export type Step =
   | LockStep
   | UnlockStep
   | FencedWriteStep
+  | HolderStep
   | ExpectStep;
 
 export type StepKind = Step['kind'];
@@ -268,6 +287,25 @@ export interface ResourceRejectedAssertion extends AssertionBase<'resource-rejec
   readonly resource: string;
   readonly rejected: number;
 }
+/** The holder believes / does not believe, at this instant, that it holds its lock. */
+export interface HolderActingAssertion extends AssertionBase<'holder-acting'> {
+  readonly holder: string;
+  readonly acting: boolean;
+}
+/** Bounds (µs) on how long so far the holder believed it held the lock after its lease was revoked. */
+export interface HolderAfterLossAssertion extends AssertionBase<'holder-after-loss'> {
+  readonly holder: string;
+  readonly afterLossUs: IntRange;
+}
+/** The resource accepted exactly this many of the holder's writes offered on a revoked lease. */
+export interface HolderStaleAcceptedAssertion extends AssertionBase<'holder-stale-accepted'> {
+  readonly holder: string;
+  readonly staleAccepted: number;
+}
+/** Bounds (µs) on how long so far two or more holders believed they held the lock at once. */
+export interface HoldersOverlapAssertion extends AssertionBase<'holders-overlap'> {
+  readonly overlapUs: IntRange;
+}
 /** Bounds on the current revision (on the leader, or on `via`). */
 export interface RevisionAssertion extends AssertionBase<'revision'> {
   readonly revision: IntRange;
@@ -300,7 +338,11 @@ export type Assertion =
   | RevisionAssertion
   | LeasesCountAssertion
   | ExpiryQueueAssertion
-  | SignalAssertion;
+  | SignalAssertion
+  | HolderActingAssertion
+  | HolderAfterLossAssertion
+  | HolderStaleAcceptedAssertion
+  | HoldersOverlapAssertion;
 
 export type AssertionForm = Assertion['form'];
 

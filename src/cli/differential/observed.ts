@@ -66,6 +66,10 @@ export function simObserved(run: RunResult): Observed[] {
         // A TTL 0 answer means "lease not found": etcdctl closes the channel without printing a renewal.
         if ((num('ttl') ?? 0) > 0) add('renew', renewSubject(labelOf(e.lease), e.member), num('ttl'));
         break;
+      case 'client-keepalive-once-recv':
+        // The member's TTL 0 answer for a lease it does not have, before clientv3 turns it into ErrLeaseNotFound.
+        if (e.member.startsWith('ctl-') && num('ttl') === 0) add('renew', renewSubject(labelOf(e.lease), undefined), 0);
+        break;
       case 'ctl-ok':
         switch (f.op) {
           case 'put':

@@ -78,8 +78,8 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
     sendsRequest: true,
     perform: (s, r) =>
       r.request(s, `keepalive-once ${s.lease}`, async (m) => {
-        const ttl = await m.rpc.keepAliveOnce(await r.lease(s.lease));
-        if (ttl > 0) r.observe('renew', renewSubject(s.lease, undefined), ttl);
+        // A TTL 0 answer (lease not found) is recorded too: etcd sends it as a response, not an error.
+        r.observe('renew', renewSubject(s.lease, undefined), await m.rpc.keepAliveOnce(await r.lease(s.lease)));
       }),
   },
   pause: {
@@ -144,6 +144,7 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   lock: { refused: NO_MUTEX },
   unlock: { refused: NO_MUTEX },
   'fenced-write': { refused: "fenced resources belong to the simulation's lock clients, which this driver does not run" },
+  holder: { refused: 'holders are application processes of the simulation; the server answers they depend on are checked by scenarios/differential/holders-*.yaml' },
 };
 
 /** The entry of a kind; for a step of several possible kinds it takes any of them (see stepEntry). */

@@ -5,12 +5,15 @@ import { checkpointScheduling } from './checkpoint-scheduling.js';
 import { eventualRevocation } from './eventual-revocation.js';
 import { fencedLocks } from './fenced-locks.js';
 import { grantBounds } from './grant-bounds.js';
+import { holderStopsBeforeRevoke } from './holder-stops-before-revoke.js';
 import { keyLeaseAtomicity } from './key-lease-atomicity.js';
 import { memberAgreement } from './member-agreement.js';
 import type { Monitor } from './monitor.js';
 import { noEarlyExpiry } from './no-early-expiry.js';
+import { noOverlap } from './no-overlap.js';
 import { noRenewAfterRevoke } from './no-renew-after-revoke.js';
 import { noResurrection } from './no-resurrection.js';
+import { noStaleWriteAccepted } from './no-stale-write-accepted.js';
 import { promotionOrdering } from './promotion-ordering.js';
 import type { PropertyName } from './property-names.js';
 import { rateLimits } from './rate-limits.js';
@@ -41,4 +44,7 @@ export const MONITORS: { readonly [P in PropertyName]: Monitor } = {
   'bounded-drift': boundedDrift,
   'renewing-client-keeps-lease': renewingClientKeepsLease,
   'rate-limits': rateLimits,
+  'holder-stops-before-revoke': holderStopsBeforeRevoke,
+  'no-overlap': noOverlap,
+  'no-stale-write-accepted': noStaleWriteAccepted,
 };

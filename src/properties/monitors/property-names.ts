@@ -19,6 +19,9 @@ export const PROPERTIES = {
   'bounded-drift': { catalogue: 'K17', summary: 'after k promotions a lease is revoked by last ack + TTL + k·(checkpoint interval + 3·ET + 1 s)' },
   'renewing-client-keeps-lease': { catalogue: 'K18', summary: 'a lease kept alive by an unpaused client is not revoked while the cluster is fault-free' },
   'rate-limits': { catalogue: 'K19', summary: 'a lessor offers at most rate/2 expired leases per tick; a promotion spreads piled-up deadlines' },
+  'holder-stops-before-revoke': { catalogue: 'H1', summary: "a lock holder stops acting before its lease is revoked" },
+  'no-overlap': { catalogue: 'H1', summary: 'no two lock holders believe they hold the lock at the same instant' },
+  'no-stale-write-accepted': { catalogue: 'H1', summary: 'a fenced resource accepts no write from a holder whose lease was revoked' },
 } as const;
 
 export type PropertyName = keyof typeof PROPERTIES;

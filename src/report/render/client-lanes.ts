@@ -82,7 +82,9 @@ function splitAtRevoke(what: string, lease: LeaseRef | undefined): (s: Span<Lock
 
 /**
  * One lane per client process: keep-alive channels (alive until closed, then lost), locks (waiting,
- * held, held after the session lease was revoked), paused stretches and fenced writes.
+ * held, held after the session lease was revoked), paused stretches and fenced writes. A holder gets a
+ * lane of its own: its lock row shows when it believes it holds the lock, and where it believes so
+ * after its lease was really revoked; its writes show accepted and rejected.
  */
 export function extractClientLanes(view: TraceView, leaseAt: (id: bigint, t: Micros) => LeaseRef | undefined): ClientLane[] {
   return clientNames(view).map((name) => {
@@ -91,6 +93,7 @@ export function extractClientLanes(view: TraceView, leaseAt: (id: bigint, t: Mic
     const locks = new Map<string, LockRow>();
     const writes: Mark[] = [];
     let session: LeaseRef | undefined;
+    let holding: LockRow | undefined;
 
     const lock = (lockName: string): LockRow => {
       let r = locks.get(lockName);
@@ -137,6 +140,19 @@ export function extractClientLanes(view: TraceView, leaseAt: (id: bigint, t: Mic
       } else if (k === 'client-session-done' || k === 'client-close') {
         for (const r of locks.values()) if (r.state !== undefined) endLock(r, e.t, line);
         return; // a plain tick too
+      } else if (k === 'holder-acquired') {
+        // A holder's lane: its belief as a lock row, split where its lease was really revoked.
+        holding = lock(fieldStr(e, 'key') ?? '?');
+        holding.cut(e.t, line, 'held');
+        holding.session = e.lease === undefined ? undefined : leaseAt(e.lease, e.t);
+        holding.marks.push(view.mark(i));
+      } else if (k === 'holder-stop' && holding !== undefined) {
+        // A deadline holder stopped acting at its deadline, even if it says so only on waking.
+        endLock(holding, Math.max(holding.since, e.t - Number(e.fields?.lateUs ?? 0)), line);
+        holding.marks.push(view.mark(i));
+        holding = undefined;
+      } else if (k.startsWith('holder-') && holding !== undefined) {
+        holding.marks.push(view.mark(i));
       } else if (k === 'client-fenced-write') {
         writes.push(view.mark(i, fieldBool(e, 'accepted') === false ? 'rejected' : 'accepted'));
       } else return;

@@ -96,13 +96,20 @@ export const FAULT_STEPS: StepKindEntries<FaultKind> = {
     perform: (_s, r) => r.cluster.heal(),
   },
   clock: {
-    description: "The member's wall clock jumps; its monotonic clock does not.",
+    description: "The member's (or, extension, the client's) wall clock jumps; its monotonic clock does not. Give member or client.",
     fields: {
-      member: req('member', member, 'Member whose wall clock jumps.'),
+      member: opt('member', member, 'Member whose wall clock jumps.'),
+      client: opt('client', client, "Extension: client whose wall clock jumps (a holder's own clock)."),
       jumpUs: req('jump', duration({ signed: true }), 'Signed jump, e.g. 30s or -30s.'),
     },
-    describe: (s) => `${s.member}'s wall clock jumps ${s.jumpUs >= 0 ? '+' : '-'}${formatDuration(Math.abs(s.jumpUs))}`,
-    perform: (s, r) => r.cluster.clockJump(s.member, s.jumpUs),
+    check: oneTarget('clock'),
+    describe: (s) => `${s.member ?? s.client}'s wall clock jumps ${s.jumpUs >= 0 ? '+' : '-'}${formatDuration(Math.abs(s.jumpUs))}`,
+    perform: (s, r) => {
+      if (s.member !== undefined) return r.cluster.clockJump(s.member, s.jumpUs);
+      // The clock moves whether or not the process runs.
+      r.client(s.client!, undefined).client.process.jumpWall(s.jumpUs);
+      r.emit(s.client!, 'client-clock-jump', { delta: s.jumpUs / 1_000_000 });
+    },
   },
 };
 

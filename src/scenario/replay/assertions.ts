@@ -5,6 +5,8 @@ import type { Lease } from '../../lessor/lease.js';
 import type { Assertion, IntRange, KeyExistsAssertion, KeyRevisionAssertion, KeyValueAssertion, LeaseLabel, MemberName } from '../types.js';
 import type { LabelBook } from './labels.js';
 import { signalVerdict, type SignalView } from './signal-verdicts.js';
+import type { HolderLedger } from '../../holder/index.js';
+import { formatDuration } from '../duration.js';
 
 export interface AssertionVerdict {
   readonly pass: boolean;
@@ -22,6 +24,8 @@ export interface AssertionContext {
   resource(name: string): { readonly accepted: number; readonly rejected: number } | undefined;
   /** The run's signals and alerts up to this instant, or why there are none. */
   signalsNow(): SignalView | string;
+  /** Truth against belief for the scenario's holders; undefined when no holder step ran yet. */
+  readonly holders: HolderLedger | undefined;
 }
 
 const fail = (got: string): AssertionVerdict => ({ pass: false, got });
@@ -114,6 +118,23 @@ export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict 
     case 'alert-lead':
     case 'metric-value':
       return signalVerdict(a, ctx.signalsNow());
+    case 'holder-acting':
+    case 'holder-after-loss':
+    case 'holder-stale-accepted': {
+      const h = ctx.holders;
+      if (h === undefined || !h.knows(a.holder)) return fail(`holder ${a.holder} has not acquired its lock yet`);
+      if (a.form === 'holder-acting') return verdict(h.acting(a.holder) === a.acting, h.acting(a.holder) ? 'believes it holds the lock' : 'does not');
+      if (a.form === 'holder-after-loss') {
+        const d = h.believedAfterLossUs(a.holder, ctx.cluster.now());
+        return verdict(inRange(d, a.afterLossUs), formatDuration(d));
+      }
+      const w = h.staleWrites(a.holder);
+      return verdict(w.accepted === a.staleAccepted, `${w.accepted} stale writes accepted, ${w.rejected} rejected`);
+    }
+    case 'holders-overlap': {
+      const d = ctx.holders?.overlapUs(ctx.cluster.now()) ?? 0;
+      return verdict(inRange(d, a.overlapUs), formatDuration(d));
+    }
   }
 }
 

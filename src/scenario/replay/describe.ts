@@ -1,7 +1,7 @@
-import type { Assertion } from '../types.js';
+import type { Assertion, IntRange } from '../types.js';
+import { formatDuration } from '../duration.js';
 import { describeRange } from './assertions.js';
 import { describeSignalAssertion } from './signal-verdicts.js';
-import { formatDuration } from '../duration.js';
 
 const on = (via: string | undefined, linearizable: string): string => (via === undefined ? linearizable : `on ${via}`);
 
@@ -40,5 +40,18 @@ export function describeAssertion(a: Assertion): string {
     case 'alert-lead':
     case 'metric-value':
       return describeSignalAssertion(a, formatDuration);
+    case 'holder-acting':
+      return `holder ${a.holder} ${a.acting ? 'believes' : 'does not believe'} it holds its lock`;
+    case 'holder-after-loss':
+      return `holder ${a.holder} believed it held its lock for ${durationRange(a.afterLossUs)} after its lease was revoked`;
+    case 'holder-stale-accepted':
+      return `the resource accepted ${a.staleAccepted} of holder ${a.holder}'s stale writes`;
+    case 'holders-overlap':
+      return `holders believed at once that they held the lock for ${durationRange(a.overlapUs)}`;
   }
+}
+
+function durationRange(r: IntRange): string {
+  if (r.min !== undefined && r.max !== undefined) return `${formatDuration(r.min)} to ${formatDuration(r.max)}`;
+  return r.min !== undefined ? `at least ${formatDuration(r.min)}` : `at most ${formatDuration(r.max!)}`;
 }

@@ -5,11 +5,12 @@ import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import { Cluster } from '../../cluster/cluster.js';
 import type { ClusterTransport, RpcError } from '../../cluster/server/api.js';
 import { isRpcError } from '../../cluster/server/api.js';
-import { EtcdClient, CLIENT_PROFILES, type ClientProfile, type FencedResource } from '../../client/index.js';
+import { EtcdClient, CLIENT_PROFILES, FencedResource, type ClientProfile } from '../../client/index.js';
 import { invoke } from '../../client/invoke.js';
+import { Holder, HolderLedger, HolderTruth, isHolderStrategy, runUntilSettled, SettleGate, startUserHolder, type UserHolderFn } from '../../holder/index.js';
 import { Marks } from '../../trace/marks.js';
 import { Trace, type FieldValue } from '../../trace/trace.js';
-import type { ExpectStep, Scenario, Step } from '../types.js';
+import type { ExpectStep, HolderStep, Scenario, Step } from '../types.js';
 import { describeAssertion } from './describe.js';
 import { evaluate, type AssertionContext } from './assertions.js';
 import { clusterConfigOf } from './cluster-config.js';
@@ -38,6 +39,8 @@ export interface RunOptions {
   readonly onCluster?: (cluster: Cluster) => void;
   /** An event budget, a poll hook (wall-clock timeout, progress); the livelock threshold overrides livelockThresholdOf. */
   readonly guard?: RunGuard;
+  /** Holders written in TypeScript, for `strategy: user:<name>` (only `runScenarioAsync` runs them). */
+  readonly userHolders?: Readonly<Record<string, UserHolderFn>>;
 }
 
 export interface AssertionResult {
@@ -57,6 +60,8 @@ export interface RunResult {
   readonly assertions: readonly AssertionResult[];
   /** A problem that stopped the scenario from running as written (bad cluster settings, no leader at 0). */
   readonly setupError: string | undefined;
+  /** User holders that threw, each saying where (absent: none did). */
+  readonly holderErrors?: readonly string[];
   readonly trace: Trace;
   readonly marks: Marks;
   readonly labels: LabelBook;
@@ -73,6 +78,26 @@ export interface RunResult {
  */
 export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResult {
   return startScenario(scenario, opts).finish();
+}
+
+/**
+ * `runScenario` for scenarios with holders written as async functions (`strategy: user:<name>` and
+ * `opts.userHolders`): after every event that settled one of their promises, their continuations run
+ * before virtual time moves on. Same seed, same trace.
+ */
+export async function runScenarioAsync(scenario: Scenario, opts: RunOptions = {}): Promise<RunResult> {
+  const gate = new SettleGate();
+  const replay = replayScenario(scenario, opts, gate, new RunState(scenario, opts));
+  for (let r = replay.next(); ; ) {
+    if (r.done === true) return r.value;
+    try {
+      await runUntilSettled(r.value.cluster.sched, r.value.untilUs, gate);
+      r = replay.next();
+    } catch (e) {
+      if (!(e instanceof RunStopped)) throw e;
+      r = replay.throw(e);
+    }
+  }
 }
 
 /** A client of the scenario as an onlooker sees it: paused or not, and its keep-alive channels. */
@@ -104,121 +129,163 @@ export interface ScenarioRun {
 }
 
 export function startScenario(scenario: Scenario, opts: RunOptions = {}): ScenarioRun {
-  const seed = opts.seed ?? scenario.seed;
-  const profile = opts.profile ?? scenario.profile;
-  const trace = opts.trace ?? new Trace();
-  const marks = new Marks();
-  const labels = new LabelBook();
-  const assertions: AssertionResult[] = [];
-  const result = (setupError: string | undefined, cluster: Cluster | undefined, stopped?: RunStop): RunResult => ({
-    scenario,
-    seed,
-    profile,
-    assertions,
-    setupError,
-    trace,
-    marks,
-    labels,
-    cluster,
-    ...(stopped !== undefined ? { stopped } : {}),
-    passed: setupError === undefined && stopped === undefined && assertions.every((a) => a.pass),
-  });
-  const stopped = (setupError: string, cluster: Cluster | undefined): ScenarioRun => ended(result(setupError, cluster), trace);
-
-  const cfg = clusterConfigOf(scenario, profile, seed);
-  if (typeof cfg === 'string') return stopped(cfg, undefined);
-  const sched = new Scheduler(-BOOTSTRAP_US);
-  let cluster: Cluster;
-  try {
-    cluster = new Cluster(cfg, { sched, trace, marks });
-  } catch (e) {
-    // Settings the parser let through but etcd would refuse at start-up: report, never crash.
-    return stopped(`the cluster cannot start with these settings: ${e instanceof Error ? e.message : String(e)}`, undefined);
-  }
-  opts.onCluster?.(cluster);
-  sched.setGuard({ maxEventsAtOneInstant: livelockThresholdOf(scenario), ...opts.guard });
-  return replaySteps(scenario, cluster, { trace, labels, profile, bugs: cfg.bugs, assertions }, result);
-}
-
-/** A run that is over before it started (bad settings, no leader at 0, a guard tripped during boot). */
-function ended(r: RunResult, trace: Trace): ScenarioRun {
-  const now = r.stopped?.atUs ?? r.scenario.durationUs;
-  return { advanceTo: () => {}, now, endUs: r.scenario.durationUs, done: true, cluster: r.cluster, trace, clients: () => [], finish: () => r, result: () => r };
-}
-
-interface ReplayState {
-  readonly trace: Trace;
-  readonly labels: LabelBook;
-  readonly profile: Scenario['profile'];
-  readonly bugs: BugSet;
-  readonly assertions: AssertionResult[];
-}
-
-function replaySteps(
-  scenario: Scenario,
-  cluster: Cluster,
-  { trace, labels, profile, bugs, assertions }: ReplayState,
-  result: (setupError: string | undefined, cluster: Cluster | undefined, stopped?: RunStop) => RunResult,
-): ScenarioRun {
-  let finished: RunResult | undefined;
-  // A guard (event budget, wall-clock timeout, livelock) ends the run wherever it trips; the result says so.
-  const guarded = (work: () => void): void => {
-    if (finished !== undefined) return;
-    try {
-      work();
-    } catch (e) {
-      if (!(e instanceof RunStopped)) throw e;
-      finished = result(undefined, cluster, runStopOf(e, trace));
+  const st = new RunState(scenario, opts);
+  const replay = replayScenario(scenario, opts, undefined, st);
+  let r = replay.next();
+  const endUs = scenario.durationUs;
+  // Runs the cluster toward each time the replay asks for, never past `t`.
+  const drive = (t: Micros): void => {
+    while (r.done !== true) {
+      const { cluster, untilUs } = r.value;
+      try {
+        if (untilUs > t) {
+          if (t > cluster.now()) cluster.runUntil(t);
+          return;
+        }
+        cluster.runUntil(untilUs);
+        r = replay.next();
+      } catch (e) {
+        if (!(e instanceof RunStopped)) throw e;
+        r = replay.throw(e);
+      }
     }
   };
-  guarded(() => cluster.runUntil(0));
-  if (finished !== undefined) return ended(finished, trace);
-  const first = cluster.leader();
-  if (first?.name !== 'n1' || !first.lessor.isPrimary()) {
-    return ended(result(`the cluster did not elect n1 within ${BOOTSTRAP_US / MICROS_PER_SECOND} s before time 0 (check latency and fsync)`, cluster), trace);
-  }
-  const replay = new Replay(cluster, trace, labels, profile, bugs, scenario.alerts);
-  const groups = groupByTime(scenario.steps);
-  const endUs = scenario.durationUs;
-  let next = 0;
-  const advanceTo = (t: Micros): void =>
-    guarded(() => {
-      const until = Math.min(t, endUs);
-      for (; next < groups.length && groups[next]![0] <= until; next++) {
-        const [at, steps] = groups[next]!;
-        cluster.runUntil(at);
-        for (const s of steps) if (s.kind !== 'expect') replay.perform(s);
-        cluster.runUntil(at); // what those steps set off at this same instant
-        for (const s of steps) {
-          if (s.kind !== 'expect') continue;
-          const v = evaluate(s.assertion, replay);
-          const text = describeAssertion(s.assertion);
-          assertions.push({ step: s, atUs: at, pass: v.pass, text, got: v.got });
-          replay.emit('sim', v.pass ? 'expect-pass' : 'expect-fail', { line: s.pos.line, expect: text, got: v.got });
-        }
-      }
-      if (until > cluster.now()) cluster.runUntil(until);
-    });
   return {
-    advanceTo,
+    advanceTo: (t) => drive(Math.min(t, endUs)),
     get now() {
-      return finished !== undefined && finished.stopped === undefined ? Math.max(endUs, cluster.now()) : cluster.now();
+      const c = st.cluster;
+      if (c === undefined) return endUs;
+      return r.done === true && r.value.stopped === undefined ? Math.max(endUs, c.now()) : c.now();
     },
     endUs,
     get done() {
-      return finished !== undefined;
+      return r.done === true;
     },
-    cluster,
-    trace,
-    clients: () => replay.clientViews(),
+    get cluster() {
+      return st.cluster;
+    },
+    trace: st.trace,
+    clients: () => st.replay?.clientViews() ?? [],
     finish: () => {
-      advanceTo(endUs);
-      guarded(() => cluster.runUntil(Math.max(endUs, cluster.now())));
-      finished ??= result(undefined, cluster);
-      return finished;
+      drive(Infinity);
+      return (r as IteratorReturnResult<RunResult>).value;
     },
-    result: () => finished ?? result(undefined, cluster),
+    result: () => (r.done === true ? r.value : st.result(undefined)),
   };
+}
+
+/** How far the replay wants virtual time run before it goes on. */
+interface RunTo {
+  readonly cluster: Cluster;
+  readonly untilUs: Micros;
+}
+
+/** What a replay has gathered so far; `result` makes a RunResult of it at any moment. */
+class RunState {
+  readonly seed: number;
+  readonly profile: Scenario['profile'];
+  readonly trace: Trace;
+  readonly marks = new Marks();
+  readonly labels = new LabelBook();
+  readonly assertions: AssertionResult[] = [];
+  readonly holderErrors: string[] = [];
+  cluster: Cluster | undefined;
+  replay: Replay | undefined;
+
+  constructor(
+    readonly scenario: Scenario,
+    opts: RunOptions,
+  ) {
+    this.seed = opts.seed ?? scenario.seed;
+    this.profile = opts.profile ?? scenario.profile;
+    this.trace = opts.trace ?? new Trace();
+  }
+
+  result(setupError: string | undefined, stopped?: RunStop): RunResult {
+    const { scenario, seed, profile, assertions, holderErrors, trace, marks, labels, cluster } = this;
+    return {
+      scenario,
+      seed,
+      profile,
+      assertions,
+      setupError,
+      holderErrors,
+      trace,
+      marks,
+      labels,
+      cluster,
+      ...(stopped !== undefined ? { stopped } : {}),
+      passed: setupError === undefined && stopped === undefined && holderErrors.length === 0 && assertions.every((a) => a.pass),
+    };
+  }
+}
+
+/**
+ * The replay as a generator: it yields each virtual time it needs the cluster run to, and the driver
+ * (synchronous, asynchronous for user holders, or stepwise for the playground) runs it there. A guard
+ * that trips in the driver is thrown back in, and the replay ends with a stopped result.
+ */
+function* replayScenario(scenario: Scenario, opts: RunOptions, gate: SettleGate | undefined, st: RunState): Generator<RunTo, RunResult, void> {
+  const cfg = clusterConfigOf(scenario, st.profile, st.seed);
+  if (typeof cfg === 'string') return st.result(cfg);
+  const missing = missingUserHolder(scenario, opts, gate);
+  if (missing !== undefined) return st.result(missing);
+  const sched = new Scheduler(-BOOTSTRAP_US);
+  let cluster: Cluster;
+  try {
+    cluster = new Cluster(cfg, { sched, trace: st.trace, marks: st.marks });
+  } catch (e) {
+    // Settings the parser let through but etcd would refuse at start-up: report, never crash.
+    return st.result(`the cluster cannot start with these settings: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  st.cluster = cluster;
+  opts.onCluster?.(cluster);
+  sched.setGuard({ maxEventsAtOneInstant: livelockThresholdOf(scenario), ...opts.guard });
+  try {
+    yield { cluster, untilUs: 0 };
+    const first = cluster.leader();
+    if (first?.name !== 'n1' || !first.lessor.isPrimary()) {
+      return st.result(`the cluster did not elect n1 within ${BOOTSTRAP_US / MICROS_PER_SECOND} s before time 0 (check latency and fsync)`);
+    }
+    const users = { fns: opts.userHolders ?? {}, gate, failed: (m: string) => st.holderErrors.push(m) };
+    const replay = new Replay(cluster, st.trace, st.labels, st.profile, cfg.bugs, scenario.alerts, users);
+    st.replay = replay;
+    for (const [at, steps] of groupByTime(scenario.steps)) {
+      yield { cluster, untilUs: at };
+      for (const s of steps) if (s.kind !== 'expect') replay.perform(s);
+      yield { cluster, untilUs: at }; // what those steps set off at this same instant
+      for (const s of steps) {
+        if (s.kind !== 'expect') continue;
+        const v = evaluate(s.assertion, replay);
+        const text = describeAssertion(s.assertion);
+        st.assertions.push({ step: s, atUs: at, pass: v.pass, text, got: v.got });
+        replay.emit('sim', v.pass ? 'expect-pass' : 'expect-fail', { line: s.pos.line, expect: text, got: v.got });
+      }
+    }
+    yield { cluster, untilUs: Math.max(scenario.durationUs, cluster.now()) };
+    return st.result(undefined);
+  } catch (e) {
+    if (e instanceof RunStopped) return st.result(undefined, runStopOf(e, st.trace));
+    throw e;
+  }
+}
+
+/** A `user:<name>` holder the options do not supply, or that the synchronous replay cannot run. */
+function missingUserHolder(scenario: Scenario, opts: RunOptions, gate: SettleGate | undefined): string | undefined {
+  for (const s of scenario.steps) {
+    if (s.kind !== 'holder' || isHolderStrategy(s.strategy)) continue;
+    const name = s.strategy.slice('user:'.length);
+    if (opts.userHolders?.[name] === undefined) return `${scenario.file}:${s.pos.line}:${s.pos.col}: holder ${s.name} uses strategy ${s.strategy}, but no holder named ${name} was given to the replay`;
+    if (gate === undefined) return `${scenario.file}:${s.pos.line}:${s.pos.col}: holder ${s.name} is written in TypeScript (${s.strategy}); replay it with runScenarioAsync`;
+  }
+  return undefined;
+}
+
+/** The user-written holders a replay may start, and where their failures go. */
+interface UserHolders {
+  readonly fns: Readonly<Record<string, UserHolderFn>>;
+  readonly gate: SettleGate | undefined;
+  readonly failed: (message: string) => void;
 }
 
 /** The replay's moving parts: clients, resources, and the etcdctl-like control client per member. */
@@ -227,6 +294,8 @@ class Replay implements AssertionContext, StepReplay {
   private readonly ctls = new Map<string, EtcdClient>();
   readonly resources = new Map<string, FencedResource>();
   readonly clientProfile: ClientProfile;
+  private truth: HolderTruth | undefined;
+  holders: HolderLedger | undefined;
 
   constructor(
     readonly cluster: Cluster,
@@ -235,6 +304,7 @@ class Replay implements AssertionContext, StepReplay {
     profile: Scenario['profile'],
     readonly bugs: BugSet,
     private readonly alerts: Scenario['alerts'],
+    private readonly users: UserHolders,
   ) {
     this.clientProfile = CLIENT_PROFILES[profile];
   }
@@ -343,6 +413,23 @@ class Replay implements AssertionContext, StepReplay {
       this.clients.set(name, sc);
     }
     return sc;
+  }
+
+  startHolder(s: HolderStep, sc: ScenarioClient): void {
+    this.truth ??= new HolderTruth(this.trace);
+    this.holders ??= new HolderLedger(this.trace, this.cluster.sched);
+    let resource = this.resources.get(s.resource);
+    if (resource === undefined) {
+      resource = new FencedResource(s.resource, this.cluster.sched, { trace: this.trace, strict: s.fence === 'strict' });
+      this.resources.set(s.resource, resource);
+    }
+    const env = { client: sc.client, resource, trace: this.trace, truth: this.truth };
+    if (isHolderStrategy(s.strategy)) {
+      const spec = { name: s.name, strategy: s.strategy, key: s.key, ttlSeconds: s.ttlSeconds, writesPerSecond: s.writesPerSecond, marginUs: s.marginUs };
+      return new Holder(s.intervalUs !== undefined ? { ...spec, intervalUs: s.intervalUs } : spec, env).start();
+    }
+    const fn = this.users.fns[s.strategy.slice('user:'.length)]!;
+    startUserHolder(fn, { ...env, name: s.name, gate: this.users.gate! }, this.users.failed);
   }
 
   /** Runs `fn` on the client's own process: a paused client does it when resumed. */

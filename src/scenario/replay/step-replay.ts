@@ -6,6 +6,7 @@ import type { Cluster } from '../../cluster/cluster.js';
 import type { ClientProfile, EtcdClient, FencedResource, KeepAliveChannel, Mutex } from '../../client/index.js';
 import type { BugSet } from '../../lessor/bugs.js';
 import type { FieldValue, Trace } from '../../trace/trace.js';
+import type { HolderStep } from '../types.js';
 
 /** One client process of the scenario (c1, writer-2): an EtcdClient and what it holds. */
 export interface ScenarioClient {
@@ -35,6 +36,8 @@ export interface StepReplay {
   ctl(via: string | undefined): EtcdClient;
   /** The scenario client, created on first use pinned to `via` (else n1). */
   client(name: string, via: string | undefined): ScenarioClient;
+  /** Starts a holder on its client's process (the holder layer; a user holder from the run's options). */
+  startHolder(s: HolderStep, sc: ScenarioClient): void;
   /** Runs `fn` on the client's own process: a paused client does it when resumed. */
   onClient(name: string, via: string | undefined, fn: (sc: ScenarioClient) => void): void;
 }
