@@ -199,12 +199,17 @@ export class StateFold {
   }
 }
 
-/** The scenario's client processes (c1, writer-2): every name a step gives as `client`. */
+/**
+ * The scenario's client processes (c1, writer-2): every name a step gives as `client`. A holder's client
+ * is the holder's own (its keep-alives are the holder's business), so the panel leaves it out.
+ */
 export function clientNamesOf(steps: readonly object[]): Set<string> {
   const out = new Set<string>();
+  const holders = new Set<string>();
   for (const s of steps) {
     const c = (s as { client?: unknown }).client;
-    if (typeof c === 'string') out.add(c);
+    if (typeof c === 'string') ((s as { kind?: unknown }).kind === 'holder' ? holders : out).add(c);
   }
+  for (const h of holders) out.delete(h);
   return out;
 }

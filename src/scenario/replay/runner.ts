@@ -296,6 +296,7 @@ class Replay implements AssertionContext, StepReplay {
   readonly clientProfile: ClientProfile;
   private truth: HolderTruth | undefined;
   holders: HolderLedger | undefined;
+  private readonly holderClients = new Set<string>();
 
   constructor(
     readonly cluster: Cluster,
@@ -335,8 +336,9 @@ class Replay implements AssertionContext, StepReplay {
     return r === undefined ? undefined : { accepted: r.accepted, rejected: r.rejected };
   }
 
+  /** The scenario's clients as the playground shows them; a holder's client is the holder's own. */
   clientViews(): ClientView[] {
-    return [...this.clients].map(([name, sc]) => ({
+    return [...this.clients].filter(([name]) => !this.holderClients.has(name)).map(([name, sc]) => ({
       name,
       paused: sc.client.process.paused,
       keepAlives: [...sc.keepAlives].map(([lease, ch]) => ({ lease, alive: ch.alive })),
@@ -416,6 +418,7 @@ class Replay implements AssertionContext, StepReplay {
   }
 
   startHolder(s: HolderStep, sc: ScenarioClient): void {
+    this.holderClients.add(s.client);
     this.truth ??= new HolderTruth(this.trace);
     this.holders ??= new HolderLedger(this.trace, this.cluster.sched);
     let resource = this.resources.get(s.resource);
