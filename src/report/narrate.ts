@@ -1,7 +1,7 @@
-import { formatTimeColumn } from '../clock/time.js';
+import { formatSecondsShort, formatTimeColumn, type Micros } from '../clock/time.js';
 import type { RunResult } from '../scenario/replay/runner.js';
 import type { Step } from '../scenario/types.js';
-import { formatLeaseId, type TraceEvent } from '../trace/trace.js';
+import { formatExpiry, formatLeaseId, styledField, type TraceEvent } from '../trace/trace.js';
 import { describeStep } from '../scenario/step-kinds.js';
 
 export interface NarrateOptions {
@@ -28,8 +28,8 @@ export function narrate(result: RunResult, opts: NarrateOptions = {}): string[] 
   let leader: string | undefined;
   const out: string[] = [];
   for (const e of result.trace.events) {
-    const f = e.fields ?? {};
-    if (e.kind === 'raft-leader' && e.member === f.leader) leader = e.member;
+    const f: Readonly<Record<string, unknown>> = e.fields ?? {};
+    if (e.kind === 'raft-leader' && e.member === e.fields?.leader) leader = e.member;
     if (e.t < 0 && opts.verbose !== true) continue;
     if (REPLICATED.has(e.kind) && e.member !== leader && opts.verbose !== true) continue;
     const text = describe(e, f, stepsByLine, name, short, opts.verbose === true);
@@ -64,15 +64,15 @@ function describe(
     case 'ctl-ok':
       return f.op === 'put' ? `put ${String(f.key)} done at revision ${String(f.rev)} (the fencing token)` : `${String(f.op)} ok${fieldsText(f, ['op'])}`;
     case 'lease-grant':
-      return `lease ${short(e.lease)} granted with TTL ${String(f.ttl)} s, expires at ${String(f.expiry)} s`;
+      return `lease ${short(e.lease)} granted with TTL ${String(f.ttl)} s, expires at ${expiry(e.fields?.expiry)} s`;
     case 'lease-renew':
-      return `lease ${short(e.lease)} renewed: TTL ${String(f.ttl)} s, now expires at ${String(f.expiry)} s`;
+      return `lease ${short(e.lease)} renewed: TTL ${String(f.ttl)} s, now expires at ${expiry(e.fields?.expiry)} s`;
     case 'lease-renew-wait':
       return `renew of ${short(e.lease)} waits: the lease has expired and its revoke is pending`;
     case 'lease-checkpoint':
       return `lease ${short(e.lease)} checkpointed: ${String(f.remaining)} s remaining (used by the next Promote)`;
     case 'lease-expired':
-      return `lease ${short(e.lease)} expired (expiry ${String(f.expiry)} s); the run loop offers it for revocation`;
+      return `lease ${short(e.lease)} expired (expiry ${expiry(e.fields?.expiry)} s); the run loop offers it for revocation`;
     case 'lease-revoke': {
       const keys = f.keys as readonly string[] | undefined;
       return `lease ${short(e.lease)} revoked${keys !== undefined && keys.length > 0 ? `: deleted ${keys.join(', ')}` : ' (no keys)'}`;
@@ -84,7 +84,7 @@ function describe(
     case 'server-checkpoint-refused':
       return `refused to checkpoint ${String(f.count)} leases: leadership not confirmed`;
     case 'lessor-promote':
-      return `lessor promoted: ${String(f.leases)} leases get remaining TTL + ${String(f.extend)} s${Number(f.spread) > 0 ? `; ${String(f.spread)} spread out to avoid a revoke storm` : ''}`;
+      return `lessor promoted: ${String(f.leases)} leases get remaining TTL + ${formatSecondsShort(e.fields?.extend ?? Number.NaN)} s${Number(f.spread) > 0 ? `; ${String(f.spread)} spread out to avoid a revoke storm` : ''}`;
     case 'lessor-demote':
       return `lessor demoted: its ${String(f.leases)} leases no longer expire here`;
     case 'lessor-expired-dropped':
@@ -102,9 +102,9 @@ function describe(
     case 'member-resume':
       return 'resumed (SIGCONT): held timers fire now';
     case 'member-clock-jump':
-      return `wall clock jumped ${String(f.delta)} s (monotonic clock unchanged)`;
+      return `wall clock jumped ${formatSecondsShort(e.fields?.delta ?? Number.NaN)} s (monotonic clock unchanged)`;
     case 'net-partition':
-      return `network partitioned: ${String(f.groups).split('|').map((g) => `{${g}}`).join(' ')}`;
+      return `network partitioned: ${(e.fields?.groups ?? []).map((g) => `{${g.join(',')}}`).join(' ')}`;
     case 'net-heal':
       return 'network healed';
     case 'client-pause':
@@ -132,9 +132,11 @@ function describe(
   }
 }
 
+const expiry = (us: Micros | undefined): string => (us === undefined ? 'undefined' : formatExpiry(us));
+
 function fieldsText(f: Readonly<Record<string, unknown>>, skip: readonly string[]): string {
   const parts = Object.entries(f)
     .filter(([k]) => !skip.includes(k))
-    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`);
+    .map(([k, v]) => `${k}=${styledField(k, v) ?? (Array.isArray(v) ? v.join(',') : String(v))}`);
   return parts.length === 0 ? '' : ` (${parts.join(' ')})`;
 }
