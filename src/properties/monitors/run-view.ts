@@ -3,7 +3,7 @@
  * facts (which leases a step revoked on purpose, when faults were injected), who was primary when, and
  * the cluster as it stood at the end. Built once per run and shared by every monitor.
  */
-import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
+import type { Micros } from '../../clock/time.js';
 import type { Cluster } from '../../cluster/cluster.js';
 import { FOREVER } from '../../lessor/lease.js';
 import type { RunResult } from '../../scenario/replay/runner.js';
