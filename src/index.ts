@@ -8,7 +8,7 @@ export { parseScenario, formatError, type ParseOptions, type ParseResult } from 
 export type * from './scenario/types.js';
 export { runScenario, BOOTSTRAP_US, type RunOptions, type RunResult, type AssertionResult } from './scenario/replay/runner.js';
 export { BUGS, BUG_NAMES, isBugName, type BugName } from './lessor/bugs.js';
-export { Trace, NO_TRACE, formatEvent, formatLeaseId, type TraceEvent, type TraceListener, type FieldValue } from './trace/trace.js';
+export { Trace, NO_TRACE, formatEvent, formatLeaseId, type TraceEvent, type TraceListener, type TraceFields, type TraceKind } from './trace/trace.js';
 export { Cluster, defaultClusterConfig, type ClusterConfig, type ClusterDeps } from './cluster/cluster.js';
 export { Scheduler } from './clock/scheduler.js';
 export { Prng } from './clock/prng.js';

@@ -4,9 +4,10 @@ import { isRpcError } from '../../src/client/index.js';
 import type { WatchEvent } from '../../src/cluster/mvcc/index.js';
 import { NO_LEADER } from './fake-cluster.js';
 import { MS, S, capture, ok, world } from './harness.js';
+import { fieldsOf } from '../../src/trace/trace.js';
 
 const failovers = (w: ReturnType<typeof world>, member: string) =>
-  w.events('client-failover', member).map((e) => [e.t / S, e.fields?.['from'], e.fields?.['to'], e.fields?.['reason']]);
+  w.events('client-failover', member).map((e) => [e.t / S, fieldsOf(e).from, fieldsOf(e).to, fieldsOf(e).reason]);
 
 describe('failover', () => {
   it('the pinned member stops answering: the connection is declared dead, keepalives continue on the next member', () => {
@@ -19,11 +20,11 @@ describe('failover', () => {
     // Last answer 3.502; the send at 7.0 goes unanswered; gRPC would have pinged at 5.502 and given up
     // 6 s later: the connection dies at 11.502 and the client moves to n2.
     expect(failovers(w, 'c1')).toEqual([[11.502, 'n1', 'n2', 'keepalive-timeout']]);
-    const sends = w.events('client-keepalive-send', 'c1').map((e) => [e.t / S, e.fields?.['endpoint']]);
+    const sends = w.events('client-keepalive-send', 'c1').map((e) => [e.t / S, fieldsOf(e).endpoint]);
     expect(sends.slice(0, 4)).toEqual([[0, 'n1'], [3.5, 'n1'], [7, 'n1'], [7.5, 'n1']]);
     expect(sends.filter(([, ep]) => ep === 'n1').length).toBe(12); // 0, 3.5, then every 500 ms 7.0 … 11.5
     // The stream is reopened retryConnWait after the error, on n2, and sends at once (nextKeepAlive is overdue).
-    expect(w.events('client-keepalive-stream-open', 'c1').map((e) => [e.t / S, e.fields?.['endpoint']])).toEqual([
+    expect(w.events('client-keepalive-stream-open', 'c1').map((e) => [e.t / S, fieldsOf(e).endpoint])).toEqual([
       [0, 'n1'],
       [12.002, 'n2'],
     ]);
@@ -57,11 +58,11 @@ describe('failover', () => {
       w.cluster.closeKeepAliveStreams('n1', NO_LEADER);
     });
     w.run(12 * S);
-    expect(w.events('client-keepalive-stream-error', 'c1').map((e) => [e.t / S, e.fields?.['error']])).toEqual([[5.001, 'ErrNoLeader']]);
+    expect(w.events('client-keepalive-stream-error', 'c1').map((e) => [e.t / S, fieldsOf(e).error])).toEqual([[5.001, 'ErrNoLeader']]);
     expect(failovers(w, 'c1')).toEqual([[5.001, 'n1', 'n2', 'ErrNoLeader']]);
     expect(w.events('client-keepalive-stream-open', 'c1').map((e) => e.t / S)).toEqual([0, 5.501]);
     // nextKeepAlive 3.502 + 3 = 6.502: the new stream's passes at 5.501 and 6.001 are early, 6.501 too.
-    expect(w.events('client-keepalive-send', 'c1').map((e) => [e.t / S, e.fields?.['endpoint']])).toEqual([
+    expect(w.events('client-keepalive-send', 'c1').map((e) => [e.t / S, fieldsOf(e).endpoint])).toEqual([
       [0, 'n1'],
       [3.5, 'n1'],
       [7.001, 'n2'],

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { nextKeepAliveDelay } from '../../src/client/index.js';
 import { MS, S, world } from './harness.js';
+import { fieldsOf } from '../../src/trace/trace.js';
 
 describe('keepalive cadence', () => {
   it('TTL 9: next keepalive 3 s after each response, sent on the next 500 ms send-loop pass', () => {
@@ -75,7 +76,7 @@ describe('keepalive cadence', () => {
     // deadline = 0.002 + 9 = 9.002; the 9.0 pass is before it, the 10.0 pass closes.
     expect(ch.closeReason).toBe('deadline');
     expect(ch.closedAt).toBe(10 * S);
-    expect(w.events('client-keepalive-closed', 'c1').map((e) => [e.t / S, e.fields?.['reason']])).toEqual([[10, 'deadline']]);
+    expect(w.events('client-keepalive-closed', 'c1').map((e) => [e.t / S, fieldsOf(e).reason])).toEqual([[10, 'deadline']]);
     expect(c1.keepAlives.leases).toEqual([]);
   });
 
@@ -89,7 +90,7 @@ describe('keepalive cadence', () => {
     expect(ch.closeReason).toBe('ttl<=0');
     expect(ch.closedAt).toBe(7.002 * S); // the send at 7.0 is answered TTL 0
     expect(w.times('client-keepalive-send', 'c1')).toEqual([0, 3.5, 7]);
-    expect(w.events('client-keepalive-recv', 'c1').map((e) => e.fields?.['ttl'])).toEqual([9, 9, 0]);
+    expect(w.events('client-keepalive-recv', 'c1').map((e) => fieldsOf(e).ttl)).toEqual([9, 9, 0]);
   });
 
   it('first deadline is firstKeepAliveTimeout: DialTimeout + 1 s (6 s by default), 5 s when DialTimeout is 0', () => {

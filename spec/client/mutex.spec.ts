@@ -13,6 +13,7 @@ import {
 } from '../../src/client/index.js';
 import type { RpcError } from '../../src/cluster/server/api.js';
 import { MS, S, ok, world } from './harness.js';
+import { fieldsOf } from '../../src/trace/trace.js';
 
 type W = ReturnType<typeof world>;
 
@@ -71,7 +72,7 @@ describe('Mutex', () => {
     expect(m1!.key).toBe(`/locks/x/${goHex(m1!.session.lease)}`);
     expect(o2.value).toBeUndefined(); // still waiting on c1's key
     expect(m2!.myRevision).toBe(3); // its key exists, created after c1's
-    expect(w.events('client-lock-waiting', 'c2').map((e) => e.fields?.['rev'])).toEqual([3]);
+    expect(w.events('client-lock-waiting', 'c2').map((e) => fieldsOf(e).rev)).toEqual([3]);
 
     w.run(40 * S);
     // c1's last renewal arrived at 0.003 → expiry 5.003 → revoke on the 5.5 tick deletes its key (rev 4);
@@ -112,7 +113,7 @@ describe('Mutex', () => {
       [5.006, 3],
       [8.006, 4], // c2 ignored c1's release: it was watching c3's key
     ]);
-    expect(w.events('client-lock-waiting').map((e) => [e.member, e.fields?.['rev']])).toEqual([
+    expect(w.events('client-lock-waiting').map((e) => [e.member, fieldsOf(e).rev])).toEqual([
       ['c3', 3],
       ['c2', 4],
     ]);

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { FencedResource, isRpcError, pauseClientFor, type KeepAliveChannel } from '../../src/client/index.js';
 import { MS, S, capture, ok, world } from './harness.js';
+import { fieldsOf } from '../../src/trace/trace.js';
 
 const KEY = '/locks/payment-42';
 
@@ -110,7 +111,7 @@ describe('seed 000: lease heartbeat runbook', () => {
     expect(resource.accepted).toBe(2);
     expect(resource.rejected).toBe(1);
     expect(resource.highestToken).toBe(4);
-    expect(w.events('client-fenced-write', 'c1').map((e) => e.fields?.['accepted'])).toEqual([true, false]);
+    expect(w.events('client-fenced-write', 'c1').map((e) => fieldsOf(e).accepted)).toEqual([true, false]);
 
     // c1 re-acquires from scratch after its loss: a fresh grant and put, a strictly higher revision.
     let t3 = 0;

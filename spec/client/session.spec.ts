@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SESSION_TTL, isRpcError, Session } from '../../src/client/index.js';
 import { NO_LEADER } from './fake-cluster.js';
 import { S, capture, ok, world } from './harness.js';
+import { fieldsOf } from '../../src/trace/trace.js';
 
 describe('Session', () => {
   it('grants a 60 s lease by default and keeps it alive every 20 s (quantised to the send loop)', () => {
@@ -13,7 +14,7 @@ describe('Session', () => {
     w.run(45 * S);
     expect(DEFAULT_SESSION_TTL).toBe(60);
     expect(s!.ttl).toBe(60);
-    expect(w.events('client-grant', 'c1').map((e) => e.fields?.['ttl'])).toEqual([60]);
+    expect(w.events('client-grant', 'c1').map((e) => fieldsOf(e).ttl)).toEqual([60]);
     // Grant answered at 0.002 → KeepAlive; response 0.004 → next 20.004 → passes 0.002 + k·0.5 → 20.502.
     expect(w.times('client-keepalive-send', 'c1')).toEqual([0.002, 20.502, 41.002]);
     expect(s!.done).toBe(false);
@@ -103,7 +104,7 @@ describe('KeepAliveOnce', () => {
     c1.keepAliveOnce(id, r.cb);
     w.run(1 * S);
     expect(ok(r.value!).ttl).toBe(9);
-    expect(w.events('client-keepalive-once-send', 'c1').map((e) => [e.t / S, e.fields?.['endpoint']])).toEqual([
+    expect(w.events('client-keepalive-once-send', 'c1').map((e) => [e.t / S, fieldsOf(e).endpoint])).toEqual([
       [0, 'n1'],
       [0.002, 'n2'],
     ]);

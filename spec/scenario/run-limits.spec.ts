@@ -61,14 +61,14 @@ describe('replay limits', () => {
       guard: { maxEventsAtOneInstant: 10_000 },
       onCluster: (c) => {
         c.sched.at(seconds(2), function spin() {
-          trace.emit({ t: c.sched.now(), member: 'n2', kind: 'raft-tick' });
+          trace.emit({ t: c.sched.now(), member: 'n2', kind: 'member-resume' });
           c.sched.after(0, spin);
         });
       },
     });
     expect(r.stopped?.reason).toBe('livelock');
     expect(r.stopped?.atUs).toBe(seconds(2));
-    expect(r.stopped?.message).toMatch(/^livelock: more than 10000 events at one virtual instant \(2\.000000 s\); event kinds there: n2 raft-tick ×\d+/);
+    expect(r.stopped?.message).toMatch(/^livelock: more than 10000 events at one virtual instant \(2\.000000 s\); event kinds there: n2 member-resume ×\d+/);
     expect(r.passed).toBe(false);
   });
 

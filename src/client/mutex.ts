@@ -1,6 +1,7 @@
 import type { ResponseHeader, RpcError, TxnCompare } from '../cluster/server/api.js';
 import type { KeyValue } from '../cluster/mvcc/index.js';
 import type { BugSet } from '../lessor/bugs.js';
+import type { TraceFields } from '../trace/trace.js';
 import type { Callback, DeleteResponse, EtcdClient, TxnResponse } from './client.js';
 import { ErrLocked, ErrLostWatcher, ErrSessionExpired, isRpcError } from './errors.js';
 import { lockKey } from './lock-key.js';
@@ -226,7 +227,7 @@ export class Mutex {
     this.fail(cb, err);
   }
 
-  private trace(kind: string, fields: Record<string, string | number>): void {
+  private trace<K extends 'client-lock-waiting' | 'client-lock-acquired' | 'client-lock-failed' | 'client-unlock'>(kind: K, fields: TraceFields[K]): void {
     const t = this.client.core.tracer;
     if (t.on) t.emit(kind, undefined, fields);
   }

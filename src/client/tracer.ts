@@ -1,5 +1,5 @@
 import type { Process } from '../clock/process.js';
-import type { FieldValue, Trace } from '../trace/trace.js';
+import type { Trace, TraceFields, TraceKind } from '../trace/trace.js';
 
 /**
  * Emits one client's trace events (member = the client's name, time = its process clock). Callers test
@@ -16,7 +16,7 @@ export class ClientTracer {
     this.on = trace.enabled;
   }
 
-  emit(kind: string, lease?: bigint, fields?: Readonly<Record<string, FieldValue>>): void {
+  emit<K extends TraceKind>(kind: K, lease?: bigint, fields?: TraceFields[K]): void {
     if (!this.on) return;
     this.trace.emit({
       t: this.process.now(),

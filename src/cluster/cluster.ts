@@ -3,7 +3,7 @@ import { Process } from '../clock/process.js';
 import { Scheduler } from '../clock/scheduler.js';
 import type { Micros } from '../clock/time.js';
 import { Marks } from '../trace/marks.js';
-import { Trace } from '../trace/trace.js';
+import { Trace, type TraceFields, type TraceKind } from '../trace/trace.js';
 import { Network } from './network/network.js';
 import { RaftTransport } from './raft/transport.js';
 import type { ClientRequest, ClientResponse, ClusterTransport, KeepAliveHandlers, KeepAliveStream, RpcError, WatchHandlers, WatchStream } from './server/api.js';
@@ -155,14 +155,14 @@ export class Cluster {
     if (!m.main.alive) return;
     this.servers.get(name)?.stop();
     for (const p of [m.main, m.raft, m.apply]) p.kill();
-    this.emit(name, 'member-crash');
+    this.emit(name, 'member-crash', {});
   }
 
   restart(name: string): void {
     const m = this.member(name);
     if (m.main.alive) throw new Error(`cluster: ${name} is running; only a crashed member can restart`);
     for (const p of [m.main, m.raft, m.apply]) p.restart();
-    this.emit(name, 'member-restart');
+    this.emit(name, 'member-restart', {});
     this.boot(name);
   }
 
@@ -170,12 +170,12 @@ export class Cluster {
   pause(name: string): void {
     const m = this.member(name);
     for (const p of [m.main, m.raft, m.apply]) p.pause();
-    this.emit(name, 'member-pause');
+    this.emit(name, 'member-pause', {});
   }
 
   resume(name: string): void {
     const m = this.member(name);
-    this.emit(name, 'member-resume');
+    this.emit(name, 'member-resume', {});
     // The raft loop first: what it hands on (applies, soft state) then runs in order.
     for (const p of [m.raft, m.apply, m.main]) p.resume();
   }
@@ -207,7 +207,7 @@ export class Cluster {
   /** The member's wall clock jumps by `delta`; its monotonic clock does not move. */
   clockJump(name: string, delta: Micros): void {
     this.process(name).jumpWall(delta);
-    this.emit(name, 'member-clock-jump', { delta: delta / 1_000_000 });
+    this.emit(name, 'member-clock-jump', { delta });
   }
 
   /** etcdctl move-leader: asks the current leader to hand over to `to`. False when there is no leader. */
@@ -227,7 +227,7 @@ export class Cluster {
     return new ClientTransport(this, clientName);
   }
 
-  private emit(member: string, kind: string, fields: Record<string, number | string> = {}): void {
+  private emit<K extends TraceKind>(member: string, kind: K, fields: TraceFields[K]): void {
     if (this.trace.enabled) this.trace.emit({ t: this.sched.now(), member, kind, fields });
   }
 }

@@ -1,7 +1,7 @@
 import type { Process } from '../clock/process.js';
 import type { Micros } from '../clock/time.js';
 import type { EtcdClient } from '../client/index.js';
-import type { FieldValue } from '../trace/trace.js';
+import type { TraceFields } from '../trace/trace.js';
 
 /** The lease a holder acquired its lock with. */
 export interface HeldLease {
@@ -25,14 +25,14 @@ export interface HeartbeatHost {
    * holder stopped acting that long ago already (it checks before every act and was paused meanwhile).
    */
   lost(lease: HeldLease, reason: string, lateUs?: number): void;
-  renewed(lease: HeldLease, fields: Readonly<Record<string, FieldValue>>): void;
+  renewed(lease: HeldLease, fields: TraceFields['holder-renewed']): void;
   /**
    * The holder will not act after `ownClockUs` on its own clock: a bound it enforces itself (checked
    * before every act), so its belief ends there even if it is paused and notices only later.
    */
   actsUntil(lease: HeldLease, ownClockUs: Micros): void;
   /** A signal the strategy saw, and what it concluded (`lost`, `still-held`, `retry`). */
-  noticed(lease: HeldLease, signal: string, verdict: string, fields?: Readonly<Record<string, FieldValue>>): void;
+  noticed(lease: HeldLease, signal: string, verdict: string, fields?: Omit<TraceFields['holder-noticed'], 'signal' | 'verdict'>): void;
 }
 
 /** A running heartbeat: `cancel` is the holder cancelling its context (a planned stop, not a loss). */

@@ -1,5 +1,5 @@
 import type { Process } from '../clock/process.js';
-import type { FieldValue, Trace } from '../trace/trace.js';
+import type { Trace, TraceFields, TraceKind } from '../trace/trace.js';
 
 /**
  * The trace events of a holder, under the holder's own name. Belief: `holder-acquired` (it starts its
@@ -19,8 +19,8 @@ export class HolderTracer {
     this.on = trace.enabled;
   }
 
-  emit(kind: string, lease: bigint | undefined, fields: Readonly<Record<string, FieldValue>> = {}): void {
+  emit<K extends TraceKind>(kind: K, lease: bigint | undefined, fields: TraceFields[K]): void {
     if (!this.on) return;
-    this.trace.emit({ t: this.process.now(), member: this.holder, kind, ...(lease !== undefined ? { lease } : {}), fields });
+    this.trace.emit<K>({ t: this.process.now(), member: this.holder, kind, ...(lease !== undefined ? { lease } : {}), fields });
   }
 }

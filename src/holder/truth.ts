@@ -1,4 +1,4 @@
-import { formatLeaseId, type Trace, type TraceEvent } from '../trace/trace.js';
+import type { Trace, TraceEvent } from '../trace/trace.js';
 
 interface Watched {
   readonly holder: string;
@@ -16,7 +16,6 @@ interface Watched {
  */
 export class HolderTruth {
   private readonly leases = new Map<bigint, Watched>();
-  private readonly byHex = new Map<string, bigint>();
 
   constructor(private readonly trace: Trace) {
     if (trace.enabled) trace.subscribe((e) => this.see(e));
@@ -25,7 +24,6 @@ export class HolderTruth {
   /** A holder was granted `lease` and will try to put `key` (or a key it has not named) with it. */
   watch(holder: string, lease: bigint, key?: string): void {
     this.leases.set(lease, { holder, key, owns: false, revoked: false });
-    this.byHex.set(formatLeaseId(lease), lease);
   }
 
   private see(e: TraceEvent): void {
@@ -35,13 +33,13 @@ export class HolderTruth {
       w.revoked = true;
       this.trace.emit({ t: e.t, member: w.holder, kind: 'holder-revoked', lease: e.lease, fields: { by: e.member } });
     } else if (e.kind === 'kv-put') {
-      const id = this.byHex.get(String(e.fields?.lease));
+      const id = e.fields?.lease;
       const w = id === undefined ? undefined : this.leases.get(id);
       const key = String(e.fields?.key);
-      if (w === undefined || w.owns || (w.key !== undefined && w.key !== key)) return;
+      if (id === undefined || w === undefined || w.owns || (w.key !== undefined && w.key !== key)) return;
       w.owns = true;
       w.key = key;
-      this.trace.emit({ t: e.t, member: w.holder, kind: 'holder-owns', lease: id!, fields: { key, by: e.member } });
+      this.trace.emit({ t: e.t, member: w.holder, kind: 'holder-owns', lease: id, fields: { key, by: e.member } });
     }
   }
 }

@@ -1,8 +1,8 @@
 import type { Process } from '../clock/process.js';
 import type { Timer } from '../clock/scheduler.js';
-import { MICROS_PER_SECOND, NANOS_PER_MICRO, ceilDiv, formatSeconds, truncDiv, type Micros } from '../clock/time.js';
+import { MICROS_PER_SECOND, NANOS_PER_MICRO, ceilDiv, truncDiv, type Micros } from '../clock/time.js';
 import { Marks } from '../trace/marks.js';
-import { NO_TRACE, type FieldValue, type Trace } from '../trace/trace.js';
+import { NO_TRACE, type Trace, type TraceFields, type TraceKind } from '../trace/trace.js';
 import {
   MaxLeaseTTL,
   clusterVersionAtLeast,
@@ -23,7 +23,7 @@ import {
 } from './errors.js';
 import type { BugName } from './bugs.js';
 import { ExpiredChannel } from './expired-channel.js';
-import { FOREVER, Lease } from './lease.js';
+import { Lease } from './lease.js';
 import { LeaseBucket } from './lease-bucket.js';
 import { LeaseIdMap, NoLease, checkLeaseId, compareIds, type LeaseID, type ReadonlyLeaseIdMap } from './lease-id.js';
 import { LeaseExpiredNotifier, LeaseQueue, type LeaseWithTime } from './lease-queue.js';
@@ -175,7 +175,7 @@ class LessorImpl implements Lessor {
     // Bug D1: registering on a follower leaks an entry nobody will ever pop.
     if (primary || this.bug('register-expiry-on-followers')) this.notifier.registerOrUpdate(id, this.heapTime(l.expiry));
     if (primary) this.scheduleCheckpointIfNeeded(l);
-    if (this.trace.enabled) this.emit('lease-grant', id, { ttl: l.ttl, expiry: expiryField(l.expiry) });
+    if (this.trace.enabled) this.emit('lease-grant', id, { ttl: l.ttl, expiry: l.expiry });
     return l;
   }
 
@@ -273,7 +273,7 @@ class LessorImpl implements Lessor {
     l.refresh(this.proc.now(), 0);
     this.notifier.registerOrUpdate(id, this.heapTime(l.expiry));
     this.metrics.renewedTotal++;
-    if (this.trace.enabled) this.emit('lease-renew', id, { ttl: l.ttl, expiry: expiryField(l.expiry) });
+    if (this.trace.enabled) this.emit('lease-renew', id, { ttl: l.ttl, expiry: l.expiry });
     done({ ttl: l.ttl });
   }
 
@@ -311,9 +311,9 @@ class LessorImpl implements Lessor {
     let spread = 0;
     if (ordered.length >= this.config.leaseRevokeRate && !this.bug('no-promote-spreading')) spread = this.spreadPileup(now, extend, ordered);
     if (this.trace.enabled) {
-      this.emit('lessor-promote', undefined, { extend: extend / MICROS_PER_SECOND, leases: ordered.length, spread });
+      this.emit('lessor-promote', undefined, { extend, leases: ordered.length, spread });
       // One line per lease, so `explain` can say what this promotion did to each of them.
-      for (const l of ordered) this.emit('lease-promoted', l.id, { remaining: l.getRemainingTTL(), expiry: expiryField(l.expiry) });
+      for (const l of ordered) this.emit('lease-promoted', l.id, { remaining: l.getRemainingTTL(), expiry: l.expiry });
     }
   }
 
@@ -413,7 +413,7 @@ class LessorImpl implements Lessor {
     const batch = this.findExpiredLeases(limit);
     if (batch.length === 0) return;
     if (this.trace.enabled) {
-      for (const l of batch) this.emit('lease-expired', l.id, { expiry: expiryField(l.expiry) });
+      for (const l of batch) this.emit('lease-expired', l.id, { expiry: l.expiry });
     }
     if (!this.expiredLeasesC.trySend(batch)) {
       this.marks.hit('expired-batch-dropped');
@@ -536,7 +536,7 @@ class LessorImpl implements Lessor {
     return this.config.profile.heapClock === 'wall' || this.bug('expiry-queue-uses-wall-clock');
   }
 
-  private emit(kind: string, lease: LeaseID | undefined, fields: Record<string, FieldValue>): void {
+  private emit<K extends TraceKind>(kind: K, lease: LeaseID | undefined, fields: TraceFields[K]): void {
     this.trace.emit(
       lease === undefined
         ? { t: this.proc.now(), member: this.member, kind, fields }
@@ -588,6 +588,3 @@ function compareExpiry(a: Micros, b: Micros): number {
   return a < b ? -1 : 1;
 }
 
-function expiryField(expiry: Micros): string {
-  return expiry === FOREVER ? 'forever' : formatSeconds(expiry);
-}

@@ -1,11 +1,11 @@
-import { formatSeconds, formatTimeExact, type Micros } from '../clock/time.js';
+import { MICROS_PER_SECOND, formatSeconds, formatSecondsMs, formatSecondsShort, formatTimeExact, formatTimeMs, type Micros } from '../clock/time.js';
+import { FOREVER } from '../lessor/lease.js';
 import type { RunResult } from '../scenario/replay/runner.js';
-import { formatLeaseId, type TraceEvent } from '../trace/trace.js';
+import { formatLeaseId, type EventOf, type TraceEvent } from '../trace/trace.js';
 import { alertLeads } from './alert-leads.js';
 import { holderStories } from './holder-story.js';
 
-/** Milliseconds, or microseconds when the instant falls between two milliseconds. */
-const expiryText = (v: unknown): string => (v === 'forever' ? 'forever' : `${Number(v).toFixed(3)} s`);
+const expiryText = (us: Micros | undefined): string => (us === FOREVER ? 'forever' : formatTimeMs(us ?? Number.NaN));
 
 /** Faults worth a link in every live lease's chain (on the leader, or network-wide). */
 const FAULTS: Readonly<Record<string, string>> = {
@@ -22,7 +22,7 @@ interface Chain {
   readonly links: string[];
   renewals: number;
   firstRenewAt: Micros;
-  lastRenew: TraceEvent | undefined;
+  lastRenew: EventOf<'lease-renew'> | undefined;
   offeredAt: Micros | undefined;
   ended: boolean;
 }
@@ -55,12 +55,11 @@ export function explain(result: RunResult, label?: string): string[] {
     );
     c.renewals = 0;
   };
-  let promoteBy: { member: string; extend: unknown } | undefined;
+  let promoteBy: { member: string; extendUs: Micros } | undefined;
   for (const e of result.trace.events) {
-    const f = e.fields ?? {};
-    if (e.kind === 'raft-leader' && e.member === f.leader) {
+    if (e.kind === 'raft-leader' && e.member === e.fields?.leader) {
       leader = e.member;
-      for (const c of chains.values()) if (!c.ended) c.links.push(`${e.member} became leader at ${formatTimeExact(e.t)} (term ${String(f.term)})`);
+      for (const c of chains.values()) if (!c.ended) c.links.push(`${e.member} became leader at ${formatTimeExact(e.t)} (term ${String(e.fields.term)})`);
       continue;
     }
     const fault = FAULTS[e.kind];
@@ -71,7 +70,7 @@ export function explain(result: RunResult, label?: string): string[] {
       continue;
     }
     if (e.kind === 'lessor-promote') {
-      promoteBy = { member: e.member, extend: f.extend };
+      promoteBy = { member: e.member, extendUs: e.fields?.extend ?? 0 };
       continue;
     }
     if (e.kind === 'lessor-demote') {
@@ -81,12 +80,14 @@ export function explain(result: RunResult, label?: string): string[] {
     if (e.lease === undefined) continue;
     const primaryEvent = e.member === leader;
     switch (e.kind) {
-      case 'lease-grant':
+      case 'lease-grant': {
         if (!primaryEvent) break;
+        const expiry = e.fields?.expiry;
         chainOf(e.lease).links.push(
-          `granted at ${formatTimeExact(e.t)} with TTL ${String(f.ttl)} s${f.expiry === 'forever' ? ' while no lessor was primary' : ` (expiry ${expiryText(f.expiry)})`}`,
+          `granted at ${formatTimeExact(e.t)} with TTL ${String(e.fields?.ttl)} s${expiry === FOREVER ? ' while no lessor was primary' : ` (expiry ${expiryText(expiry)})`}`,
         );
         break;
+      }
       case 'lease-renew': {
         const c = chainOf(e.lease);
         if (c.renewals === 0) c.firstRenewAt = e.t;
@@ -98,20 +99,23 @@ export function explain(result: RunResult, label?: string): string[] {
         const c = chainOf(e.lease);
         flushRenewals(c);
         const by = promoteBy?.member ?? e.member;
-        const extend = Number(promoteBy?.extend ?? 0);
+        const extendUs = promoteBy?.extendUs ?? 0;
+        const remaining = e.fields?.remaining ?? Number.NaN;
+        const expiry = e.fields?.expiry ?? Number.NaN;
         // Whatever goes beyond now + extend + remaining TTL is Promote's pile-up spreading.
-        const spread = Number(f.expiry) - (e.t / 1e6 + extend + Number(f.remaining));
-        const spreadText = spread > 0.0005 ? ` + ${spread.toFixed(3)} s spread to avoid a revoke storm` : '';
-        c.links.push(`Promote on ${by} at ${formatTimeExact(e.t)} set expiry to ${expiryText(f.expiry)} (remaining TTL ${String(f.remaining)} s + election timeout ${extend} s${spreadText})`);
+        const spreadUs = expiry - (e.t + extendUs + remaining * MICROS_PER_SECOND);
+        const spreadText = spreadUs > 500 ? ` + ${formatSecondsMs(spreadUs)} s spread to avoid a revoke storm` : '';
+        const ttls = `remaining TTL ${String(remaining)} s + election timeout ${formatSecondsShort(extendUs)} s${spreadText}`;
+        c.links.push(`Promote on ${by} at ${formatTimeExact(e.t)} set expiry to ${expiryText(expiry)} (${ttls})`);
         break;
       }
       case 'lease-checkpoint':
-        if (primaryEvent) chainOf(e.lease).links.push(`checkpointed at ${formatTimeExact(e.t)}: ${String(f.remaining)} s remaining`);
+        if (primaryEvent) chainOf(e.lease).links.push(`checkpointed at ${formatTimeExact(e.t)}: ${String(e.fields?.remaining)} s remaining`);
         break;
       case 'lease-expired': {
         const c = chainOf(e.lease);
         flushRenewals(c);
-        if (c.offeredAt === undefined) c.links.push(`expired at ${expiryText(f.expiry)}; the 500 ms run loop offered it for revocation at ${formatTimeExact(e.t)}`);
+        if (c.offeredAt === undefined) c.links.push(`expired at ${expiryText(e.fields?.expiry)}; the 500 ms run loop offered it for revocation at ${formatTimeExact(e.t)}`);
         else c.links.push(`still unrevoked, offered again at ${formatTimeExact(e.t)} (retry interval)`);
         c.offeredAt = e.t;
         break;
@@ -120,7 +124,7 @@ export function explain(result: RunResult, label?: string): string[] {
         if (!primaryEvent && leader !== undefined) break;
         const c = chainOf(e.lease);
         flushRenewals(c);
-        const keys = (f.keys as readonly string[] | undefined) ?? [];
+        const keys = e.fields?.keys ?? [];
         const cause = c.offeredAt !== undefined ? 'after expiry' : 'by a client LeaseRevoke';
         c.links.push(`revoked at ${formatTimeExact(e.t)} ${cause}${keys.length > 0 ? `, deleting ${keys.join(', ')}` : ''}`);
         c.ended = true;

@@ -1,6 +1,6 @@
 import type { Micros } from '../clock/time.js';
 import type { RunResult } from '../scenario/replay/runner.js';
-import { formatLeaseId } from '../trace/trace.js';
+import { fieldsOf, formatLeaseId } from '../trace/trace.js';
 
 const at = (t: Micros): string => `${(t / 1e6).toFixed(3)} s`;
 
@@ -13,7 +13,7 @@ export function holderStories(result: RunResult): string[] {
   const order: bigint[] = [];
   for (const e of result.trace.events) {
     if (!e.kind.startsWith('holder-') || e.lease === undefined) continue;
-    const f = e.fields ?? {};
+    const f = fieldsOf(e);
     if (e.kind === 'holder-acquired') {
       stories.set(e.lease, { holder: e.member, links: [{ t: e.t, text: `acquired ${String(f.key)} at ${at(e.t)} (token ${String(f.token)})` }], stoppedAt: undefined, revokedAt: undefined });
       order.push(e.lease);

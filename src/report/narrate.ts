@@ -1,7 +1,7 @@
-import { formatTimeColumn } from '../clock/time.js';
+import { formatSecondsShort, formatTimeColumn, type Micros } from '../clock/time.js';
 import type { RunResult } from '../scenario/replay/runner.js';
 import type { Step } from '../scenario/types.js';
-import { formatLeaseId, type TraceEvent } from '../trace/trace.js';
+import { fieldsOf, formatExpiry, formatLeaseId, styledField, type TraceEvent } from '../trace/trace.js';
 import { describeStep } from '../scenario/step-kinds.js';
 
 export interface NarrateOptions {
@@ -28,11 +28,10 @@ export function narrate(result: RunResult, opts: NarrateOptions = {}): string[] 
   let leader: string | undefined;
   const out: string[] = [];
   for (const e of result.trace.events) {
-    const f = e.fields ?? {};
-    if (e.kind === 'raft-leader' && e.member === f.leader) leader = e.member;
+    if (e.kind === 'raft-leader' && e.member === e.fields?.leader) leader = e.member;
     if (e.t < 0 && opts.verbose !== true) continue;
     if (REPLICATED.has(e.kind) && e.member !== leader && opts.verbose !== true) continue;
-    const text = describe(e, f, stepsByLine, name, short, opts.verbose === true);
+    const text = describe(e, stepsByLine, name, short, opts.verbose === true);
     if (text !== undefined) out.push(`${formatTimeColumn(e.t)}  ${e.member.padEnd(7)} ${text}`);
   }
   return out;
@@ -40,7 +39,6 @@ export function narrate(result: RunResult, opts: NarrateOptions = {}): string[] 
 
 function describe(
   e: TraceEvent,
-  f: Readonly<Record<string, unknown>>,
   steps: Map<number, Step>,
   name: (id: bigint | undefined) => string,
   short: (id: bigint | undefined) => string,
@@ -48,51 +46,51 @@ function describe(
 ): string | undefined {
   switch (e.kind) {
     case 'step': {
-      const s = steps.get(Number(f.line));
-      return `▶ line ${String(f.line)}: ${s === undefined ? String(f.action) : describeStep(s)}`;
+      const s = steps.get(Number(e.fields?.line));
+      return `▶ line ${String(e.fields?.line)}: ${s === undefined ? String(e.fields?.action) : describeStep(s)}`;
     }
     case 'step-error':
-      return `✗ step ${String(f.op)} could not run: ${String(f.message)}`;
+      return `✗ step ${String(e.fields?.op)} could not run: ${String(e.fields?.message)}`;
     case 'expect-pass':
-      return `✔ PASS line ${String(f.line)}: ${String(f.expect)} (${String(f.got)})`;
+      return `✔ PASS line ${String(e.fields?.line)}: ${String(e.fields?.expect)} (${String(e.fields?.got)})`;
     case 'expect-fail':
-      return `✘ FAIL line ${String(f.line)}: ${String(f.expect)} — got ${String(f.got)}`;
+      return `✘ FAIL line ${String(e.fields?.line)}: ${String(e.fields?.expect)} — got ${String(e.fields?.got)}`;
     case 'ctl-granted':
-      return `granted ${name(e.lease)}, TTL ${String(f.ttl)} s`;
+      return `granted ${name(e.lease)}, TTL ${String(e.fields?.ttl)} s`;
     case 'ctl-error':
-      return `${String(f.op)} failed: ${String(f.err)}`;
+      return `${String(e.fields?.op)} failed: ${String(e.fields?.err)}`;
     case 'ctl-ok':
-      return f.op === 'put' ? `put ${String(f.key)} done at revision ${String(f.rev)} (the fencing token)` : `${String(f.op)} ok${fieldsText(f, ['op'])}`;
+      return e.fields?.op === 'put' ? `put ${String(e.fields?.key)} done at revision ${String(e.fields?.rev)} (the fencing token)` : `${String(e.fields?.op)} ok${fieldsText(fieldsOf(e), ['op'])}`;
     case 'lease-grant':
-      return `lease ${short(e.lease)} granted with TTL ${String(f.ttl)} s, expires at ${String(f.expiry)} s`;
+      return `lease ${short(e.lease)} granted with TTL ${String(e.fields?.ttl)} s, expires at ${expiry(e.fields?.expiry)} s`;
     case 'lease-renew':
-      return `lease ${short(e.lease)} renewed: TTL ${String(f.ttl)} s, now expires at ${String(f.expiry)} s`;
+      return `lease ${short(e.lease)} renewed: TTL ${String(e.fields?.ttl)} s, now expires at ${expiry(e.fields?.expiry)} s`;
     case 'lease-renew-wait':
       return `renew of ${short(e.lease)} waits: the lease has expired and its revoke is pending`;
     case 'lease-checkpoint':
-      return `lease ${short(e.lease)} checkpointed: ${String(f.remaining)} s remaining (used by the next Promote)`;
+      return `lease ${short(e.lease)} checkpointed: ${String(e.fields?.remaining)} s remaining (used by the next Promote)`;
     case 'lease-expired':
-      return `lease ${short(e.lease)} expired (expiry ${String(f.expiry)} s); the run loop offers it for revocation`;
+      return `lease ${short(e.lease)} expired (expiry ${expiry(e.fields?.expiry)} s); the run loop offers it for revocation`;
     case 'lease-revoke': {
-      const keys = f.keys as readonly string[] | undefined;
+      const keys = e.fields?.keys;
       return `lease ${short(e.lease)} revoked${keys !== undefined && keys.length > 0 ? `: deleted ${keys.join(', ')}` : ' (no keys)'}`;
     }
     case 'server-expired-revoke':
-      return f.ok === true ? undefined : `revoke of expired lease ${short(e.lease)} failed: ${String(f.err)} (retried after the retry interval)`;
+      return e.fields?.ok === true ? undefined : `revoke of expired lease ${short(e.lease)} failed: ${String(e.fields?.err)} (retried after the retry interval)`;
     case 'server-expired-revoke-skipped':
-      return `skipped revoking ${String(f.count)} expired leases: leadership not confirmed`;
+      return `skipped revoking ${String(e.fields?.count)} expired leases: leadership not confirmed`;
     case 'server-checkpoint-refused':
-      return `refused to checkpoint ${String(f.count)} leases: leadership not confirmed`;
+      return `refused to checkpoint ${String(e.fields?.count)} leases: leadership not confirmed`;
     case 'lessor-promote':
-      return `lessor promoted: ${String(f.leases)} leases get remaining TTL + ${String(f.extend)} s${Number(f.spread) > 0 ? `; ${String(f.spread)} spread out to avoid a revoke storm` : ''}`;
+      return `lessor promoted: ${String(e.fields?.leases)} leases get remaining TTL + ${formatSecondsShort(e.fields?.extend ?? Number.NaN)} s${Number(e.fields?.spread) > 0 ? `; ${String(e.fields?.spread)} spread out to avoid a revoke storm` : ''}`;
     case 'lessor-demote':
-      return `lessor demoted: its ${String(f.leases)} leases no longer expire here`;
+      return `lessor demoted: its ${String(e.fields?.leases)} leases no longer expire here`;
     case 'lessor-expired-dropped':
-      return `expired batch of ${String(f.count)} dropped: the revoke channel is full`;
+      return `expired batch of ${String(e.fields?.count)} dropped: the revoke channel is full`;
     case 'raft-leader':
-      return e.member === f.leader ? `became leader (term ${String(f.term)})` : verbose ? `follows ${String(f.leader)} (term ${String(f.term)})` : undefined;
+      return e.member === e.fields?.leader ? `became leader (term ${String(e.fields?.term)})` : verbose ? `follows ${String(e.fields?.leader)} (term ${String(e.fields?.term)})` : undefined;
     case 'raft-step-down':
-      return `stepped down (${String(f.reason)})`;
+      return `stepped down (${String(e.fields?.reason)})`;
     case 'member-crash':
       return 'crashed (SIGKILL): volatile state lost';
     case 'member-restart':
@@ -102,9 +100,9 @@ function describe(
     case 'member-resume':
       return 'resumed (SIGCONT): held timers fire now';
     case 'member-clock-jump':
-      return `wall clock jumped ${String(f.delta)} s (monotonic clock unchanged)`;
+      return `wall clock jumped ${formatSecondsShort(e.fields?.delta ?? Number.NaN)} s (monotonic clock unchanged)`;
     case 'net-partition':
-      return `network partitioned: ${String(f.groups).split('|').map((g) => `{${g}}`).join(' ')}`;
+      return `network partitioned: ${(e.fields?.groups ?? []).map((g) => `{${g.join(',')}}`).join(' ')}`;
     case 'net-heal':
       return 'network healed';
     case 'client-pause':
@@ -112,39 +110,41 @@ function describe(
     case 'client-resume':
       return 'client resumed';
     case 'client-keepalive-closed':
-      return `keep-alive channel for ${short(e.lease)} closed (${String(f.reason)})`;
+      return `keep-alive channel for ${short(e.lease)} closed (${String(e.fields?.reason)})`;
     case 'client-keepalive-recv':
-      return verbose ? `keep-alive answer for ${short(e.lease)}: TTL ${String(f.ttl)}` : undefined;
+      return verbose ? `keep-alive answer for ${short(e.lease)}: TTL ${String(e.fields?.ttl)}` : undefined;
     case 'client-keepalive-send':
       return verbose ? `keep-alive sent for ${short(e.lease)}` : undefined;
     case 'client-lock-acquired':
-      return `acquired lock ${String(f.name)} (fencing token ${String(f.rev)})`;
+      return `acquired lock ${String(e.fields?.name)} (fencing token ${String(e.fields?.rev)})`;
     case 'client-unlock':
-      return `released lock ${String(f.name)}`;
+      return `released lock ${String(e.fields?.name)}`;
     case 'client-fenced-write':
-      return `write to ${String(f.resource)} with token ${String(f.token)}: ${f.accepted === true ? 'accepted' : 'REJECTED (stale token)'}`;
+      return `write to ${String(e.fields?.resource)} with token ${String(e.fields?.token)}: ${e.fields?.accepted === true ? 'accepted' : 'REJECTED (stale token)'}`;
     case 'client-error':
-      return `${String(f.op)} failed: ${String(f.err)}`;
+      return `${String(e.fields?.op)} failed: ${String(e.fields?.err)}`;
     case 'holder-acquired':
-      return `holder acquired ${String(f.key)} with lease ${short(e.lease)} (fencing token ${String(f.token)}): it acts`;
+      return `holder acquired ${String(e.fields?.key)} with lease ${short(e.lease)} (fencing token ${String(e.fields?.token)}): it acts`;
     case 'holder-noticed':
-      return `holder noticed ${String(f.signal)}: ${String(f.verdict)}`;
+      return `holder noticed ${String(e.fields?.signal)}: ${String(e.fields?.verdict)}`;
     case 'holder-stop':
-      return `holder stops acting (${String(f.reason)})`;
+      return `holder stops acting (${String(e.fields?.reason)})`;
     case 'holder-revoked':
       return `truth: the holder's lease ${short(e.lease)} is revoked`;
     case 'holder-failed':
-      return `holder threw: ${String(f.error)}`;
+      return `holder threw: ${String(e.fields?.error)}`;
     case 'client-session-done':
-      return `session for ${short(e.lease)} ended (${String(f.reason)})`;
+      return `session for ${short(e.lease)} ended (${String(e.fields?.reason)})`;
     default:
-      return verbose ? `${e.kind}${fieldsText(f, [])}` : undefined;
+      return verbose ? `${e.kind}${fieldsText(fieldsOf(e), [])}` : undefined;
   }
 }
+
+const expiry = (us: Micros | undefined): string => (us === undefined ? 'undefined' : formatExpiry(us));
 
 function fieldsText(f: Readonly<Record<string, unknown>>, skip: readonly string[]): string {
   const parts = Object.entries(f)
     .filter(([k]) => !skip.includes(k))
-    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`);
+    .map(([k, v]) => `${k}=${styledField(k, v) ?? (Array.isArray(v) ? v.join(',') : String(v))}`);
   return parts.length === 0 ? '' : ` (${parts.join(' ')})`;
 }

@@ -1,29 +1,51 @@
-import { formatSeconds, type Micros } from '../clock/time.js';
+import { formatSeconds, formatSecondsShort, type Micros } from '../clock/time.js';
 import { newDigest, type LineDigest } from './digest.js';
+import type { EventOf, TraceEventMap, TraceKind } from './events.js';
 
-/** Field values a trace event may carry. Lists are joined with commas; strings with spaces are quoted. */
-export type FieldValue = string | number | bigint | boolean | readonly (string | number | bigint)[];
+export type { EventOf, TraceFields, TraceKind } from './events.js';
 
 /**
- * One state change. Every layer emits these and everything downstream (golden files, explain, the
- * timeline, property monitors) reads them: one source of truth.
+ * One state change, a union keyed by `kind` (events.ts lists every kind and its fields). Every layer
+ * emits these and everything downstream (golden files, explain, the timeline, property monitors) reads
+ * them: one source of truth.
  */
-export interface TraceEvent {
-  readonly t: Micros;
-  /** The process that changed state: a member (n1), a client (c1), or `sim` for the harness. */
-  readonly member: string;
-  /** What happened, kebab-case, prefixed by the subsystem: lease-grant, raft-leader, kv-put … */
-  readonly kind: string;
-  readonly lease?: bigint;
-  readonly fields?: Readonly<Record<string, FieldValue>>;
-}
+export type TraceEvent = TraceEventMap[TraceKind];
+
+/** Any event's fields by name, for readers that take the field name as a parameter. */
+export const fieldsOf = (e: TraceEvent): Readonly<Record<string, unknown>> => e.fields ?? {};
 
 /** Lease IDs print as etcd prints them: lower-case hex of the ID as an unsigned 64-bit number. */
 export function formatLeaseId(id: bigint): string {
   return BigInt.asUintN(64, id).toString(16);
 }
 
-function formatValue(v: FieldValue): string {
+const seconds = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? formatSecondsShort(v) : undefined);
+
+/**
+ * Fields printed in a style of their own (a value of another type than the style's prints plainly);
+ * any other field prints by its value's type.
+ */
+const STYLED: ReadonlyMap<string, (v: unknown) => string | undefined> = new Map([
+  ['expiry', (v: unknown) => (typeof v === 'number' && (Number.isFinite(v) || v === Number.POSITIVE_INFINITY) ? formatExpiry(v) : undefined)],
+  ['extend', seconds],
+  ['delta', seconds],
+  ['lease', (v: unknown) => (typeof v === 'bigint' ? formatLeaseId(v) : undefined)],
+  ['groups', (v: unknown) => (Array.isArray(v) && v.every((g) => Array.isArray(g)) ? v.map((g: readonly string[]) => g.join(',')).join('|') : undefined)],
+]);
+
+/** A field in its own style (an expiry, a lease ID, partition groups), or undefined for a plain one. */
+export function styledField(name: string, v: unknown): string | undefined {
+  return STYLED.get(name)?.(v);
+}
+
+/** `12.500000`, or `forever` for a lease no lessor will expire: as trace lines print an expiry. */
+export const formatExpiry = (us: Micros): string => (us === Number.POSITIVE_INFINITY ? 'forever' : formatSeconds(us));
+
+function formatField(name: string, v: unknown): string {
+  return styledField(name, v) ?? formatValue(v);
+}
+
+function formatValue(v: unknown): string {
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : v > 0 ? 'inf' : '-inf';
   if (Array.isArray(v)) return v.length === 0 ? '[]' : v.map((x) => String(x)).join(',');
@@ -41,8 +63,9 @@ function formatValue(v: FieldValue): string {
  */
 export function formatEvent(e: TraceEvent): string {
   let line = `${formatSeconds(e.t)} ${e.member} ${e.kind} ${e.lease === undefined ? '-' : formatLeaseId(e.lease)}`;
-  if (e.fields !== undefined) {
-    for (const k of Object.keys(e.fields)) line += ` ${k}=${formatValue(e.fields[k]!)}`;
+  const fields: Readonly<Record<string, unknown>> | undefined = e.fields;
+  if (fields !== undefined) {
+    for (const k of Object.keys(fields)) if (fields[k] !== undefined) line += ` ${k}=${formatField(k, fields[k])}`;
   }
   return line;
 }
@@ -67,8 +90,10 @@ export class Trace {
     private readonly hashing = true,
   ) {}
 
-  emit(e: TraceEvent): void {
+  emit<K extends TraceKind>(event: EventOf<K>): void {
     if (!this.enabled) return;
+    // EventOf<K> is the union's member for K; for a generic K the compiler cannot see that by itself.
+    const e = event as TraceEvent;
     this.count++;
     if (this.hashing) {
       this.digest.update(formatEvent(e));

@@ -1,6 +1,7 @@
 // The rendered page: escaping, determinism, self-containment, and robustness to events it does not know.
 import { describe, expect, it } from 'vitest';
 import { seconds } from '../../../src/clock/time.js';
+import type { TraceEvent } from '../../../src/trace/trace.js';
 import { renderTimelineHtml } from '../../../src/report/render/index.js';
 import { runScenario } from '../../../src/scenario/replay/runner.js';
 import { parseFixture, runFixture, syntheticRun } from './support.js';
@@ -92,7 +93,8 @@ describe('renderTimelineHtml', () => {
         { t: seconds(5), member: 'sim', kind: 'step-sideways' },
         { t: seconds(6), member: 'ctl-n7', kind: 'ctl-mystery' },
         { t: seconds(99), member: 'n1', kind: 'member-clock-jump', fields: { delta: Number.NaN } },
-      ],
+        // Foreign input on purpose: kinds and fields no emitter writes.
+      ] as unknown as TraceEvent[],
       { labels: { Lx: 0xabcn } },
     );
     const page = renderTimelineHtml(run);
@@ -117,7 +119,7 @@ describe('renderTimelineHtml', () => {
   });
 
   it('draws at most maxLeaseLanes lease lanes and says how many more there are', () => {
-    const events = Array.from({ length: 30 }, (_, i) => ({ t: i * 1000, member: 'n1', kind: 'lease-grant', lease: BigInt(i + 1), fields: { ttl: 5, expiry: '5.000000' } }));
+    const events = Array.from({ length: 30 }, (_, i) => ({ t: i * 1000, member: 'n1', kind: 'lease-grant' as const, lease: BigInt(i + 1), fields: { ttl: 5, expiry: seconds(5) } }));
     const page = renderTimelineHtml(syntheticRun(events), { maxLeaseLanes: 10 });
     expect(page.match(/data-lane="lease:/g)).toHaveLength(10);
     expect(page).toContain('… 20 more leases granted later are not drawn');

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { seconds } from '../../../src/clock/time.js';
 import { extractTimeline } from '../../../src/report/render/index.js';
 import type { LeaseLane, Timeline } from '../../../src/report/render/index.js';
-import type { TraceEvent } from '../../../src/trace/trace.js';
+import { FOREVER } from '../../../src/lessor/lease.js';
+import { fieldsOf, type TraceEvent } from '../../../src/trace/trace.js';
 import { runFixture, syntheticRun } from './support.js';
 
 const lc = runFixture('leader-change.yaml');
@@ -107,7 +108,7 @@ describe('lease lanes', () => {
     // Lease.refresh: promote time + extend (1 s) + TTL; the lease-expired line prints the same expiry.
     expect(afterPromote.expiryUs).toBe(promoteN3.t + seconds(1) + seconds(6));
     const expired = find(lc.trace.events, (e) => e.kind === 'lease-expired' && e.lease === l1.id);
-    expect(expired.fields?.expiry).toBe((afterPromote.expiryUs! / 1e6).toFixed(6));
+    expect(fieldsOf(expired).expiry).toBe(afterPromote.expiryUs);
     const gap = l1.ttl.find((s) => s.expiryUs === undefined && s.startUs > seconds(5))!;
     expect(gap.endUs).toBe(promoteN3.t);
   });
@@ -117,11 +118,11 @@ describe('lease lanes', () => {
     const t = extractTimeline(
       syntheticRun(
         [
-          { t: 0, member: 'n1', kind: 'lease-grant', lease: id, fields: { ttl: 10, expiry: '10.000000' } },
-          { t: 1, member: 'n2', kind: 'lease-grant', lease: id, fields: { ttl: 10, expiry: 'forever' } },
+          { t: 0, member: 'n1', kind: 'lease-grant', lease: id, fields: { ttl: 10, expiry: seconds(10) } },
+          { t: 1, member: 'n2', kind: 'lease-grant', lease: id, fields: { ttl: 10, expiry: FOREVER } },
           { t: seconds(6), member: 'n2', kind: 'lease-checkpoint', lease: id, fields: { remaining: 4 } },
           { t: seconds(7), member: 'n1', kind: 'member-crash' },
-          { t: seconds(8), member: 'n2', kind: 'lessor-promote', fields: { extend: 1, leases: 1, spread: 0 } },
+          { t: seconds(8), member: 'n2', kind: 'lessor-promote', fields: { extend: seconds(1), leases: 1, spread: 0 } },
         ],
         { labels: { L: id } },
       ),

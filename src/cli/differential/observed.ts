@@ -50,51 +50,57 @@ export function simObserved(run: RunResult): Observed[] {
   const seenDeletes = new Set<string>();
   const out: Observed[] = [];
   for (const e of run.trace.events) {
-    const f = e.fields ?? {};
-    const num = (k: string): number | undefined => (typeof f[k] === 'number' ? (f[k] as number) : undefined);
     const add = (kind: ObservedKind, subject: string, value?: number, cause?: DeleteCause): void => {
       out.push({ kind, subject, tUs: e.t, ...(value !== undefined ? { value } : {}), ...(cause !== undefined ? { cause } : {}) });
     };
     switch (e.kind) {
       case 'ctl-granted': {
-        const reported = keep(String(f.label));
-        if (reported === 'single') add('grant', String(f.label), num('ttl'));
-        if (reported === 'bulk') out.push({ kind: 'grant', subject: String(f.label), tUs: e.t, value: num('ttl')!, bulk: true });
+        if (e.fields === undefined) break;
+        const { label, ttl } = e.fields;
+        const reported = keep(label);
+        if (reported === 'single') add('grant', label, ttl);
+        if (reported === 'bulk') out.push({ kind: 'grant', subject: label, tUs: e.t, value: ttl, bulk: true });
         break;
       }
-      case 'client-keepalive-recv':
+      case 'client-keepalive-recv': {
         // A TTL 0 answer means "lease not found": etcdctl closes the channel without printing a renewal.
-        if ((num('ttl') ?? 0) > 0) add('renew', renewSubject(labelOf(e.lease), e.member), num('ttl'));
+        const ttl = e.fields?.ttl ?? 0;
+        if (ttl > 0) add('renew', renewSubject(labelOf(e.lease), e.member), ttl);
         break;
+      }
       case 'client-keepalive-once-recv':
         // The member's TTL 0 answer for a lease it does not have, before clientv3 turns it into ErrLeaseNotFound.
-        if (e.member.startsWith('ctl-') && num('ttl') === 0) add('renew', renewSubject(labelOf(e.lease), undefined), 0);
+        if (e.member.startsWith('ctl-') && e.fields?.ttl === 0) add('renew', renewSubject(labelOf(e.lease), undefined), 0);
         break;
-      case 'ctl-ok':
-        switch (f.op) {
+      case 'ctl-ok': {
+        const f = e.fields;
+        switch (f?.op) {
           case 'put':
-            add('put', String(f.key), num('rev'));
+            add('put', String(f.key), f.rev);
             break;
           case 'revoke':
             add('revoke', labelOf(e.lease));
             break;
           case 'keepalive-once':
-            if ((num('ttl') ?? 0) > 0) add('renew', renewSubject(labelOf(e.lease), undefined), num('ttl'));
+            if ((f.ttl ?? 0) > 0) add('renew', renewSubject(labelOf(e.lease), undefined), f.ttl);
             break;
           case 'timetolive':
-            add('ttl', labelOf(e.lease), num('ttl'));
+            add('ttl', labelOf(e.lease), f.ttl);
             break;
           case 'leases':
-            add('leases', 'listing', num('leases'));
+            add('leases', 'listing', f.leases);
             break;
         }
         break;
+      }
       case 'kv-delete': {
+        if (e.fields === undefined) break;
+        const { key, rev } = e.fields;
         // Every member applies the delete; the first (the leader's) is when a watcher can learn of it.
-        const id = `${String(f.key)}@${String(f.rev)}`;
+        const id = `${key}@${rev}`;
         if (seenDeletes.has(id)) break;
         seenDeletes.add(id);
-        add('delete', String(f.key), num('rev'), expiryDeletes.has(`${String(f.key)}@${e.t}`) ? 'expiry' : 'request');
+        add('delete', key, rev, expiryDeletes.has(`${key}@${e.t}`) ? 'expiry' : 'request');
         break;
       }
     }

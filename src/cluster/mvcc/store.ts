@@ -206,7 +206,7 @@ export class MvccStore {
     this.kvs.set(key, r);
     if (prev === undefined) this.keys.insert(key);
     if (this.trace.enabled) {
-      this.trace.emit({ t: this.now(), member: this.member, kind: 'kv-put', fields: { key, rev, lease: formatLeaseId(leaseId) } });
+      this.trace.emit({ t: this.now(), member: this.member, kind: 'kv-put', fields: { key, rev, lease: leaseId } });
     }
     if (oldLease !== NoLease) this.detach(oldLease, key);
     if (leaseId !== NoLease) {
@@ -256,7 +256,7 @@ export class MvccStore {
     }
   }
 
-  private emitLeaseFailure(kind: string, key: string, lease: bigint): void {
+  private emitLeaseFailure(kind: 'kv-detach-failed' | 'kv-restore-attach-failed', key: string, lease: bigint): void {
     if (this.trace.enabled) this.trace.emit({ t: this.now(), member: this.member, kind, lease, fields: { key } });
   }
 

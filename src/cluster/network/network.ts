@@ -98,7 +98,7 @@ export class Network {
       t: this.sched.now(),
       member: 'sim',
       kind: 'net-partition',
-      fields: { groups: groups.map((g) => g.join(',')).join('|') },
+      fields: { groups },
     });
   }
 

@@ -1,6 +1,6 @@
 import type { Process } from '../../clock/process.js';
 import type { Prng } from '../../clock/prng.js';
-import { NO_TRACE, type FieldValue, type Trace } from '../../trace/trace.js';
+import { NO_TRACE, type Trace, type TraceFields, type TraceKind } from '../../trace/trace.js';
 import { resolveRaftConfig, type RaftConfig, type ResolvedRaftConfig } from './config.js';
 import { NO_ENTRIES, type Entry } from './entry.js';
 import { RaftLog, type RaftLogView } from './log.js';
@@ -660,7 +660,7 @@ export class RaftNode implements RaftPeer {
     return this.proc.generation !== this.incarnation;
   }
 
-  private emit(kind: string, fields: Record<string, FieldValue>): void {
+  private emit<K extends TraceKind>(kind: K, fields: TraceFields[K]): void {
     if (this.trace.enabled) this.trace.emit({ t: this.proc.now(), member: this.id, kind, fields });
   }
 }

@@ -6,7 +6,7 @@ import { ErrNotPrimary } from '../../lessor/errors.js';
 import { createLessor, type Checkpointer, type Lessor } from '../../lessor/lessor.js';
 import type { Lease } from '../../lessor/lease.js';
 import type { Marks } from '../../trace/marks.js';
-import type { FieldValue, Trace } from '../../trace/trace.js';
+import type { Trace, TraceFields, TraceKind } from '../../trace/trace.js';
 import { restore, type LeaseIndex, type MvccStore } from '../mvcc/index.js';
 import type { Network } from '../network/network.js';
 import type { Entry } from '../raft/entry.js';
@@ -172,7 +172,7 @@ export class EtcdServer {
     return this.deps.network;
   }
 
-  emit(kind: string, fields: Record<string, FieldValue>, lease?: bigint): void {
+  emit<K extends TraceKind>(kind: K, fields: TraceFields[K], lease?: bigint): void {
     const t = this.deps.trace;
     if (!t.enabled) return;
     t.emit(lease === undefined ? { t: this.proc.now(), member: this.name, kind, fields } : { t: this.proc.now(), member: this.name, kind, lease, fields });

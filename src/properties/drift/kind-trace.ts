@@ -1,4 +1,4 @@
-import { Trace, type TraceEvent } from '../../trace/trace.js';
+import { Trace, type EventOf, type TraceEvent, type TraceKind } from '../../trace/trace.js';
 
 /**
  * A Trace that records only the events a monitor reads. Emitters still build every event (they only
@@ -17,7 +17,7 @@ export class KindTrace extends Trace {
     return new KindTrace((e) => kinds.has(e.kind));
   }
 
-  override emit(e: TraceEvent): void {
-    if (this.keepEvent(e)) super.emit(e);
+  override emit<K extends TraceKind>(e: EventOf<K>): void {
+    if (this.keepEvent(e as TraceEvent)) super.emit(e);
   }
 }

@@ -1,4 +1,5 @@
 import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
+import { FOREVER } from '../../lessor/lease.js';
 import type { TraceEvent } from '../../trace/trace.js';
 import { PrimaryTracker } from './primary.js';
 import { expiryOf, numberField } from './trace-fields.js';
@@ -173,7 +174,7 @@ function leaseDrift(id: bigint, l: LeaseLog, disturbances: readonly Indexed[]): 
     const g = first !== undefined ? to.e.t - first.e.t : isPromotion ? to.e.t - from.e.t : 0;
     gapUs = Math.max(gapUs, g);
   }
-  const anchorExpiry = anchor.e.fields?.['expiry'] === 'forever' ? undefined : expiryOf(anchor.e);
+  const anchorExpiry = expiryOf(anchor.e) === FOREVER ? undefined : expiryOf(anchor.e);
   const anchorTtlEnd = anchor.e.t + ttl * MICROS_PER_SECOND;
   const laterShorter = (c: Indexed): boolean => {
     const rem = numberField(c.e, 'remaining');

@@ -22,7 +22,7 @@ export const fencedLocks: Monitor = {
     const highest = new Map<string, number>();
     for (const i of view.ofKind('client-fenced-write')) {
       const e = view.at(i);
-      if (e.fields?.accepted !== true) continue;
+      if (field(e, 'accepted') !== true) continue;
       const resource = String(field(e, 'resource'));
       const token = numField(e, 'token') ?? 0;
       const max = highest.get(resource) ?? 0;

@@ -7,7 +7,7 @@ import { MaxLeaseTTL } from '../../lessor/config.js';
 import type { Scenario } from '../../scenario/types.js';
 import { expectAt } from './expects.js';
 import { earliest, type Monitor } from './monitor.js';
-import { numField } from './run-view.js';
+import { field, numField } from './run-view.js';
 import type { Violation } from './violation.js';
 
 export const grantBounds: Monitor = {
@@ -17,7 +17,7 @@ export const grantBounds: Monitor = {
     const found: Violation[] = [];
     for (const i of view.ofKind('ctl-granted')) {
       const e = view.at(i);
-      const lease = String(e.fields?.label ?? '');
+      const lease = String(field(e, 'label') ?? '');
       const req = requested.get(lease);
       const got = numField(e, 'ttl');
       if (req === undefined || got === undefined) continue;

@@ -4,6 +4,7 @@
  * monitors and the per-holder report.
  */
 import type { Micros } from '../../clock/time.js';
+import { fieldsOf } from '../../trace/trace.js';
 import { numField, type RunView } from './run-view.js';
 
 export interface HolderWrite {
@@ -48,7 +49,7 @@ export function holderLives(view: RunView): HolderLife[] {
       const w = view.at(k);
       if (k < i || w.member !== e.member || numField(w, 'token') !== token) continue;
       if (stop !== undefined && k > stop) break;
-      writes.push({ index: k, t: w.t, accepted: w.fields?.accepted === true, stale: revokedAt !== undefined && w.t >= revokedAt });
+      writes.push({ index: k, t: w.t, accepted: fieldsOf(w).accepted === true, stale: revokedAt !== undefined && w.t >= revokedAt });
     }
     lives.push({
       holder: e.member,
@@ -58,7 +59,7 @@ export function holderLives(view: RunView): HolderLife[] {
       acquiredIndex: i,
       stoppedAt: Math.max(e.t, stoppedAt),
       stopIndex: stop,
-      stopReason: stop === undefined ? undefined : String(view.at(stop).fields?.reason),
+      stopReason: stop === undefined ? undefined : String(fieldsOf(view.at(stop)).reason),
       revokedAt,
       revokedIndex: revoked,
       writes,

@@ -25,7 +25,8 @@ export const keyLeaseAtomicity: Monitor = {
     }
     for (const i of view.ofKind('kv-put')) {
       const e = view.at(i);
-      const hex = String(field(e, 'lease') ?? '0');
+      const lease = field(e, 'lease');
+      const hex = formatLeaseId(typeof lease === 'bigint' ? lease : 0n);
       const r = revokedOn.get(e.member)?.get(hex);
       if (r === undefined || r > i) continue;
       const key = String(field(e, 'key'));

@@ -1,6 +1,6 @@
 /** Who led in which term, from the raft-role events of a run. */
 import type { Micros } from '../../clock/time.js';
-import { numField, type RunView } from './run-view.js';
+import { field, numField, type RunView } from './run-view.js';
 
 export interface LeaderTerm {
   readonly member: string;
@@ -17,7 +17,7 @@ export function leaderTerms(view: RunView): readonly LeaderTerm[] {
   if (terms === undefined) {
     terms = view
       .ofKind('raft-role')
-      .filter((i) => view.at(i).fields?.role === 'leader')
+      .filter((i) => field(view.at(i), 'role') === 'leader')
       .map((i) => ({ member: view.at(i).member, term: numField(view.at(i), 'term') ?? 0, atUs: view.at(i).t, index: i }));
     cache.set(view, terms);
   }

@@ -8,7 +8,7 @@
 import { formatSeconds } from '../../clock/time.js';
 import { leaseExists } from './expects.js';
 import { earliest, type Monitor } from './monitor.js';
-import type { RunView } from './run-view.js';
+import { field, type RunView } from './run-view.js';
 import type { Violation } from './violation.js';
 
 export const promotionOrdering: Monitor = {
@@ -18,7 +18,7 @@ export const promotionOrdering: Monitor = {
     for (const p of view.ofKind('lessor-promote')) {
       const promote = view.at(p);
       const m = promote.member;
-      const elected = view.ofKind('raft-role').filter((i) => i <= p && view.at(i).member === m && view.at(i).fields?.role === 'leader').at(-1);
+      const elected = view.ofKind('raft-role').filter((i) => i <= p && view.at(i).member === m && field(view.at(i), 'role') === 'leader').at(-1);
       if (elected === undefined) continue;
       const end = nextLoss(view, m, p);
       for (const r of view.ofKind('lease-revoke')) {

@@ -7,7 +7,7 @@ import { formatSeconds } from '../../clock/time.js';
 import type { TraceEvent } from '../../trace/trace.js';
 import { expectAt, leaseExists } from './expects.js';
 import { earliest, type Monitor } from './monitor.js';
-import { numField } from './run-view.js';
+import { field, numField } from './run-view.js';
 import type { ExpectCandidate, Violation } from './violation.js';
 
 function saysMissing(e: TraceEvent): boolean {
@@ -16,9 +16,9 @@ function saysMissing(e: TraceEvent): boolean {
     case 'client-keepalive-once-recv':
       return (numField(e, 'ttl') ?? 1) <= 0;
     case 'ctl-ok':
-      return e.fields?.op === 'timetolive' && numField(e, 'ttl') === -1;
+      return field(e, 'op') === 'timetolive' && numField(e, 'ttl') === -1;
     default:
-      return e.fields?.err === 'ErrLeaseNotFound' || e.fields?.error === 'ErrLeaseNotFound';
+      return field(e, 'err') === 'ErrLeaseNotFound' || field(e, 'error') === 'ErrLeaseNotFound';
   }
 }
 

@@ -3,11 +3,12 @@
  * facts (which leases a step revoked on purpose, when faults were injected), who was primary when, and
  * the cluster as it stood at the end. Built once per run and shared by every monitor.
  */
-import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
+import type { Micros } from '../../clock/time.js';
 import type { Cluster } from '../../cluster/cluster.js';
+import { FOREVER } from '../../lessor/lease.js';
 import type { RunResult } from '../../scenario/replay/runner.js';
 import type { Scenario, Step } from '../../scenario/types.js';
-import type { FieldValue, TraceEvent } from '../../trace/trace.js';
+import { fieldsOf, type TraceEvent } from '../../trace/trace.js';
 import { runTimings, type RunTimings } from './run-timings.js';
 import type { PropertyName } from './property-names.js';
 import type { ExpectCandidate, Violation } from './violation.js';
@@ -65,7 +66,7 @@ export class RunView {
     }
     for (const i of this.ofKind('client-session-done')) {
       const e = this.at(i);
-      if (e.fields?.reason === 'cancelled' && e.lease !== undefined) revoked.add(e.lease);
+      if (field(e, 'reason') === 'cancelled' && e.lease !== undefined) revoked.add(e.lease);
     }
     this.explicitRevokes = revoked;
   }
@@ -171,22 +172,22 @@ function faultWindows(steps: readonly Step[]): FaultWindow[] {
 
 // ---- Field readers --------------------------------------------------------------------------------
 
-export function field(e: TraceEvent, k: string): FieldValue | undefined {
-  return e.fields?.[k];
+export function field(e: TraceEvent, k: string): unknown {
+  return fieldsOf(e)[k];
 }
 
 export function numField(e: TraceEvent, k: string): number | undefined {
-  const v = e.fields?.[k];
+  const v = fieldsOf(e)[k];
   return typeof v === 'number' ? v : typeof v === 'string' && v !== '' && !Number.isNaN(Number(v)) ? Number(v) : undefined;
 }
 
-/** An `expiry=` field in µs; undefined for `forever`. */
+/** An `expiry` field in µs; undefined for a lease no lessor will expire. */
 export function expiryField(e: TraceEvent): Micros | undefined {
-  const v = e.fields?.expiry;
-  return typeof v === 'string' && v !== 'forever' ? Math.round(Number(v) * MICROS_PER_SECOND) : undefined;
+  const v = fieldsOf(e).expiry;
+  return typeof v === 'number' && v !== FOREVER ? v : undefined;
 }
 
 export function listField(e: TraceEvent, k: string): readonly string[] {
-  const v = e.fields?.[k];
+  const v = fieldsOf(e)[k];
   return Array.isArray(v) ? v.map(String) : [];
 }

@@ -9,6 +9,7 @@ import { formatSeconds } from '../../clock/time.js';
 import { expectAt } from './expects.js';
 import { deposedBy, termLedAt } from './leadership.js';
 import { earliest, type Monitor } from './monitor.js';
+import { field } from './run-view.js';
 import type { Violation } from './violation.js';
 
 export const singleActingPrimary: Monitor = {
@@ -17,7 +18,7 @@ export const singleActingPrimary: Monitor = {
     const found: Violation[] = [];
     for (const i of view.ofKind('server-expired-revoke')) {
       const ok = view.at(i);
-      if (ok.fields?.ok !== true || ok.lease === undefined || view.explicitRevokes.has(ok.lease)) continue;
+      if (field(ok, 'ok') !== true || ok.lease === undefined || view.explicitRevokes.has(ok.lease)) continue;
       const lease = view.ofLease(ok.lease);
       const offer = lease.filter((k) => k < i && view.at(k).kind === 'lease-expired' && view.at(k).member === ok.member).at(-1);
       if (offer === undefined) continue;

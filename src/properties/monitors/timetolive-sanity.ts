@@ -9,7 +9,7 @@ import { expectAt } from './expects.js';
 import { leaseLives } from './lease-lives.js';
 import { earliest, type Monitor } from './monitor.js';
 import { ceilSeconds } from './run-timings.js';
-import { numField, type RunView } from './run-view.js';
+import { field, numField, type RunView } from './run-view.js';
 import type { ExpectCandidate, Violation } from './violation.js';
 
 export const timeToLiveSanity: Monitor = {
@@ -20,7 +20,7 @@ export const timeToLiveSanity: Monitor = {
     const found: Violation[] = [];
     for (const i of view.ofKind('ctl-ok')) {
       const e = view.at(i);
-      if (e.fields?.op !== 'timetolive' || e.lease === undefined) continue;
+      if (field(e, 'op') !== 'timetolive' || e.lease === undefined) continue;
       const ttl = numField(e, 'ttl') ?? -1;
       const granted = lives.get(e.lease)?.ttl ?? numField(e, 'grantedTTL') ?? 0;
       const bound = granted + ceilSeconds(view.timings.electionUs) + spread;

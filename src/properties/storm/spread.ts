@@ -22,7 +22,7 @@ export interface PromoteRecord {
 export function promoteRecords(events: readonly TraceEvent[]): PromoteRecord[] {
   const out: Array<{ t: Micros; member: string; extendUs: Micros; leases: PromotedLease[] }> = [];
   for (const e of events) {
-    if (e.kind === 'lessor-promote') out.push({ t: e.t, member: e.member, extendUs: Math.round(numberField(e, 'extend') * MICROS_PER_SECOND), leases: [] });
+    if (e.kind === 'lessor-promote') out.push({ t: e.t, member: e.member, extendUs: numberField(e, 'extend'), leases: [] });
     else if (e.kind === 'lease-promoted' && e.lease !== undefined) {
       const p = out.at(-1)!;
       p.leases.push({ id: e.lease, naturalUs: p.t + p.extendUs + numberField(e, 'remaining') * MICROS_PER_SECOND, expiryUs: expiryOf(e) });

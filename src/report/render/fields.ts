@@ -1,16 +1,17 @@
 import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
-import type { TraceEvent } from '../../trace/trace.js';
+import { FOREVER } from '../../lessor/lease.js';
+import { fieldsOf, type TraceEvent } from '../../trace/trace.js';
 
 /** Typed reads of trace event fields, forgiving of emitters that change a field's type. */
 
 export function fieldStr(e: TraceEvent, name: string): string | undefined {
-  const v = e.fields?.[name];
+  const v = fieldsOf(e)[name];
   if (v === undefined) return undefined;
   return Array.isArray(v) ? v.join(',') : String(v);
 }
 
 export function fieldNum(e: TraceEvent, name: string): number | undefined {
-  const v = e.fields?.[name];
+  const v = fieldsOf(e)[name];
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string' && v.trim() !== '') {
@@ -21,18 +22,17 @@ export function fieldNum(e: TraceEvent, name: string): number | undefined {
 }
 
 export function fieldBool(e: TraceEvent, name: string): boolean | undefined {
-  const v = e.fields?.[name];
+  const v = fieldsOf(e)[name];
   if (typeof v === 'boolean') return v;
   if (v === 'true') return true;
   if (v === 'false') return false;
   return undefined;
 }
 
-/** A lease `expiry` field (seconds with micro precision, or `forever`) in µs; undefined for forever. */
+/** A lease `expiry` field in µs; undefined for a lease no lessor will expire. */
 export function fieldExpiryUs(e: TraceEvent): Micros | undefined {
-  const s = fieldStr(e, 'expiry');
-  if (s === undefined || s === 'forever') return undefined;
-  return parseSecondsUs(s);
+  const v = fieldsOf(e).expiry;
+  return typeof v === 'number' && v !== FOREVER ? v : undefined;
 }
 
 /** `12.500000` or `-0.5` → µs, exact for the trace's six decimals (no float rounding of the fraction). */

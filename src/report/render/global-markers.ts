@@ -1,6 +1,6 @@
 import { fieldNum, fieldStr } from './fields.js';
 import type { GlobalMarker, Span } from './model.js';
-import { formatTime } from '../../clock/time.js';
+import { formatSecondsShort, formatTime } from '../../clock/time.js';
 import type { TraceView } from './trace-view.js';
 
 /**
@@ -32,7 +32,7 @@ export function extractGlobalMarkers(view: TraceView): { markers: GlobalMarker[]
         if (view.isMember(e.member) && fieldStr(e, 'role') === 'leader') add('leader', `${e.member} leads (term ${fieldNum(e, 'term') ?? '?'})`);
         return;
       case 'net-partition': {
-        const groups = (fieldStr(e, 'groups') ?? '?').split('|').join(' | ');
+        const groups = e.fields === undefined ? '?' : e.fields.groups.map((g) => g.join(',')).join(' | ');
         closePartition(e.t, line);
         open = { t: e.t, groups, line };
         add('partition', `partition ${groups}`);
@@ -50,7 +50,7 @@ export function extractGlobalMarkers(view: TraceView): { markers: GlobalMarker[]
         return;
       case 'member-clock-jump': {
         const d = fieldNum(e, 'delta');
-        add('clock', `${e.member} clock ${d === undefined ? 'jumps' : `${d >= 0 ? '+' : ''}${d} s`}`);
+        add('clock', `${e.member} clock ${d === undefined ? 'jumps' : `${d >= 0 ? '+' : ''}${formatSecondsShort(d)} s`}`);
         return;
       }
       default:

@@ -92,7 +92,7 @@ export function extractLeaseLanes(
     if (e.lease === undefined) {
       if (e.kind === 'lessor-promote') {
         primary = e.member;
-        const extendUs = Math.round((fieldNum(e, 'extend') ?? 0) * MICROS_PER_SECOND);
+        const extendUs = fieldNum(e, 'extend') ?? 0;
         const estimated = (fieldNum(e, 'spread') ?? 0) > 0;
         for (const b of current.values()) {
           if (!b.live) continue;

@@ -108,7 +108,7 @@ export const FAULT_STEPS: StepKindEntries<FaultKind> = {
       if (s.member !== undefined) return r.cluster.clockJump(s.member, s.jumpUs);
       // The clock moves whether or not the process runs.
       r.client(s.client!, undefined).client.process.jumpWall(s.jumpUs);
-      r.emit(s.client!, 'client-clock-jump', { delta: s.jumpUs / 1_000_000 });
+      r.emit(s.client!, 'client-clock-jump', { delta: s.jumpUs });
     },
   },
 };

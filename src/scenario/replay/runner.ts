@@ -3,13 +3,13 @@ import { RunStopped, type RunGuard } from '../../clock/run-guard.js';
 import { Scheduler } from '../../clock/scheduler.js';
 import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import { Cluster } from '../../cluster/cluster.js';
-import type { ClusterTransport, RpcError } from '../../cluster/server/api.js';
+import type { ClientResponse, ClusterTransport, KeepAliveResponse, RpcError } from '../../cluster/server/api.js';
 import { isRpcError } from '../../cluster/server/api.js';
-import { EtcdClient, CLIENT_PROFILES, FencedResource, type ClientProfile } from '../../client/index.js';
+import { EtcdClient, CLIENT_PROFILES, FencedResource, type ClientProfile, type LeaseGrantResponse } from '../../client/index.js';
 import { invoke } from '../../client/invoke.js';
 import { Holder, HolderLedger, HolderTruth, isHolderStrategy, runUntilSettled, SettleGate, startUserHolder, type UserHolderFn } from '../../holder/index.js';
 import { Marks } from '../../trace/marks.js';
-import { Trace, type FieldValue } from '../../trace/trace.js';
+import { Trace, type TraceFields, type TraceKind } from '../../trace/trace.js';
 import type { ExpectStep, HolderStep, Scenario, Step } from '../types.js';
 import { describeAssertion } from './describe.js';
 import { evaluate, type AssertionContext } from './assertions.js';
@@ -22,6 +22,9 @@ import type { ScenarioClient, StepReplay } from './step-replay.js';
 import { livelockThresholdOf } from './livelock.js';
 import { runStopOf, type RunStop } from './stop.js';
 import { signalView, type SignalView } from './signal-verdicts.js';
+
+/** What etcdctl's requests answer. */
+type CtlResponse = ClientResponse | KeepAliveResponse;
 
 /** The cluster boots this long before the scenario's time 0, so n1 leads and is primary at 0. */
 export const BOOTSTRAP_US: Micros = MICROS_PER_SECOND;
@@ -310,7 +313,7 @@ class Replay implements AssertionContext, StepReplay {
     this.clientProfile = CLIENT_PROFILES[profile];
   }
 
-  emit(member: string, kind: string, fields: Record<string, FieldValue>, lease?: bigint): void {
+  emit<K extends TraceKind>(member: string, kind: K, fields: TraceFields[K], lease?: bigint): void {
     this.trace.emit(lease === undefined ? { t: this.cluster.now(), member, kind, fields } : { t: this.cluster.now(), member, kind, lease, fields });
   }
 
@@ -354,14 +357,13 @@ class Replay implements AssertionContext, StepReplay {
 
   grant(label: string, ttl: number, id: bigint, via: string | undefined): void {
     const ctl = this.ctl(via);
-    const answered = (res: unknown): void => {
+    const answered = (res: LeaseGrantResponse | RpcError): void => {
       if (isRpcError(res)) {
         this.labels.fail(label, `the grant of ${label} failed: ${res.name}`);
         return this.emit(ctl.name, 'ctl-error', { op: 'grant', label, err: res.name });
       }
-      const r = res as { id: bigint; ttl: number };
-      this.labels.bind(label, r.id);
-      this.emit(ctl.name, 'ctl-granted', { label, ttl: r.ttl }, r.id);
+      this.labels.bind(label, res.id);
+      this.emit(ctl.name, 'ctl-granted', { label, ttl: res.ttl }, res.id);
     };
     if (id === 0n) ctl.grant(ttl, answered);
     else invoke(ctl.core, { op: 'LeaseGrant', ttl, id }, 'repeatable', answered);
@@ -372,10 +374,10 @@ class Replay implements AssertionContext, StepReplay {
     if (!this.labels.whenBound(label, fn)) this.stepError(op, this.labels.whyUnbound(label));
   }
 
-  answer(op: string, lease?: bigint, key?: string): (res: unknown) => void {
+  answer(op: string, lease?: bigint, key?: string): (res: CtlResponse | RpcError) => void {
     return (res) => {
-      const base: Record<string, FieldValue> = { op, ...(key !== undefined ? { key } : {}) };
-      if (isRpcError(res)) return this.emit('ctl', 'ctl-error', { ...base, err: (res as RpcError).name }, lease);
+      const base = { op, ...(key !== undefined ? { key } : {}) };
+      if (isRpcError(res)) return this.emit('ctl', 'ctl-error', { ...base, err: res.name }, lease);
       this.emit('ctl', 'ctl-ok', { ...base, ...summarize(res) }, lease);
     };
   }
@@ -443,16 +445,14 @@ class Replay implements AssertionContext, StepReplay {
   }
 }
 
-/** The useful part of a response, as trace fields. */
-function summarize(res: unknown): Record<string, FieldValue> {
-  const r = res as Record<string, unknown>;
-  const out: Record<string, FieldValue> = {};
-  for (const k of ['ttl', 'grantedTTL', 'deleted', 'revision'] as const) {
-    if (typeof r[k] === 'number') out[k] = r[k] as number;
-  }
-  if (Array.isArray(r.keys)) out.keys = r.keys as string[];
-  if (Array.isArray(r.ids)) out.leases = (r.ids as bigint[]).length;
-  const h = r.header as { revision?: number } | undefined;
-  if (h?.revision !== undefined) out.rev = h.revision;
-  return out;
+/** The useful part of a response, as trace fields (in this order). */
+function summarize(res: CtlResponse): Omit<TraceFields['ctl-ok'], 'op' | 'key'> {
+  return {
+    ...('ttl' in res ? { ttl: res.ttl } : {}),
+    ...('grantedTTL' in res ? { grantedTTL: res.grantedTTL } : {}),
+    ...('deleted' in res ? { deleted: res.deleted } : {}),
+    ...('keys' in res ? { keys: res.keys } : {}),
+    ...('ids' in res ? { leases: res.ids.length } : {}),
+    rev: res.header.revision,
+  };
 }

@@ -3,9 +3,10 @@
  * scenario's clients and resources, and the etcdctl-like control client per member.
  */
 import type { Cluster } from '../../cluster/cluster.js';
+import type { ClientResponse, KeepAliveResponse, RpcError } from '../../cluster/server/api.js';
 import type { ClientProfile, EtcdClient, FencedResource, KeepAliveChannel, Mutex } from '../../client/index.js';
 import type { BugSet } from '../../lessor/bugs.js';
-import type { FieldValue, Trace } from '../../trace/trace.js';
+import type { Trace, TraceFields, TraceKind } from '../../trace/trace.js';
 import type { HolderStep } from '../types.js';
 
 /** One client process of the scenario (c1, writer-2): an EtcdClient and what it holds. */
@@ -23,7 +24,7 @@ export interface StepReplay {
   readonly clientProfile: ClientProfile;
   /** Fenced resources by name, created by their first write. */
   readonly resources: Map<string, FencedResource>;
-  emit(member: string, kind: string, fields: Record<string, FieldValue>, lease?: bigint): void;
+  emit<K extends TraceKind>(member: string, kind: K, fields: TraceFields[K], lease?: bigint): void;
   /** A step that cannot act as written (a restart of a running member): noted in the trace. */
   stepError(op: string, message: string): void;
   /** LeaseGrant through etcdctl; the answer binds (or fails) the label. `id` 0 lets the server choose. */
@@ -31,7 +32,7 @@ export interface StepReplay {
   /** Runs `fn` with the lease's ID, now or once its grant is answered. */
   withLease(label: string, op: string, fn: (id: bigint) => void): void;
   /** A callback that records etcdctl's answer to `op` in the trace. */
-  answer(op: string, lease?: bigint, key?: string): (res: unknown) => void;
+  answer(op: string, lease?: bigint, key?: string): (res: ClientResponse | KeepAliveResponse | RpcError) => void;
   /** etcdctl pointed at one member: `via`, else the leader now, else n1. */
   ctl(via: string | undefined): EtcdClient;
   /** The scenario client, created on first use pinned to `via` (else n1). */

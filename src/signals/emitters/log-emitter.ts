@@ -3,7 +3,8 @@
  * key, revision, ttl_s. Granted, renewed and revoked are logged once, as the primary saw them; lost is
  * logged by the client whose keep-alive channel closed.
  */
-import { formatLeaseId, type TraceEvent } from '../../trace/trace.js';
+import { FOREVER } from '../../lessor/lease.js';
+import { fieldsOf, formatExpiry, formatLeaseId, type TraceEvent } from '../../trace/trace.js';
 import { isMemberName, type Emitter } from '../emitter.js';
 import type { SignalStore } from '../store.js';
 
@@ -21,7 +22,7 @@ export class LogEmitter implements Emitter {
   private readonly revisions = new Map<string, number>();
 
   onEvent(e: TraceEvent, store: SignalStore): void {
-    const f = e.fields ?? {};
+    const f = fieldsOf(e);
     if ((e.kind === 'kv-put' || e.kind === 'kv-delete') && isMemberName(e.member)) {
       this.revisions.set(String(f.key), Number(f.rev));
       return;
@@ -44,11 +45,11 @@ export class LogEmitter implements Emitter {
       case 'lease-grant':
         facts.ttl = Number(f.ttl);
         // Every member applies the grant; only the primary gives it an expiry.
-        if (f.expiry !== 'forever') store.log(e.t, 'granted', { ...base(), member: e.member, expiry_s: String(f.expiry) });
+        if (e.fields?.expiry !== FOREVER) store.log(e.t, 'granted', { ...base(), member: e.member, expiry_s: formatExpiry(e.fields?.expiry ?? Number.NaN) });
         return;
       case 'lease-renew':
         facts.ttl = Number(f.ttl);
-        return store.log(e.t, 'renewed', { ...base(), member: e.member, expiry_s: String(f.expiry) });
+        return store.log(e.t, 'renewed', { ...base(), member: e.member, expiry_s: formatExpiry(e.fields?.expiry ?? Number.NaN) });
       case 'lease-revoke':
         if (facts.revoked === true) return;
         facts.revoked = true;

@@ -1,0 +1,135 @@
+/**
+ * Every trace event kind and its fields, typed. Times and durations are µs numbers (formatted only when
+ * a line is printed, by trace.ts); fields keep the order the emitter writes them, which is the order a
+ * line prints them. A kind is named by its subsystem: lease-/lessor- (the lessor), raft-, kv- (mvcc),
+ * server-, member-/net- (the cluster's faults), client- (clientv3), ctl- (etcdctl) and the harness's own.
+ */
+import type { Micros } from '../clock/time.js';
+
+type Empty = Readonly<Record<never, never>>;
+type Keys = readonly string[];
+
+export interface TraceFields {
+  // ---- lessor ----
+  'lease-grant': { readonly ttl: number; readonly expiry: Micros };
+  'lease-revoke': { readonly keys: Keys };
+  'lease-checkpoint': { readonly remaining: number };
+  'lease-attach': { readonly keys: Keys };
+  'lease-detach': { readonly keys: Keys };
+  'lease-renew-wait': Empty;
+  'lease-renew': { readonly ttl: number; readonly expiry: Micros };
+  /** `extend` is the election-timeout extension every lease gets; `spread` how many were spread. */
+  'lessor-promote': { readonly extend: Micros; readonly leases: number; readonly spread: number };
+  'lease-promoted': { readonly remaining: number; readonly expiry: Micros };
+  'lessor-demote': { readonly leases: number };
+  'lease-expired': { readonly expiry: Micros };
+  'lessor-expired-dropped': { readonly count: number };
+  'lessor-checkpoint-propose': { readonly count: number };
+  // ---- server ----
+  'server-checkpoint-refused': { readonly count: number };
+  'server-expired-revoke': { readonly ok: boolean; readonly err?: string };
+  'server-expired-revoke-skipped': { readonly count: number };
+  // ---- raft ----
+  'raft-transfer': { readonly to: string };
+  'raft-term': { readonly term: number };
+  'raft-step-down': { readonly reason: string };
+  'raft-role': { readonly role: string; readonly term: number };
+  'raft-leader': { readonly leader: string; readonly term: number };
+  // ---- mvcc ----
+  'kv-put': { readonly key: string; readonly rev: number; readonly lease: bigint };
+  'kv-delete': { readonly key: string; readonly rev: number };
+  'kv-detach-failed': { readonly key: string };
+  'kv-restore-attach-failed': { readonly key: string };
+  // ---- cluster faults ----
+  'net-partition': { readonly groups: readonly (readonly string[])[] };
+  'net-heal': Empty;
+  'member-crash': Empty;
+  'member-restart': Empty;
+  'member-pause': Empty;
+  'member-resume': Empty;
+  'member-stall': { readonly loop: string };
+  'member-unstall': { readonly loop: string };
+  'member-clock-jump': { readonly delta: Micros };
+  // ---- clientv3 ----
+  'client-grant': { readonly ttl: number; readonly endpoint: string };
+  'client-close': Empty;
+  'client-pause': Empty;
+  'client-resume': Empty;
+  'client-failover': { readonly from: string; readonly to: string; readonly reason: string };
+  'client-rpc-timeout': { readonly op: string; readonly endpoint: string };
+  'client-rpc-error': { readonly op: string; readonly endpoint: string; readonly error: string; readonly attempt: number; readonly retry: boolean };
+  'client-session-start': { readonly ttl: number };
+  'client-session-done': { readonly reason: string };
+  'client-keepalive-start': { readonly requireLeader: boolean };
+  'client-keepalive-stream-open': { readonly endpoint: string };
+  'client-keepalive-stream-error': { readonly endpoint: string; readonly error: string };
+  'client-keepalive-send': { readonly endpoint: string };
+  'client-keepalive-recv': { readonly ttl: number };
+  'client-keepalive-closed': { readonly reason: string };
+  'client-keepalive-once-send': { readonly endpoint: string };
+  'client-keepalive-once-recv': { readonly endpoint: string; readonly ttl: number };
+  'client-keepalive-once-error': { readonly endpoint: string; readonly error: string };
+  'client-watch-error': { readonly key: string; readonly endpoint: string; readonly error: string };
+  'client-lock-waiting': { readonly name: string; readonly rev: number };
+  'client-lock-acquired': { readonly name: string; readonly rev: number };
+  'client-lock-failed': { readonly name: string; readonly rev: number; readonly error: string };
+  'client-unlock': { readonly name: string; readonly rev: number };
+  'client-fenced-write': { readonly resource: string; readonly token: number; readonly accepted: boolean };
+  /** A client's own clock jumped (its wall and monotonic clocks), by `delta`. */
+  'client-clock-jump': { readonly delta: Micros };
+  /** A scenario client's step that could not act (no lock held, no fencing token, a failed session). */
+  'client-error': { readonly op: string; readonly name?: string; readonly lock?: string; readonly err: string };
+  // ---- lock holders: what a holder believes (under the holder's name) ----
+  'holder-acquired': { readonly key: string; readonly token: number; readonly ttl?: number };
+  'holder-acquire-failed': { readonly key: string; readonly err?: string; readonly held?: boolean };
+  'holder-renewed': { readonly ttl: number };
+  /** A deadline holder's self-imposed end of acting, on the virtual clock. */
+  'holder-deadline': { readonly untilUs: Micros };
+  /** A signal that may mean loss, and what the strategy made of it (`lost`, `retry`, `still-held`). */
+  'holder-noticed': { readonly signal: string; readonly verdict: string; readonly ttl?: number; readonly timetolive?: string | number };
+  /** `lateUs`: how long after its lease was really revoked it stopped. */
+  'holder-stop': { readonly reason: string; readonly lateUs?: Micros };
+  'holder-failed': { readonly error: string; readonly at?: string };
+  // ---- lock holders: what the cluster did (truth) ----
+  'holder-owns': { readonly key: string; readonly by: string };
+  'holder-revoked': { readonly by: string };
+  // ---- etcdctl and the harness ----
+  'ctl-granted': { readonly label: string; readonly ttl: number };
+  'ctl-ok': CtlAnswer;
+  'ctl-error': { readonly op: string; readonly label?: string; readonly key?: string; readonly err: string };
+  step: { readonly line: number; readonly action: string };
+  'step-error': { readonly op: string; readonly message: string };
+  'expect-pass': ExpectOutcome;
+  'expect-fail': ExpectOutcome;
+}
+
+/** The useful part of an etcdctl answer. */
+type CtlAnswer = {
+  readonly op: string;
+  readonly key?: string;
+  readonly ttl?: number;
+  readonly grantedTTL?: number;
+  readonly deleted?: number;
+  readonly revision?: number;
+  readonly keys?: Keys;
+  /** How many leases a LeaseLeases listed. */
+  readonly leases?: number;
+  readonly rev?: number;
+};
+
+/** An `expect` step's outcome: the assertion in words and what was observed. */
+type ExpectOutcome = { readonly line: number; readonly expect: string; readonly got: string };
+
+export type TraceKind = keyof TraceFields;
+
+/** One state change of kind K. */
+export interface EventOf<K extends TraceKind> {
+  readonly t: Micros;
+  /** The process that changed state: a member (n1), a client (c1), or `sim` for the harness. */
+  readonly member: string;
+  readonly kind: K;
+  readonly lease?: bigint;
+  readonly fields?: TraceFields[K];
+}
+
+export type TraceEventMap = { readonly [K in TraceKind]: EventOf<K> };
