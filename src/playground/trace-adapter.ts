@@ -3,8 +3,8 @@
  * Everything else in src/playground reads events through these, so a change to TraceEvent's shape is
  * fixed here alone.
  */
-import { MICROS_PER_SECOND, type Micros } from '../clock/time.js';
-import { formatEvent, type TraceEvent } from '../trace/trace.js';
+import type { Micros } from '../clock/time.js';
+import { fieldsOf, formatEvent, styledField, type TraceEvent } from '../trace/trace.js';
 
 export type { TraceEvent };
 
@@ -16,21 +16,13 @@ export const eventLine = (e: TraceEvent): string => formatEvent(e);
 
 /** A field as the trace line prints it, or undefined when the event has none by that name. */
 export function eventField(e: TraceEvent, name: string): string | undefined {
-  const v = (e.fields as Record<string, unknown> | undefined)?.[name];
+  const v = fieldsOf(e)[name];
   if (v === undefined) return undefined;
-  return Array.isArray(v) ? v.join(',') : String(v);
+  return styledField(name, v) ?? (Array.isArray(v) ? v.join(',') : String(v));
 }
 
-/**
- * A lessor's `expiry` field ("12.505000", or "forever" on a non-primary) in µs; Infinity for forever,
- * undefined when absent or not a time.
- */
+/** A lessor's `expiry` field in µs; Infinity for forever (a non-primary), undefined when absent. */
 export function eventExpiry(e: TraceEvent): Micros | undefined {
-  const s = eventField(e, 'expiry');
-  if (s === undefined) return undefined;
-  if (s === 'forever') return Number.POSITIVE_INFINITY;
-  const m = /^(-?)(\d+)\.(\d{6})$/.exec(s);
-  if (m === null) return undefined;
-  const us = Number(m[2]) * MICROS_PER_SECOND + Number(m[3]);
-  return m[1] === '-' ? -us : us;
+  const v = fieldsOf(e).expiry;
+  return typeof v === 'number' ? v : undefined;
 }
