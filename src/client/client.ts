@@ -25,7 +25,7 @@ import {
 import type { CallOptions, ClientCore } from './core.js';
 import { invoke } from './invoke.js';
 import type { KeepAliveChannel } from './keepalive-channel.js';
-import { keepAliveOnce } from './keepalive-once.js';
+import { keepAliveOnce, type KeepAliveOnceOptions } from './keepalive-once.js';
 import { LeaseKeepAlive, type KeepAliveOptions } from './lease-keepalive.js';
 import { ClientTracer } from './tracer.js';
 import { ClientWatch, type ClientWatchHandlers, type WatchOptions } from './watch.js';
@@ -178,7 +178,7 @@ export class EtcdClient {
     return this.lessor.keepAlive(id, opts);
   }
 
-  keepAliveOnce(id: bigint, cb: Callback<KeepAliveResponse>, opts?: CallOptions): void {
+  keepAliveOnce(id: bigint, cb: Callback<KeepAliveResponse>, opts?: KeepAliveOnceOptions): void {
     keepAliveOnce(this.core, id, cb, opts);
   }
 

@@ -8,7 +8,7 @@ import type { RunResult } from '../../scenario/replay/runner.js';
 import type { Scenario } from '../../scenario/types.js';
 import type { TraceEvent } from '../../trace/trace.js';
 
-export type ObservedKind = 'grant' | 'revoke' | 'put' | 'renew' | 'ttl' | 'leases' | 'delete';
+export type ObservedKind = 'grant' | 'revoke' | 'put' | 'renew' | 'ttl' | 'leases' | 'delete' | 'error';
 
 /** Why a key was deleted: a lease expiring (paced by the lessor's run loop) or a request. */
 export type DeleteCause = 'expiry' | 'request';
@@ -23,6 +23,9 @@ export interface Observed {
   /** A grant of a grant-many: answered while thousands of others queue in etcd. */
   readonly bulk?: boolean;
 }
+
+/** A keep-alive-once that failed: when its error came back is part of the behaviour (the server's timeout). */
+export const failedOnceSubject = (label: string): string => `keepalive-once ${label}`;
 
 /** Renewals are told apart by who sent them: a client's keep-alive stream, or a keep-alive-once. */
 export const renewSubject = (label: string, client: string | undefined): string => `${label} (${client ?? 'once'})`;
@@ -65,6 +68,9 @@ export function simObserved(run: RunResult): Observed[] {
       case 'client-keepalive-recv':
         // A TTL 0 answer means "lease not found": etcdctl closes the channel without printing a renewal.
         if ((num('ttl') ?? 0) > 0) add('renew', renewSubject(labelOf(e.lease), e.member), num('ttl'));
+        break;
+      case 'ctl-error':
+        if (f.op === 'keepalive-once') add('error', failedOnceSubject(labelOf(e.lease)));
         break;
       case 'ctl-ok':
         switch (f.op) {

@@ -22,7 +22,7 @@ import type { EtcdMember } from './etcd-member.js';
 import { COMMAND_TIMEOUT_MS } from './etcd-rpc.js';
 import { KeyWatch } from './key-watch.js';
 import { LeaseIds } from './lease-ids.js';
-import { renewSubject, reportedGrant, type Observed, type ObservedKind } from './observed.js';
+import { failedOnceSubject, renewSubject, reportedGrant, type Observed, type ObservedKind } from './observed.js';
 import { evaluateReal } from './real-assertions.js';
 import { grantMany } from './grant-many.js';
 import { ReplayClients } from './replay-clients.js';
@@ -222,8 +222,14 @@ class RealReplay {
         return this.request(s, `delete ${s.key}`, async (m) => void (await m.rpc.deleteKey(s.key)));
       case 'keepalive-once':
         return this.request(s, `keepalive-once ${s.lease}`, async (m) => {
-          const ttl = await m.rpc.keepAliveOnce(await this.lease(s.lease));
+          const id = await this.lease(s.lease);
+          const ttl = await m.rpc.keepAliveOnce(id).catch((e: unknown) => {
+            this.observe('error', failedOnceSubject(s.lease));
+            throw e;
+          });
+          // KeepAliveOnce turns a TTL ≤ 0 answer into ErrLeaseNotFound, as the simulated client does.
           if (ttl > 0) this.observe('renew', renewSubject(s.lease, undefined), ttl);
+          else this.observe('error', failedOnceSubject(s.lease));
         });
       case 'timetolive':
         return this.request(s, `timetolive ${s.lease}`, async (m) => {

@@ -189,7 +189,7 @@ class Replay implements AssertionContext {
       case 'keepalive-stop':
         return this.withLease(s.lease, 'keepalive-stop', (id) => this.onClient(s.client, undefined, (sc) => sc.keepAlives.get(id)?.close()));
       case 'keepalive-once':
-        return this.withLease(s.lease, 'keepalive-once', (id) => this.ctl(s.via).keepAliveOnce(id, this.answer('keepalive-once', id)));
+        return this.withLease(s.lease, 'keepalive-once', (id) => this.ctl(s.via).keepAliveOnce(id, this.answer('keepalive-once', id), { noDeadline: true }));
       case 'timetolive':
         return this.withLease(s.lease, 'timetolive', (id) => this.ctl(s.via).timeToLive(id, { keys: s.keys }, this.answer('timetolive', id)));
       case 'leases':
