@@ -8,7 +8,7 @@ import { complete, def, defaultsOf, opt, req, type Decoded, type FieldsFor } fro
 import { quote } from './node.js';
 import { steps } from './steps.js';
 import { didYouMean } from './suggest.js';
-import { PROFILES, type ClusterConfig, type Scenario } from './types.js';
+import { DIFF_EVENT_KINDS, PROFILES, type ClusterConfig, type ExpectedDifference, type Scenario } from './types.js';
 
 const count = int(1, MAX_MEMBERS, `a member count from 1 to ${MAX_MEMBERS}`);
 
@@ -108,6 +108,25 @@ const bugName: Codec<string> = {
   },
 };
 
+const DIFFERENCE_FIELDS: FieldsFor<Omit<ExpectedDifference, 'line'>> = {
+  kind: req('kind', oneOf(DIFF_EVENT_KINDS), 'The kind of event, as `diff` prints it.'),
+  subject: req('subject', text('an event subject such as L1, /locks/a or "L1 (c1)"', { anyScalar: true }), 'The event\'s subject, exactly as `diff` prints it.'),
+  nth: opt('nth', int(1, Number.MAX_SAFE_INTEGER, 'a position from 1'), 'Only the nth such event (diff\'s #n); every one when absent.'),
+  reason: req('reason', text('a reason'), 'Why the model and etcd 3.4.23 differ here; `diff` prints it.'),
+};
+
+const differenceFields = object(DIFFERENCE_FIELDS, 'expected difference');
+
+/** One declared difference, remembering its line for `diff`'s report. */
+const expectedDifference: Codec<ExpectedDifference> = {
+  ...differenceFields,
+  expected: 'an expected difference',
+  decode(node, ctx) {
+    const d = differenceFields.decode(node, ctx);
+    return d === INVALID ? INVALID : { ...d, line: node.pos.line };
+  },
+};
+
 /** What the file states; parse.ts derives `durationUs` from `duration` and the steps. */
 export type ScenarioFields = Omit<Scenario, 'file' | 'durationUs'> & { readonly durationUs?: Micros };
 
@@ -121,6 +140,11 @@ export const TOP_LEVEL_FIELDS: FieldsFor<ScenarioFields> = {
   seed: def('seed', int(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'an integer seed'), 1, 'PRNG seed; the CLI\'s --seed overrides it.'),
   cluster: def('cluster', cluster, defaultsOf(CLUSTER_FIELDS), 'The simulated etcd cluster.'),
   bugs: def('bugs', list(bugName, { unique: true }), [], 'Names of historical etcd bugs to switch on.'),
+  expectedDifferences: opt(
+    'expected-differences',
+    list(expectedDifference),
+    'Extension: events `diff` may show outside tolerance or on one side only, each with its reason; any other such event makes `diff` disagree.',
+  ),
   steps: req('steps', steps, 'The timed steps, in time order.'),
   durationUs: opt(
     'duration',

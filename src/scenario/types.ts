@@ -17,6 +17,25 @@ export interface ScenarioError extends SourcePos {
 }
 
 export const PROFILES = ['v3.4', 'v3.5'] as const;
+
+/** The lease events `lessor-sim diff` pairs between the simulation and real etcd. */
+export const DIFF_EVENT_KINDS = ['grant', 'revoke', 'put', 'renew', 'ttl', 'leases', 'delete', 'error'] as const;
+export type DiffEventKind = (typeof DIFF_EVENT_KINDS)[number];
+
+/**
+ * A difference from real etcd the file expects `diff` to show (an event outside tolerance, with other
+ * values, or seen on one side only), and why. Without one, such an event makes `diff` disagree.
+ */
+export interface ExpectedDifference {
+  readonly kind: DiffEventKind;
+  /** The event's subject as `diff` prints it: a lease label, a key, "L1 (c1)", "keepalive-once L1". */
+  readonly subject: string;
+  /** Only the nth event of that kind and subject (from 1); every one when absent. */
+  readonly nth?: number;
+  readonly reason: string;
+  /** Line of the declaration, so `diff` can point at it. */
+  readonly line: number;
+}
 export type Profile = (typeof PROFILES)[number];
 
 /** `n1`..`nN`; `n1` is the first leader. */
@@ -312,6 +331,8 @@ export interface Scenario {
   readonly cluster: ClusterConfig;
   /** Historical etcd bugs switched on, by name. */
   readonly bugs: readonly string[];
+  /** Extension: differences from real etcd that `diff` should accept, each with its reason. */
+  readonly expectedDifferences?: readonly ExpectedDifference[];
   readonly steps: readonly Step[];
   /** Virtual time the simulation runs until. */
   readonly durationUs: Micros;

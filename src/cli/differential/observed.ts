@@ -5,10 +5,10 @@
  */
 import type { Micros } from '../../clock/time.js';
 import type { RunResult } from '../../scenario/replay/runner.js';
-import type { Scenario } from '../../scenario/types.js';
+import type { DiffEventKind, Scenario } from '../../scenario/types.js';
 import type { TraceEvent } from '../../trace/trace.js';
 
-export type ObservedKind = 'grant' | 'revoke' | 'put' | 'renew' | 'ttl' | 'leases' | 'delete' | 'error';
+export type ObservedKind = DiffEventKind;
 
 /** Why a key was deleted: a lease expiring (paced by the lessor's run loop) or a request. */
 export type DeleteCause = 'expiry' | 'request';
