@@ -1,5 +1,6 @@
 /** The top-level and `cluster` tables of a scenario file, with etcd's defaults beside their names. */
 import { ms, seconds, type Micros } from '../clock/time.js';
+import { DEFAULT_SNAPSHOT_COUNT } from '../cluster/server/config.js';
 import { INVALID, type Codec } from './codec.js';
 import { DEFAULT_MEMBERS, MAX_MEMBERS, type ParseContext } from './context.js';
 import { bool, duration, int, list, object, oneOf, probability, text } from './codecs.js';
@@ -63,6 +64,12 @@ const CLUSTER_FIELDS: FieldsFor<ClusterConfig> = {
     'expired-lease-retry',
     duration({ positive: true }),
     'Extension: LessorConfig.ExpiredLeasesRetryInterval; unset derives etcd\'s ReqTimeout(), 5s + 2 × election-timeout.',
+  ),
+  snapshotCount: def(
+    'snapshot-count',
+    int(1, Number.MAX_SAFE_INTEGER, 'a whole number of entries, at least 1'),
+    DEFAULT_SNAPSHOT_COUNT,
+    'Extension: --snapshot-count, applied entries between snapshots; a snapshot saves the consistent index, which in v3.4 bounds what a restart applies again.',
   ),
 };
 

@@ -71,6 +71,8 @@ export interface ClusterConfig {
   readonly preVote: boolean;
   /** LessorConfig.ExpiredLeasesRetryInterval; undefined means derive etcd's ReqTimeout(). */
   readonly expiredLeaseRetryUs?: Micros;
+  /** --snapshot-count: applied entries between snapshots (which save the consistent index). */
+  readonly snapshotCount: number;
 }
 
 export interface IntRange {

@@ -81,6 +81,7 @@ export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<File
         leaseCheckpoint: s.cluster.leaseCheckpoint,
         leaseCheckpointPersist: s.cluster.leaseCheckpointPersist,
         preVote: s.cluster.preVote,
+        snapshotCount: s.cluster.snapshotCount,
       },
       binaries: opts.binaries,
       registry,

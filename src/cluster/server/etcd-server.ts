@@ -231,6 +231,7 @@ export class EtcdServer {
 
   private apply(e: Entry): void {
     if (this.stoppedFlag) return;
+    const revisionBefore = this.store.currentRevision;
     if (isNoop(e)) {
       // Every earlier entry is applied by now, so renewals cannot race a revoke from an older term.
       if (this.isLeader() && !this.bug('promote-on-election')) this.lessor.promote(this.timings.electionTimeoutUs);
@@ -247,8 +248,21 @@ export class EtcdServer {
       }
     }
     this.appliedIdx = e.index;
-    this.disk.consistentIndex = e.index;
+    // The revision moves exactly when the write transaction had changes, which is when 3.4 saves the index.
+    if (this.config.profile.consistentIndexSavedBy === 'every-entry' || this.store.currentRevision !== revisionBefore) this.disk.consistentIndex = e.index;
+    if (e.index - this.disk.snapshotIndex > this.config.snapshotCount) this.snapshot(e.index);
     if (this.applyWaiters.length > 0) this.releaseApplyWaiters();
+  }
+
+  /**
+   * etcdserver triggerSnapshot/snapshot: once more than snapshot-count entries were applied since the
+   * last snapshot, KV().Commit() saves the consistent index. [SIM-CHOICE] etcd checks after each batch
+   * of applied entries; this checks after each entry (the batch boundaries are not modelled).
+   */
+  private snapshot(index: number): void {
+    this.disk.snapshotIndex = index;
+    this.disk.consistentIndex = index;
+    this.emit('server-snapshot', { index });
   }
 
   private releaseApplyWaiters(): void {

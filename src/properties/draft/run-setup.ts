@@ -47,6 +47,7 @@ const CLUSTER_KEYS: readonly (readonly [keyof ClusterConfig, string, (v: never) 
   ['clusterVersion', 'cluster-version', (v: string) => v],
   ['preVote', 'pre-vote', (v: boolean) => v],
   ['expiredLeaseRetryUs', 'expired-lease-retry', dur],
+  ['snapshotCount', 'snapshot-count', (v: number) => v],
 ];
 
 /** `{ members: 3, lease-checkpoint: true, ... }`: the fields that differ from the parser's defaults. */

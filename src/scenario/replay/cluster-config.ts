@@ -30,6 +30,7 @@ export function clusterConfigOf(s: Scenario, profile: Scenario['profile'], seed:
     leaseRevokeRate: c.revokeRatePerSecond,
     expiredLeaseRetryUs: c.expiredLeaseRetryUs,
     clusterVersion: c.clusterVersion,
+    snapshotCount: c.snapshotCount,
     profile: PROFILES[profile],
     // The parser accepts only names from the bug table.
     bugs: new Set(s.bugs.filter(isBugName)),
