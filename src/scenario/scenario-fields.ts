@@ -1,6 +1,7 @@
 /** The top-level and `cluster` tables of a scenario file, with etcd's defaults beside their names. */
 import { ms, seconds, type Micros } from '../clock/time.js';
 import { DEFAULT_SNAPSHOT_COUNT } from '../cluster/server/config.js';
+import { FIX_NAMES } from '../lessor/fixes.js';
 import { INVALID, type Codec } from './codec.js';
 import { DEFAULT_MEMBERS, MAX_MEMBERS, type ParseContext } from './context.js';
 import { bool, duration, int, list, object, oneOf, probability, text } from './codecs.js';
@@ -147,6 +148,11 @@ export const TOP_LEVEL_FIELDS: FieldsFor<ScenarioFields> = {
   seed: def('seed', int(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'an integer seed'), 1, 'PRNG seed; the CLI\'s --seed overrides it.'),
   cluster: def('cluster', cluster, defaultsOf(CLUSTER_FIELDS), 'The simulated etcd cluster.'),
   bugs: def('bugs', list(bugName, { unique: true }), [], 'Names of historical etcd bugs to switch on.'),
+  fixes: opt(
+    'fixes',
+    list(oneOf(FIX_NAMES), { unique: true }),
+    'Extension: proposed fixes to switch on (the dual of bugs: how etcd would have to change to remove a finding class).',
+  ),
   expectedDifferences: opt(
     'expected-differences',
     list(expectedDifference),

@@ -333,6 +333,8 @@ export interface Scenario {
   readonly cluster: ClusterConfig;
   /** Historical etcd bugs switched on, by name. */
   readonly bugs: readonly string[];
+  /** Extension: proposed fixes switched on, by name (src/lessor/fixes.ts). */
+  readonly fixes?: readonly string[];
   /** Extension: differences from real etcd that `diff` should accept, each with its reason. */
   readonly expectedDifferences?: readonly ExpectedDifference[];
   readonly steps: readonly Step[];
