@@ -3,16 +3,19 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Micros } from '../../clock/time.js';
 import { isBugName, type BugName } from '../../lessor/bugs.js';
+import { FIX_NAMES, isFixName, type FixName } from '../../lessor/fixes.js';
 import { PROPERTY_NAMES, isPropertyName, type PropertyName } from '../../properties/index.js';
 import { formatDuration, parseDuration } from '../../scenario/duration.js';
 
 export const CHECK_USAGE = `usage:
   lessor-sim check [--runs N] [--seed S] [--time-budget 60s] [--property NAME]... [--bugs a,b]
-                   [--out DIR] [--shard i/n] [--workers N]
+                   [--fixes a,b|all] [--allow-known] [--out DIR] [--shard i/n] [--workers N]
 
 Runs a campaign of generated scenarios (3-member clusters mostly, with faults) against the property
 suite. Run i of a campaign is generated from (seed, i) alone, so shards and worker counts never change a
-run's verdict. Exit codes: 0 no violation, 1 a violation, 2 bad usage.
+run's verdict. Each violation is replayed with each proposed fix on and named after the finding class
+whose fix removes it (docs/findings/), or marked unexplained. Exit codes: 0 no violation (or, with
+--allow-known, none unexplained), 1 a violation, 2 bad usage.
 
   --runs N          runs in the whole campaign (default 1000, or unbounded with --time-budget)
   --seed S          campaign seed (default: random, printed)
@@ -20,6 +23,8 @@ run's verdict. Exit codes: 0 no violation, 1 a violation, 2 bad usage.
   --property NAME   check only these properties (repeatable or comma-separated); default all:
                     ${PROPERTY_NAMES.join(', ')}
   --bugs a,b        historical bug switches every run has on
+  --fixes a,b|all   proposed fixes every run has on (${FIX_NAMES.join(', ')})
+  --allow-known     exit 0 when every violation belongs to a documented finding class
   --out DIR         shrink each failing run and write its counterexample scenario to DIR
   --shard i/n       run the i-th of n contiguous slices of the campaign's runs
   --workers N       worker threads (default: the machine's available parallelism)`;
@@ -33,6 +38,8 @@ export interface CheckOptions {
   readonly budgetUs: Micros | undefined;
   readonly properties: readonly PropertyName[] | undefined;
   readonly bugs: readonly BugName[];
+  readonly fixes: readonly FixName[];
+  readonly allowKnown: boolean;
   readonly out: string | undefined;
   readonly shard: { readonly index: number; readonly count: number };
   readonly workers: number;
@@ -57,6 +64,8 @@ export function parseCheckOptions(argv: readonly string[], randomSeed: () => num
         'time-budget': { type: 'string' },
         property: { type: 'string', multiple: true },
         bugs: { type: 'string', multiple: true },
+        fixes: { type: 'string', multiple: true },
+        'allow-known': { type: 'boolean' },
         out: { type: 'string' },
         shard: { type: 'string' },
         workers: { type: 'string' },
@@ -70,6 +79,9 @@ export function parseCheckOptions(argv: readonly string[], randomSeed: () => num
   for (const p of properties) if (!isPropertyName(p)) throw new UsageError(`unknown property ${JSON.stringify(p)}; known: ${PROPERTY_NAMES.join(', ')}`);
   const bugs = list(v.bugs);
   for (const b of bugs) if (!isBugName(b)) throw new UsageError(`unknown bug ${JSON.stringify(b)}`);
+  const named = list(v.fixes);
+  const fixes = named.includes('all') ? FIX_NAMES : named;
+  for (const f of fixes) if (!isFixName(f)) throw new UsageError(`unknown fix ${JSON.stringify(f)}; known: ${FIX_NAMES.join(', ')}, or all`);
   let budgetUs: Micros | undefined;
   if (v['time-budget'] !== undefined) {
     const d = parseDuration(v['time-budget']);
@@ -91,6 +103,8 @@ export function parseCheckOptions(argv: readonly string[], randomSeed: () => num
     budgetUs,
     properties: properties.length > 0 ? (properties as PropertyName[]) : undefined,
     bugs: bugs as BugName[],
+    fixes: fixes as FixName[],
+    allowKnown: v['allow-known'] === true,
     out: v.out,
     shard,
     workers: v.workers !== undefined ? int('--workers', v.workers, 1) : availableParallelism(),
@@ -115,6 +129,7 @@ export function reproduceLine(o: CheckOptions): string {
   if (o.budgetUs !== undefined) parts.push(`--time-budget ${formatDuration(o.budgetUs)}`);
   if (o.properties !== undefined) parts.push(`--property ${o.properties.join(',')}`);
   if (o.bugs.length > 0) parts.push(`--bugs ${o.bugs.join(',')}`);
+  if (o.fixes.length > 0) parts.push(`--fixes ${o.fixes.length === FIX_NAMES.length ? 'all' : o.fixes.join(',')}`);
   if (o.shard.count > 1) parts.push(`--shard ${o.shard.index}/${o.shard.count}`);
   return parts.join(' ');
 }

@@ -1,7 +1,8 @@
 /**
  * `lessor-sim check`: a property campaign over worker threads. Prints the seed to reproduce, a progress
- * line on stderr when it is a terminal, and a summary; writes shrunk counterexamples with --out. Exit
- * code 0 when no run violated a property, 1 when one did, 2 on bad usage.
+ * line on stderr when it is a terminal, and a summary grouped by finding class; writes shrunk
+ * counterexamples with --out. Exit code 0 when no run violated a property (or, with --allow-known, when
+ * every violation has a finding class), 1 otherwise, 2 on bad usage.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,6 +37,7 @@ export async function runCheck(argv: string[], io: CheckIO): Promise<number> {
   const spec: CampaignSpec = {
     seed: o.seed,
     bugs: o.bugs,
+    fixes: o.fixes,
     shrink: o.out !== undefined,
     ...(o.properties !== undefined ? { properties: o.properties } : {}),
   };
@@ -71,7 +73,8 @@ export async function runCheck(argv: string[], io: CheckIO): Promise<number> {
   const seconds = (Date.now() - started) / 1000;
   outcomes.sort((a, b) => a.index - b.index);
   summarize(o, outcomes, seconds, io);
-  return violations > 0 ? 1 : 0;
+  const unexplained = outcomes.filter((r) => r.violation !== undefined && r.classification?.finding === undefined).length;
+  return violations === 0 || (o.allowKnown && unexplained === 0) ? 0 : 1;
 }
 
 function summarize(o: CheckOptions, outcomes: readonly RunOutcome[], seconds: number, io: CheckIO): void {
@@ -84,6 +87,7 @@ function summarize(o: CheckOptions, outcomes: readonly RunOutcome[], seconds: nu
   for (const r of failing) {
     const v = r.violation!;
     io.out(`  run ${r.index} (run seed ${r.runSeed}): ${v.property} at ${(v.atUs / 1e6).toFixed(6)} s, trace line ${v.traceLine}: ${v.message}`);
+    io.out(`    class: ${classLine(r)}`);
     if (o.out !== undefined && r.counterexample !== undefined) {
       const file = join(o.out, `check-${o.seed}-${r.index}-${v.property}.yaml`);
       writeFileSync(file, r.counterexample);
@@ -93,5 +97,28 @@ function summarize(o: CheckOptions, outcomes: readonly RunOutcome[], seconds: nu
   const byProperty = new Map<string, number>();
   for (const r of failing) byProperty.set(r.violation!.property, (byProperty.get(r.violation!.property) ?? 0) + 1);
   if (byProperty.size > 0) io.out(`violations by property: ${[...byProperty].map(([p, n]) => `${p} ${n}`).join(', ')}`);
+  const byClass = new Map<string, RunOutcome[]>();
+  for (const r of failing) {
+    const c = r.classification?.finding ?? UNEXPLAINED;
+    byClass.set(c, [...(byClass.get(c) ?? []), r]);
+  }
+  if (byClass.size > 0) {
+    io.out('violations by finding class (docs/findings/CLASS.md):');
+    const order = [...byClass.keys()].sort((a, b) => (a === UNEXPLAINED ? 1 : b === UNEXPLAINED ? -1 : a.localeCompare(b)));
+    for (const c of order) {
+      const rs = byClass.get(c)!;
+      io.out(`  ${c.padEnd(36)} ${String(rs.length).padStart(5)}  runs ${rs.map((r) => r.index).join(', ')}`);
+    }
+  }
   io.out(`reproduce: ${reproduceLine(o)}${o.out === undefined && failing.length > 0 ? ' --out DIR   (to shrink and write counterexamples)' : ''}`);
+}
+
+const UNEXPLAINED = 'unexplained';
+
+/** The class of a failing run, and any other fix that also removes it. */
+function classLine(r: RunOutcome): string {
+  const c = r.classification;
+  if (c === undefined || c.finding === undefined) return `${UNEXPLAINED} (no proposed fix removes it)`;
+  const [first, ...others] = c.fixes;
+  return `${c.finding} (removed by fix ${first}${others.length > 0 ? `; also by ${others.join(', ')}` : ''})`;
 }

@@ -9,7 +9,9 @@ import type { BugName } from '../../lessor/bugs.js';
 import { runArb, type GeneratedRun, type RunConstraints } from '../arbitraries/run-arb.js';
 import type { SetupConstraints } from '../arbitraries/setup-arb.js';
 import type { PropertyName } from '../monitors/property-names.js';
+import type { FixName } from '../../lessor/fixes.js';
 import { checkRun } from './check-run.js';
+import { classifyViolation, type Classification } from './classify.js';
 import { counterexampleOf } from './lease-property.js';
 
 export interface CampaignSpec {
@@ -17,6 +19,8 @@ export interface CampaignSpec {
   readonly properties?: readonly PropertyName[];
   /** Bug switches every run has on. */
   readonly bugs?: readonly BugName[];
+  /** Proposed fixes every run has on. */
+  readonly fixes?: readonly FixName[];
   readonly constraints?: Omit<RunConstraints, 'setup'> & { readonly setup?: SetupConstraints };
   /** Shrink failing runs and write their counterexample (default true). */
   readonly shrink?: boolean;
@@ -28,6 +32,8 @@ export interface RunOutcome {
   readonly steps: number;
   readonly virtualUs: Micros;
   readonly violation?: { readonly property: PropertyName; readonly atUs: Micros; readonly message: string; readonly traceLine: number };
+  /** For a failing run: its finding class, from replaying the (shrunk, when shrinking) scenario with each fix on. */
+  readonly classification?: Classification;
   /** The shrunk counterexample scenario file, for a failing run. */
   readonly counterexample?: string;
 }
@@ -42,7 +48,10 @@ export function runSeedOf(campaignSeed: number, index: number): number {
 
 function arbOf(spec: CampaignSpec): fc.Arbitrary<GeneratedRun> {
   const c = spec.constraints ?? {};
-  return runArb({ ...c, setup: { ...c.setup, bugs: [...(c.setup?.bugs ?? []), ...(spec.bugs ?? [])] } });
+  return runArb({
+    ...c,
+    setup: { ...c.setup, bugs: [...(c.setup?.bugs ?? []), ...(spec.bugs ?? [])], fixes: [...(c.setup?.fixes ?? []), ...(spec.fixes ?? [])] },
+  });
 }
 
 /** Runs and judges run `index` of the campaign. */
@@ -56,7 +65,7 @@ export function campaignRun(spec: CampaignSpec, index: number): RunOutcome {
   const v = first.violation;
   if (v === undefined) return base;
   const violation = { property: v.property, atUs: v.atUs, message: v.message, traceLine: v.traceLine };
-  if (spec.shrink === false) return { ...base, violation };
+  if (spec.shrink === false) return { ...base, violation, classification: classifyViolation(first.scenario, v.property) };
   // The same seed makes fast-check generate the same first run, which fails, and shrink it.
   const out = fc.check(
     fc.property(arb, (r) => checkRun(r, opts).violation?.property !== v.property),
@@ -67,5 +76,6 @@ export function campaignRun(spec: CampaignSpec, index: number): RunOutcome {
     name: `check-${spec.seed}-${index}-${v.property}`,
     origin: [`Found by: lessor-sim check --seed ${spec.seed} (run ${index}, run seed ${runSeed}); shrunk by fast-check.`],
   });
-  return { ...base, violation, ...(cx !== undefined ? { counterexample: cx.yaml } : {}) };
+  const classification = classifyViolation(cx?.scenario ?? checkRun(shrunk, opts).scenario, v.property);
+  return { ...base, violation, classification, ...(cx !== undefined ? { counterexample: cx.yaml } : {}) };
 }
