@@ -19,12 +19,12 @@ export interface FixInfo {
 
 /** Narrow fixes first: a violation several fixes remove is named after the first (`check` lists the rest). */
 export const FIXES = {
-  'timetolive-confirms-leadership': {
-    finding: 'stale-leader-answers-timetolive',
-    title: 'a leader that lost its term answers TimeToLive from its own lessor',
+  'lease-reads-confirm-leadership': {
+    finding: 'stale-leader-answers-lease-reads',
+    title: 'a leader that lost its term answers TimeToLive and forwarded renewals from its own lessor',
     links: ['etcd-io/etcd#15247'],
     profiles: ['v3.4', 'v3.5'],
-    effect: 'LeaseTimeToLive on a member that believes it leads first confirms leadership with a ReadIndex round, else fails with ErrLeaderChanged',
+    effect: 'LeaseTimeToLive on a member that believes it leads, and the peer /leases and /leases/internal handlers, first confirm leadership with a ReadIndex round, else refuse (ErrLeaderChanged, or a retryable HTTP error)',
   },
   'renew-rechecks-primary': {
     finding: 'renew-acknowledged-after-demotion',

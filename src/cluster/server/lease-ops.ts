@@ -90,7 +90,7 @@ export type TimeToLiveResult = { readonly ok: true; readonly body: TimeToLiveBod
  * loop with no pause until ReqTimeout. ErrLeaseNotFound becomes TTL -1 at the gRPC layer.
  */
 export function leaseTimeToLive(s: EtcdServer, id: bigint, keys: boolean, cb: (r: TimeToLiveResult) => void): void {
-  if (s.isLeader() && s.fix('timetolive-confirms-leadership')) {
+  if (s.isLeader() && s.fix('lease-reads-confirm-leadership')) {
     // Proposed fix: a leader cut off from its quorum (stalled raft loop, partition) must not answer alone.
     return s.ensureLeadership((ok) => (ok ? timeToLiveOnLeader(s, id, keys, cb) : cb({ ok: false, err: ErrLeaderChanged })));
   }

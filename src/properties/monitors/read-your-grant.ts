@@ -16,7 +16,8 @@ function saysMissing(e: TraceEvent): boolean {
     case 'client-keepalive-once-recv':
       return (numField(e, 'ttl') ?? 1) <= 0;
     case 'ctl-ok':
-      return e.fields?.op === 'timetolive' && numField(e, 'ttl') === -1;
+      // TTL -1 with a granted TTL is an expired lease not yet revoked (it exists); not found has none.
+      return e.fields?.op === 'timetolive' && numField(e, 'ttl') === -1 && (numField(e, 'grantedTTL') ?? 0) === 0;
     default:
       return e.fields?.err === 'ErrLeaseNotFound' || e.fields?.error === 'ErrLeaseNotFound';
   }
