@@ -65,13 +65,22 @@ export function campaignRun(spec: CampaignSpec, index: number): RunOutcome {
   const v = first.violation;
   if (v === undefined) return base;
   const violation = { property: v.property, atUs: v.atUs, message: v.message, traceLine: v.traceLine };
-  if (spec.shrink === false) return { ...base, violation, classification: classifyViolation(first.scenario, v.property) };
   // The same seed makes fast-check generate the same first run, which fails, and shrink it.
-  const out = fc.check(
-    fc.property(arb, (r) => checkRun(r, opts).violation?.property !== v.property),
-    { seed: runSeed, numRuns: 1 },
-  );
-  const shrunk = out.failed && out.counterexample !== null ? out.counterexample[0] : run!;
+  const shrink = (): GeneratedRun => {
+    const out = fc.check(
+      fc.property(arb, (r) => checkRun(r, opts).violation?.property !== v.property),
+      { seed: runSeed, numRuns: 1 },
+    );
+    return out.failed && out.counterexample !== null ? out.counterexample[0] : run!;
+  };
+  if (spec.shrink === false) {
+    // As generated, a run can hold a second instance a fix does not reach; the shrunk run shows the one
+    // found. Shrinking is costly, so only a violation no fix removes as generated is shrunk to classify it.
+    const asGenerated = classifyViolation(first.scenario, v.property);
+    const classification = asGenerated.finding !== undefined ? asGenerated : classifyViolation(checkRun(shrink(), opts).scenario, v.property);
+    return { ...base, violation, classification };
+  }
+  const shrunk = shrink();
   const cx = counterexampleOf(shrunk, [v.property], {
     name: `check-${spec.seed}-${index}-${v.property}`,
     origin: [`Found by: lessor-sim check --seed ${spec.seed} (run ${index}, run seed ${runSeed}); shrunk by fast-check.`],
