@@ -9,7 +9,11 @@ import { FakeCluster, type FakeClusterOptions } from './fake-cluster.js';
 export const S = 1_000_000;
 export const MS = 1_000;
 
-/** A scheduler, a fake cluster, a trace, and a factory for clients on their own processes. */
+/**
+ * A scheduler, a fake cluster, a trace, and a factory for clients on their own processes. Clients here
+ * run the keepalive send loop on an exact 500 ms grid (`sendPassDriftUs: 0`) unless a test asks for
+ * the drift, so these tests can pin the loop's arithmetic to round instants; the drift has its own tests.
+ */
 export function world(opts: FakeClusterOptions & { readonly seed?: string } = {}) {
   const sched = new Scheduler();
   const trace = new Trace();
@@ -18,7 +22,7 @@ export function world(opts: FakeClusterOptions & { readonly seed?: string } = {}
 
   const client = (name: string, o: Partial<Omit<EtcdClientOptions, 'name'>> = {}): EtcdClient => {
     const process = o.process ?? new Process(name, sched);
-    return new EtcdClient({ name, process, transport: cluster.transportFor(process), prng: root.fork(name), trace, ...o });
+    return new EtcdClient({ name, process, transport: cluster.transportFor(process), prng: root.fork(name), trace, sendPassDriftUs: 0, ...o });
   };
 
   /** Trace events of `kind` (by `member` if given). */

@@ -26,6 +26,26 @@ describe('keepalive cadence', () => {
     expect(ch.responses).toBe(5);
   });
 
+  it('with the measured drift (0.7 ms a pass) the 6th pass is already past the 2 ms round trip: every 3.0042 s', () => {
+    const w = world();
+    const c1 = w.client('c1', { sendPassDriftUs: 700 });
+    const id = w.cluster.grantNow(9);
+    c1.keepAlive(id);
+    w.run(13 * S);
+    // Passes at k × 500.7 ms. Response 0.002 → next 3.002; the 6th pass (3.0042) is strictly after it.
+    expect(w.times('client-keepalive-send', 'c1')).toEqual([0, 3.0042, 6.0084, 9.0126, 12.0168]);
+  });
+
+  it('a drift smaller than round trip / 6 still misses the 6th pass: every 3.5 s, shifted by the drift', () => {
+    const w = world();
+    const c1 = w.client('c1', { sendPassDriftUs: 300 });
+    const id = w.cluster.grantNow(9);
+    c1.keepAlive(id);
+    w.run(8 * S);
+    // 6 × 0.3 ms = 1.8 ms < 2 ms: the pass at 3.0018 is before 3.002, the send goes on the 7th (3.5021).
+    expect(w.times('client-keepalive-send', 'c1')).toEqual([0, 3.5021, 7.0042]);
+  });
+
   it('quantises to the send loop’s own phase, not to whole seconds', () => {
     const w = world();
     const c1 = w.client('c1');

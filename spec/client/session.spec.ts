@@ -95,11 +95,38 @@ describe('KeepAliveOnce', () => {
     expect(c1.keepAlives.streamsOpened).toBe(0);
   });
 
-  it('retries Unavailable on the next member', () => {
+  it('an error etcd sent halts it, even an Unavailable one: toErr makes it an EtcdError, isHaltErr gives up', () => {
+    for (const err of [NO_LEADER, { code: 'Unavailable', name: 'ErrTimeout', message: 'etcdserver: request timed out' } as const]) {
+      const w = world();
+      const c1 = w.client('c1');
+      const id = w.cluster.grantNow(9);
+      w.cluster.setError('n1', err);
+      const r = capture<unknown>(w.sched);
+      c1.keepAliveOnce(id, r.cb);
+      w.run(1 * S);
+      expect(isRpcError(r.value) && r.value.name).toBe(err.name);
+      expect(w.events('client-keepalive-once-send', 'c1')).toHaveLength(1);
+    }
+  });
+
+  it('with no deadline (etcdctl) it waits as long as the member does; by default the request timeout ends it', () => {
+    for (const [opts, settled] of [[{ noDeadline: true }, false], [{}, true]] as const) {
+      const w = world({ members: ['n1'] });
+      const c1 = w.client('c1');
+      const id = w.cluster.grantNow(9);
+      w.cluster.setReachable('n1', false);
+      const r = capture<unknown>(w.sched);
+      c1.keepAliveOnce(id, r.cb, opts);
+      w.run(60 * S);
+      expect(r.value !== undefined).toBe(settled);
+    }
+  });
+
+  it('retries a transport error (gRPC Unavailable the client saw itself) on the next member', () => {
     const w = world();
     const c1 = w.client('c1');
     const id = w.cluster.grantNow(9);
-    w.cluster.setError('n1', NO_LEADER);
+    w.cluster.setError('n1', { code: 'Unavailable', name: 'ErrConnectionRefused', message: 'connection refused' });
     const r = capture<{ ttl: number }>(w.sched);
     c1.keepAliveOnce(id, r.cb);
     w.run(1 * S);

@@ -36,6 +36,7 @@ const DEFAULT_CLUSTER: ScenarioCluster = {
   jitterUs: 0,
   lossProbability: 0,
   preVote: false,
+  snapshotCount: 100_000,
 };
 
 const at = (line: number, col: number) => ({ file: FILE, line, col });

@@ -19,12 +19,13 @@ import {
   DEFAULT_DIAL_KEEPALIVE_TIMEOUT_US,
   DEFAULT_DIAL_TIMEOUT_US,
   DEFAULT_REQUEST_TIMEOUT_US,
+  SEND_PASS_DRIFT_US,
   firstKeepAliveTimeout,
 } from './constants.js';
 import type { CallOptions, ClientCore } from './core.js';
 import { invoke } from './invoke.js';
 import type { KeepAliveChannel } from './keepalive-channel.js';
-import { keepAliveOnce } from './keepalive-once.js';
+import { keepAliveOnce, type KeepAliveOnceOptions } from './keepalive-once.js';
 import { LeaseKeepAlive, type KeepAliveOptions } from './lease-keepalive.js';
 import { ClientTracer } from './tracer.js';
 import { ClientWatch, type ClientWatchHandlers, type ClientWatchOptions } from './watch.js';
@@ -64,6 +65,8 @@ export interface EtcdClientOptions {
    * concurrency.Session (`client.Ctx()`) pass contexts without WithRequireLeader.
    */
   readonly requireLeader?: boolean;
+  /** How much later than 500 ms each keepalive send-loop pass starts (default SEND_PASS_DRIFT_US, measured). */
+  readonly sendPassDriftUs?: Micros;
 }
 
 /**
@@ -112,6 +115,7 @@ export class EtcdClient {
       requestTimeoutUs: opts.requestTimeoutUs ?? DEFAULT_REQUEST_TIMEOUT_US,
       firstKeepAliveTimeoutUs: firstKeepAliveTimeout(dialTimeoutUs),
       requireLeader: opts.requireLeader ?? false,
+      sendPassDriftUs: opts.sendPassDriftUs ?? SEND_PASS_DRIFT_US,
       get closed() {
         return self.isClosed;
       },
@@ -174,7 +178,7 @@ export class EtcdClient {
     return this.lessor.keepAlive(id, opts);
   }
 
-  keepAliveOnce(id: bigint, cb: Callback<KeepAliveResponse>, opts?: CallOptions): void {
+  keepAliveOnce(id: bigint, cb: Callback<KeepAliveResponse>, opts?: KeepAliveOnceOptions): void {
     keepAliveOnce(this.core, id, cb, opts);
   }
 

@@ -9,6 +9,16 @@ import { MICROS_PER_SECOND, ms, seconds, type Micros } from '../clock/time.js';
 export const DEFAULT_TTL_US: Micros = seconds(5);
 /** lease.go `retryConnWait`: send-loop period and the wait before a keepalive stream is reopened. */
 export const RETRY_CONN_WAIT_US: Micros = ms(500);
+/**
+ * One pass of sendKeepAliveLoop beyond its 500 ms sleep: the loop reads `now`, sends, then starts
+ * `time.After(retryConnWait)` (clientv3/lease.go@v3.4.23 L480-512), so every pass starts later than the
+ * one before by the timer's wake-up latency plus the pass's own work. That drift decides which pass a
+ * renewal falls on: `nextKeepAlive = response time + TTL/3`, and six passes later the loop has drifted
+ * 6 × this, more than the round trip, so the renewal goes out on the 6th pass (TTL/3 after the last)
+ * instead of the 7th (500 ms later). Measured on etcdctl 3.4.23 (the seed runbook, TTL 9): renewals
+ * 3.004–3.005 s apart, i.e. six passes of 500.7 ms.
+ */
+export const SEND_PASS_DRIFT_US: Micros = 700;
 /** lease.go deadlineLoop period. */
 export const DEADLINE_LOOP_US: Micros = seconds(1);
 /** concurrency/session.go `defaultSessionTTL`, seconds. */

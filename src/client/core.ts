@@ -17,6 +17,8 @@ export interface ClientCore {
   readonly firstKeepAliveTimeoutUs: Micros;
   /** Default for `keepAlive(id, { requireLeader })`. */
   readonly requireLeader: boolean;
+  /** The keepalive send loop's drift per pass beyond retryConnWait. */
+  readonly sendPassDriftUs: Micros;
   readonly closed: boolean;
   /** Calls in flight, so `close()` can cancel them. */
   readonly inflight: Set<() => void>;

@@ -29,6 +29,12 @@ export const ErrLostWatcher = err('Unknown', 'ErrLostWatcher', 'lost watcher wai
 /** A call made on a client that was closed. */
 export const ErrClientClosed = err('Canceled', 'ErrClientClosed', 'grpc: the client connection is closing');
 
+/** gRPC's own connection errors, as opposed to the errors etcd sends (which rpctypes knows by message). */
+const TRANSPORT_ERRORS: ReadonlySet<string> = new Set(['ErrConnClosing', 'ErrConnectionReset', 'ErrConnectionRefused']);
+
+/** An Unavailable error from the connection itself: the one kind clientv3's toErr leaves a gRPC status. */
+export const isTransportError = (e: RpcError): boolean => e.code === 'Unavailable' && TRANSPORT_ERRORS.has(e.name);
+
 /** etcd's server error names the client reacts to (it cannot import the server's error values). */
 export const NO_LEADER = 'ErrNoLeader';
 

@@ -1,21 +1,31 @@
 import type { Timer } from '../clock/scheduler.js';
 import type { KeepAliveResponse, KeepAliveStream, RpcError } from '../cluster/server/api.js';
 import type { CallOptions, ClientCore } from './core.js';
-import { ErrContextCanceled, ErrClientClosed, ErrDeadlineExceeded, ErrLeaseNotFound } from './errors.js';
+import { ErrContextCanceled, ErrClientClosed, ErrDeadlineExceeded, ErrLeaseNotFound, isTransportError } from './errors.js';
 import { backoffBefore } from './retry.js';
 
 /**
  * lease.go `KeepAliveOnce`: a dedicated LeaseKeepAlive stream carrying one request. A response with
- * TTL ≤ 0 becomes `ErrLeaseNotFound`; a non-halting error (gRPC Unavailable — Internal does not occur
- * here) is retried on a fresh stream, on the member the failover has just pinned; any other error,
- * or the call's deadline (default: the client's request timeout, as etcdctl's command timeout), ends
- * the call.
+ * TTL ≤ 0 becomes `ErrLeaseNotFound`; a non-halting error is retried on a fresh stream, on the member
+ * the failover has just pinned; any other error, or the call's deadline (default: the client's request
+ * timeout; `noDeadline` for etcdctl's `context.TODO()`), ends the call.
+ *
+ * Which errors halt (clientv3/lease.go@v3.4.23 keepAliveOnce, client.go toErr and isHaltErr):
+ * keepAliveOnce passes the stream's error through toErr, which turns every error etcd itself sends
+ * ("etcdserver: request timed out", "etcdserver: no leader" …) into an rpctypes.EtcdError; that is no
+ * gRPC status, so isHaltErr sees code Unknown and halts. Only the transport's own Unavailable errors
+ * (connection refused or reset, transport closing) are retried.
  *
  * [SIM-CHOICE] Go retries at once. Here retry k waits as the unary interceptor would
  * (roundRobinQuorumBackoff: 25 ms ± 10 % once per quorum of attempts), so a member that answers
  * every attempt with an error instantly cannot spin the simulation at one virtual instant.
  */
-export function keepAliveOnce(core: ClientCore, id: bigint, cb: (res: KeepAliveResponse | RpcError) => void, opts: CallOptions = {}): void {
+export interface KeepAliveOnceOptions extends CallOptions {
+  /** The caller's context has no deadline (etcdctl's `context.TODO()`): `timeoutUs` does not apply. */
+  readonly noDeadline?: boolean;
+}
+
+export function keepAliveOnce(core: ClientCore, id: bigint, cb: (res: KeepAliveResponse | RpcError) => void, opts: KeepAliveOnceOptions = {}): void {
   const { process, tracer, balancer } = core;
   if (core.closed) {
     process.after(0, () => cb(ErrClientClosed));
@@ -29,7 +39,7 @@ export function keepAliveOnce(core: ClientCore, id: bigint, cb: (res: KeepAliveR
   const finish = (res: KeepAliveResponse | RpcError): void => {
     if (done) return;
     done = true;
-    deadline.cancel();
+    deadline?.cancel();
     retry?.cancel();
     stream?.close();
     core.inflight.delete(cancel);
@@ -37,7 +47,7 @@ export function keepAliveOnce(core: ClientCore, id: bigint, cb: (res: KeepAliveR
   };
   const cancel = (): void => finish(ErrContextCanceled);
   core.inflight.add(cancel);
-  const deadline = process.after(opts.timeoutUs ?? core.requestTimeoutUs, () => finish(ErrDeadlineExceeded));
+  const deadline = opts.noDeadline === true ? undefined : process.after(opts.timeoutUs ?? core.requestTimeoutUs, () => finish(ErrDeadlineExceeded));
 
   const once = (): void => {
     retry = undefined;
@@ -56,7 +66,7 @@ export function keepAliveOnce(core: ClientCore, id: bigint, cb: (res: KeepAliveR
         settled = true;
         stream = undefined;
         if (tracer.on) tracer.emit('client-keepalive-once-error', id, { endpoint: conn.endpoint, error: e.name });
-        if (e.code !== 'Unavailable') {
+        if (!isTransportError(e)) {
           finish(e);
           return;
         }

@@ -43,9 +43,9 @@ const byId = (a: KeepAliveState, b: KeepAliveState): number => (a.id < b.id ? -1
  * - `keepAlive(id)` registers a caller; the first call starts the receive loop (which opens the one
  *   LeaseKeepAlive stream all leases share) and the deadline loop. A new lease starts with
  *   `deadline = now + firstKeepAliveTimeout` and `nextKeepAlive = now`.
- * - Send loop, per stream: a pass at once, then every 500 ms (retryConnWait): send `{ID}` for every lease
- *   whose nextKeepAlive is strictly before now. nextKeepAlive moves only on a response, so an
- *   unanswered lease is re-sent on every pass.
+ * - Send loop, per stream: a pass at once, then one 500 ms (retryConnWait) after each pass ends, each
+ *   pass taking the client's `sendPassDriftUs` (SEND_PASS_DRIFT_US by default): send `{ID}` for every lease whose nextKeepAlive is strictly before
+ *   now. nextKeepAlive moves only on a response, so an unanswered lease is re-sent on every pass.
  * - On a response: TTL ≤ 0 closes the lease's channels (no error value: that is how clientv3 reports
  *   expiry or revoke); otherwise `nextKeepAlive = now + TTL/3`, `deadline = now + TTL`.
  * - Deadline loop, every 1 s: closes the channels of each lease whose deadline is strictly before now.
@@ -213,7 +213,7 @@ export class LeaseKeepAlive {
         if (this.stream !== stream) return; // the send ended the stream
       }
     }
-    this.sendTimer = process.after(RETRY_CONN_WAIT_US, () => this.sendPass(gen));
+    this.sendTimer = process.after(RETRY_CONN_WAIT_US + this.core.sendPassDriftUs, () => this.sendPass(gen));
   }
 
   // --- deadline loop ------------------------------------------------------------------------------

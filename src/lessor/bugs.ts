@@ -4,6 +4,8 @@
  * scenario files name them in `bugs: [...]`. Each entry cites the etcd issue and the bug catalogue entry
  * (docs/bugs.md) it comes from.
  */
+import type { FixName } from './fixes.js';
+
 export interface BugInfo {
   /** Entry in the bug catalogue, e.g. "C4". */
   readonly catalogue: string;
@@ -127,8 +129,8 @@ export type BugName = keyof typeof BUGS;
 
 export const BUG_NAMES = Object.keys(BUGS) as BugName[];
 
-/** The switches a component was built with. */
-export type BugSet = ReadonlySet<BugName>;
+/** The switches a component was built with: historical bugs, and proposed fixes (fixes.ts). */
+export type BugSet = ReadonlySet<BugName | FixName>;
 
 export const NO_BUGS: BugSet = new Set();
 

@@ -22,6 +22,7 @@ import {
   type LeaseError,
 } from './errors.js';
 import type { BugName } from './bugs.js';
+import type { FixName } from './fixes.js';
 import { ExpiredChannel } from './expired-channel.js';
 import { Lease } from './lease.js';
 import { LeaseBucket } from './lease-bucket.js';
@@ -258,6 +259,8 @@ class LessorImpl implements Lessor {
     // Clear the stale checkpoint first so a later Promote uses the full TTL (at most 2 entries/lease/interval).
     this.cp!([{ id, remainingTTL: 0 }], (err) => {
       if (err !== undefined && this.config.profile.checkpointerReturnsError) return done({ ttl: -1, err });
+      // Proposed fix: the checkpoint took a raft round trip, across which this lessor may have been demoted.
+      if (this.fix('renew-rechecks-primary') && (!this.isPrimary() || this.demotec !== dc)) return done({ ttl: -1, err: ErrNotPrimary });
       this.finishRenew(id, l, done);
     });
   }
@@ -514,6 +517,10 @@ class LessorImpl implements Lessor {
   }
 
   private bug(name: BugName): boolean {
+    return this.config.bugs.has(name);
+  }
+
+  private fix(name: FixName): boolean {
     return this.config.bugs.has(name);
   }
 

@@ -22,6 +22,14 @@ export interface Profile {
   readonly forwardRenewThrottleMs: number;
   /** etcd's --pre-vote default (3.5 turned it on). */
   readonly preVoteDefault: boolean;
+  /**
+   * Server: which applied entries move the consistent index on disk. 3.5 saves it for every entry. 3.4
+   * saves it only in a write transaction that changed the keyspace (mvcc/kvstore_txn.go End: "only
+   * update index if the txn modifies the mvcc state") and in a snapshot (mvcc/kvstore.go Commit), so on
+   * restart every entry above it is applied again (etcdserver/server.go applyEntryNormal: `e.Index >
+   * consistIndex`), lease grants, revokes and checkpoints included.
+   */
+  readonly consistentIndexSavedBy: 'every-entry' | 'keyspace-change-or-snapshot';
 }
 
 export const V3_4: Profile = {
@@ -34,6 +42,7 @@ export const V3_4: Profile = {
   timeToLiveRejectsDemoted: false,
   forwardRenewThrottleMs: 0,
   preVoteDefault: false,
+  consistentIndexSavedBy: 'keyspace-change-or-snapshot',
 };
 
 export const V3_5: Profile = {
@@ -46,6 +55,7 @@ export const V3_5: Profile = {
   timeToLiveRejectsDemoted: true,
   forwardRenewThrottleMs: 50,
   preVoteDefault: true,
+  consistentIndexSavedBy: 'every-entry',
 };
 
 export const PROFILES: Readonly<Record<Profile['name'], Profile>> = { 'v3.4': V3_4, 'v3.5': V3_5 };

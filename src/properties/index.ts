@@ -34,6 +34,7 @@ export { draftRun, type DraftedRun } from './check/draft-run.js';
 export { counterexample, type Counterexample, type CounterexampleOptions } from './check/counterexample.js';
 export { PropertyViolation, assertLeaseProperty, counterexampleOf, findCounterexample, leaseProperty, type LeasePropertyOptions } from './check/lease-property.js';
 export { campaignRun, runSeedOf, type CampaignSpec, type RunOutcome } from './check/campaign.js';
+export { classifyViolation, type Classification } from './check/classify.js';
 
 export { BUG_FAMILIES, CHECKPOINTING_OFF, type BugFamily, type FamilyName } from './families/bug-families.js';
 export { at, scripted, type Timed } from './families/scripted.js';

@@ -1,5 +1,7 @@
 /** The top-level and `cluster` tables of a scenario file, with etcd's defaults beside their names. */
 import { ms, seconds, type Micros } from '../clock/time.js';
+import { DEFAULT_SNAPSHOT_COUNT } from '../cluster/server/config.js';
+import { FIX_NAMES } from '../lessor/fixes.js';
 import { INVALID, type Codec } from './codec.js';
 import { DEFAULT_MEMBERS, MAX_MEMBERS, type ParseContext } from './context.js';
 import { bool, duration, int, list, object, oneOf, probability, text } from './codecs.js';
@@ -9,7 +11,7 @@ import { quote } from './node.js';
 import { steps } from './steps.js';
 import { alertsSection } from './alerts-section.js';
 import { didYouMean } from './suggest.js';
-import { PROFILE_NAMES, type ScenarioCluster, type Scenario } from './types.js';
+import { DIFF_EVENT_KINDS, PROFILE_NAMES, type ScenarioCluster, type ExpectedDifference, type Scenario } from './types.js';
 
 const count = int(1, MAX_MEMBERS, `a member count from 1 to ${MAX_MEMBERS}`);
 
@@ -65,6 +67,12 @@ const CLUSTER_FIELDS: FieldsFor<ScenarioCluster> = {
     duration({ positive: true }),
     'Extension: LessorConfig.ExpiredLeasesRetryInterval; unset derives etcd\'s ReqTimeout(), 5s + 2 × election-timeout.',
   ),
+  snapshotCount: def(
+    'snapshot-count',
+    int(1, Number.MAX_SAFE_INTEGER, 'a whole number of entries, at least 1'),
+    DEFAULT_SNAPSHOT_COUNT,
+    'Extension: --snapshot-count, applied entries between snapshots; a snapshot saves the consistent index, which in v3.4 bounds what a restart applies again.',
+  ),
 };
 
 /** etcd's own startup checks (embed/config.go Validate): a configuration etcd refuses is no scenario. */
@@ -109,6 +117,25 @@ const bugName: Codec<string> = {
   },
 };
 
+const DIFFERENCE_FIELDS: FieldsFor<Omit<ExpectedDifference, 'line'>> = {
+  kind: req('kind', oneOf(DIFF_EVENT_KINDS), 'The kind of event, as `diff` prints it.'),
+  subject: req('subject', text('an event subject such as L1, /locks/a or "L1 (c1)"', { anyScalar: true }), 'The event\'s subject, exactly as `diff` prints it.'),
+  nth: opt('nth', int(1, Number.MAX_SAFE_INTEGER, 'a position from 1'), 'Only the nth such event (diff\'s #n); every one when absent.'),
+  reason: req('reason', text('a reason'), 'Why the model and etcd 3.4.23 differ here; `diff` prints it.'),
+};
+
+const differenceFields = object(DIFFERENCE_FIELDS, 'expected difference');
+
+/** One declared difference, remembering its line for `diff`'s report. */
+const expectedDifference: Codec<ExpectedDifference> = {
+  ...differenceFields,
+  expected: 'an expected difference',
+  decode(node, ctx) {
+    const d = differenceFields.decode(node, ctx);
+    return d === INVALID ? INVALID : { ...d, line: node.pos.line };
+  },
+};
+
 /** What the file states; parse.ts derives `durationUs` from `duration` and the steps. */
 export type ScenarioFields = Omit<Scenario, 'file' | 'durationUs'> & { readonly durationUs?: Micros };
 
@@ -123,6 +150,16 @@ export const TOP_LEVEL_FIELDS: FieldsFor<ScenarioFields> = {
   cluster: def('cluster', cluster, defaultsOf(CLUSTER_FIELDS), 'The simulated etcd cluster.'),
   bugs: def('bugs', list(bugName, { unique: true }), [], 'Names of historical etcd bugs to switch on.'),
   alerts: opt('alerts', alertsSection, 'Extension: Prometheus-style alerting rules evaluated on the simulated metrics (see docs/signals.md).'),
+  fixes: opt(
+    'fixes',
+    list(oneOf(FIX_NAMES), { unique: true }),
+    'Extension: proposed fixes to switch on (the dual of bugs: how etcd would have to change to remove a finding class).',
+  ),
+  expectedDifferences: opt(
+    'expected-differences',
+    list(expectedDifference),
+    'Extension: events `diff` may show outside tolerance or on one side only, each with its reason; any other such event makes `diff` disagree.',
+  ),
   steps: req('steps', steps, 'The timed steps, in time order.'),
   durationUs: opt(
     'duration',

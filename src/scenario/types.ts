@@ -21,6 +21,25 @@ export interface ScenarioError extends SourcePos {
 export const PROFILE_NAMES = ['v3.4', 'v3.5'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
+/** The lease events `lessor-sim diff` pairs between the simulation and real etcd. */
+export const DIFF_EVENT_KINDS = ['grant', 'revoke', 'put', 'renew', 'ttl', 'leases', 'delete', 'error'] as const;
+export type DiffEventKind = (typeof DIFF_EVENT_KINDS)[number];
+
+/**
+ * A difference from real etcd the file expects `diff` to show (an event outside tolerance, with other
+ * values, or seen on one side only), and why. Without one, such an event makes `diff` disagree.
+ */
+export interface ExpectedDifference {
+  readonly kind: DiffEventKind;
+  /** The event's subject as `diff` prints it: a lease label, a key, "L1 (c1)", "keepalive-once L1". */
+  readonly subject: string;
+  /** Only the nth event of that kind and subject (from 1); every one when absent. */
+  readonly nth?: number;
+  readonly reason: string;
+  /** Line of the declaration, so `diff` can point at it. */
+  readonly line: number;
+}
+
 /** `n1`..`nN`; `n1` is the first leader. */
 export type MemberName = string;
 /** A client process: `c1`, `writer-2` (`[a-z][a-z0-9-]*`). */
@@ -54,6 +73,8 @@ export interface ScenarioCluster {
   readonly preVote: boolean;
   /** LessorConfig.ExpiredLeasesRetryInterval; undefined means derive etcd's ReqTimeout(). */
   readonly expiredLeaseRetryUs?: Micros;
+  /** --snapshot-count: applied entries between snapshots (which save the consistent index). */
+  readonly snapshotCount: number;
 }
 
 export interface IntRange {
@@ -357,6 +378,10 @@ export interface Scenario {
   readonly cluster: ScenarioCluster;
   /** Historical etcd bugs switched on, by name. */
   readonly bugs: readonly string[];
+  /** Extension: proposed fixes switched on, by name (src/lessor/fixes.ts). */
+  readonly fixes?: readonly string[];
+  /** Extension: differences from real etcd that `diff` should accept, each with its reason. */
+  readonly expectedDifferences?: readonly ExpectedDifference[];
   readonly steps: readonly Step[];
   /** Alerting rules evaluated on the run's signals. */
   readonly alerts?: AlertGroup;

@@ -29,6 +29,8 @@ export interface TraceFields {
   'server-checkpoint-refused': { readonly count: number };
   'server-expired-revoke': { readonly ok: boolean; readonly err?: string };
   'server-expired-revoke-skipped': { readonly count: number };
+  /** A snapshot at raft index `index`: it saves the consistent index (what v3.4 re-applies from on restart). */
+  'server-snapshot': { readonly index: number };
   // ---- raft ----
   'raft-transfer': { readonly to: string };
   'raft-term': { readonly term: number };

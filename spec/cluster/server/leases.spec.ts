@@ -170,6 +170,61 @@ describe('persistence', () => {
   });
 });
 
+describe('consistent index (what a restart applies again)', () => {
+  /** A lease checkpointed at 2 s (interval 2 s): then, optionally, an unrelated put; then a whole-cluster restart. */
+  const checkpointThenRestart = (profile: typeof V3_4, opts: { put: boolean; snapshotCount?: number }) => {
+    const { c, grant, call } = clusterHarness({
+      profile,
+      leaseCheckpoint: true,
+      checkpointIntervalUs: seconds(2),
+      ...(opts.snapshotCount !== undefined ? { snapshotCount: opts.snapshotCount } : {}),
+    });
+    c.runUntil(seconds(1));
+    const id = grant(30);
+    c.runUntil(seconds(3.5)); // checkpointed on the 3.0 s run-loop pass: 28 s remaining
+    if (opts.put) call('n1', { op: 'Put', key: '/unrelated', value: 'v', lease: 0n });
+    c.runUntil(seconds(4));
+    const indexes = c.names.map((n) => c.server(n)!.appliedIndex - c.server(n)!.disk.consistentIndex);
+    for (const n of c.names) c.crash(n);
+    c.runUntil(seconds(5));
+    for (const n of c.names) c.restart(n);
+    // What Promote found: the new leader's lease lasts remaining TTL (or the full 30 s when 0) + 1 s ET.
+    let promotedFor: number | undefined;
+    c.trace.subscribe((e) => {
+      if (e.kind === 'lessor-promote' && promotedFor === undefined) promotedFor = (c.server(e.member)!.lessor.lookup(id)!.expiry - e.t) / MICROS_PER_SECOND;
+    });
+    c.runUntil(seconds(10));
+    return { promotedFor, behind: indexes };
+  };
+
+  it('v3.4: only a keyspace change saves it, so a checkpoint after the last write is applied again on restart', () => {
+    const r = checkpointThenRestart(V3_4, { put: false });
+    expect(r.behind.every((b) => b > 0)).toBe(true); // grant and checkpoint left the saved index behind
+    expect(r.promotedFor).toBe(28 + 1);
+  });
+
+  it('v3.4: one unrelated put saves it past the checkpoint, which is then lost on restart', () => {
+    const r = checkpointThenRestart(V3_4, { put: true });
+    expect(r.behind).toEqual([0, 0, 0]);
+    expect(r.promotedFor).toBe(30 + 1);
+  });
+
+  it('v3.4: a snapshot saves it too, once more than snapshot-count entries were applied since the last', () => {
+    // The log: 1 the first leader's empty entry, 2 the grant, 3 the checkpoint. 3 - 0 > 2: a snapshot at 3.
+    const r = checkpointThenRestart(V3_4, { put: false, snapshotCount: 2 });
+    expect(r.behind).toEqual([0, 0, 0]);
+    expect(r.promotedFor).toBe(30 + 1);
+    // One entry fewer between snapshots than needed: none is taken and the checkpoint is applied again.
+    expect(checkpointThenRestart(V3_4, { put: false, snapshotCount: 3 }).promotedFor).toBe(28 + 1);
+  });
+
+  it('v3.5 saves it for every entry: nothing is applied again', () => {
+    const r = checkpointThenRestart(V3_5, { put: false });
+    expect(r.behind).toEqual([0, 0, 0]);
+    expect(r.promotedFor).toBe(30 + 1);
+  });
+});
+
 describe('response headers', () => {
   it('a write answers with the revision it applied at, even when later writes applied before the reply left', () => {
     const { c, t } = clusterHarness();

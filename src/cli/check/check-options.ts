@@ -2,9 +2,10 @@
 import { availableParallelism } from 'node:os';
 import type { Micros } from '../../clock/time.js';
 import { isBugName, type BugName } from '../../lessor/bugs.js';
+import { FIX_NAMES, isFixName, type FixName } from '../../lessor/fixes.js';
 import { PROPERTY_NAMES, isPropertyName, type PropertyName } from '../../properties/monitors/property-names.js';
 import { formatDuration, parseDuration } from '../../scenario/duration.js';
-import { list as flagList, str, type Invocation } from '../command.js';
+import { bool, list as flagList, str, type Invocation } from '../command.js';
 import { UsageError } from '../errors.js';
 
 export interface CheckCommandOptions {
@@ -14,6 +15,8 @@ export interface CheckCommandOptions {
   readonly budgetUs: Micros | undefined;
   readonly properties: readonly PropertyName[] | undefined;
   readonly bugs: readonly BugName[];
+  readonly fixes: readonly FixName[];
+  readonly allowKnown: boolean;
   readonly out: string | undefined;
   readonly shard: { readonly index: number; readonly count: number };
   readonly workers: number;
@@ -37,6 +40,9 @@ export function checkOptions(inv: Pick<Invocation, 'flags'>, randomSeed: () => n
   for (const p of properties) if (!isPropertyName(p)) throw new UsageError(`unknown property ${JSON.stringify(p)}; known: ${PROPERTY_NAMES.join(', ')}`);
   const bugs = list(flagList(inv, 'bugs'));
   for (const b of bugs) if (!isBugName(b)) throw new UsageError(`unknown bug ${JSON.stringify(b)}`);
+  const named = list(flagList(inv, 'fixes'));
+  const fixes = named.includes('all') ? FIX_NAMES : named;
+  for (const f of fixes) if (!isFixName(f)) throw new UsageError(`unknown fix ${JSON.stringify(f)}; known: ${FIX_NAMES.join(', ')}, or all`);
   let budgetUs: Micros | undefined;
   if (v['time-budget'] !== undefined) {
     const d = parseDuration(v['time-budget']);
@@ -58,6 +64,8 @@ export function checkOptions(inv: Pick<Invocation, 'flags'>, randomSeed: () => n
     budgetUs,
     properties: properties.length > 0 ? (properties as PropertyName[]) : undefined,
     bugs: bugs as BugName[],
+    fixes: fixes as FixName[],
+    allowKnown: bool(inv, 'allow-known'),
     out: v.out,
     shard,
     workers: v.workers !== undefined ? int('--workers', v.workers, 1) : availableParallelism(),
@@ -91,6 +99,7 @@ export function reproduceLine(o: CheckCommandOptions): string {
   if (o.budgetUs !== undefined) parts.push(`--time-budget ${formatDuration(o.budgetUs)}`);
   if (o.properties !== undefined) parts.push(`--property ${o.properties.join(',')}`);
   if (o.bugs.length > 0) parts.push(`--bugs ${o.bugs.join(',')}`);
+  if (o.fixes.length > 0) parts.push(`--fixes ${o.fixes.length === FIX_NAMES.length ? 'all' : o.fixes.join(',')}`);
   if (o.shard.count > 1) parts.push(`--shard ${o.shard.index}/${o.shard.count}`);
   if (o.maxEvents !== undefined) parts.push(`--max-events ${o.maxEvents}`);
   return parts.join(' ');

@@ -1,7 +1,8 @@
 /**
  * `lessor-sim check`: a property campaign over worker threads. Prints the seed to reproduce, a progress
- * line on stderr when it is a terminal, and a summary; writes shrunk counterexamples with --out. Exit
- * code 0 when no run violated a property, 1 when one did, 2 on bad usage, 3 when none did but a run was
+ * line on stderr when it is a terminal, and a summary grouped by finding class; writes shrunk
+ * counterexamples with --out. Exit code 0 when no run violated a property (or, with --allow-known, when
+ * every violation has a finding class), 1 otherwise, 2 on bad usage, 3 when none did but a run was
  * stopped by its event budget or the livelock guard.
  */
 import { join } from 'node:path';
@@ -23,6 +24,7 @@ export async function runCheck(o: CheckCommandOptions, io: CliIO, junit?: string
   const spec: CampaignSpec = {
     seed: o.seed,
     bugs: o.bugs,
+    fixes: o.fixes,
     shrink: o.out !== undefined,
     ...(o.properties !== undefined ? { properties: o.properties } : {}),
     ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
@@ -64,7 +66,9 @@ export async function runCheck(o: CheckCommandOptions, io: CliIO, junit?: string
   outcomes.sort((a, b) => a.index - b.index);
   const files = summarize(o, outcomes, seconds, io);
   if (junit !== undefined) writeOutput(junit, checkJunit(o, outcomes, files, seconds, startedAt));
-  return violations > 0 ? 1 : stopped > 0 ? STOPPED_EXIT_CODE : 0;
+  const unexplained = outcomes.filter((r) => r.violation !== undefined && r.classification?.finding === undefined).length;
+  if (violations > 0 && !(o.allowKnown && unexplained === 0)) return 1;
+  return stopped > 0 ? STOPPED_EXIT_CODE : 0;
 }
 
 /** How many runs this shard has, when the campaign is bounded. */
@@ -85,6 +89,7 @@ function summarize(o: CheckCommandOptions, outcomes: readonly RunOutcome[], seco
   for (const r of failing) {
     const v = r.violation!;
     io.out(`  run ${r.index} (run seed ${r.runSeed}): ${v.property} at ${formatSeconds(v.atUs)} s, trace line ${v.traceLine}: ${v.message}`);
+    io.out(`    class: ${classLine(r)}`);
     if (o.out !== undefined && r.counterexample !== undefined) {
       const file = join(o.out, `check-${o.seed}-${r.index}-${v.property}.yaml`);
       writeOutput(file, r.counterexample);
@@ -99,6 +104,19 @@ function summarize(o: CheckCommandOptions, outcomes: readonly RunOutcome[], seco
   const byProperty = new Map<string, number>();
   for (const r of failing) byProperty.set(r.violation!.property, (byProperty.get(r.violation!.property) ?? 0) + 1);
   if (byProperty.size > 0) io.out(`violations by property: ${[...byProperty].map(([p, n]) => `${p} ${n}`).join(', ')}`);
+  const byClass = new Map<string, RunOutcome[]>();
+  for (const r of failing) {
+    const c = r.classification?.finding ?? UNEXPLAINED;
+    byClass.set(c, [...(byClass.get(c) ?? []), r]);
+  }
+  if (byClass.size > 0) {
+    io.out('violations by finding class (docs/findings/CLASS.md):');
+    const order = [...byClass.keys()].sort((a, b) => (a === UNEXPLAINED ? 1 : b === UNEXPLAINED ? -1 : a.localeCompare(b)));
+    for (const c of order) {
+      const rs = byClass.get(c)!;
+      io.out(`  ${c.padEnd(36)} ${String(rs.length).padStart(5)}  runs ${rs.map((r) => r.index).join(', ')}`);
+    }
+  }
   io.out(`reproduce: ${reproduceLine(o)}${o.out === undefined && failing.length > 0 ? ' --out DIR   (to shrink and write counterexamples)' : ''}`);
   return written;
 }
@@ -125,4 +143,14 @@ function checkJunit(o: CheckCommandOptions, outcomes: readonly RunOutcome[], fil
 function stoppedCount(outcomes: readonly RunOutcome[]): string {
   const n = outcomes.filter((r) => r.stopped !== undefined).length;
   return n === 0 ? '' : `, ${n} stopped`;
+}
+
+const UNEXPLAINED = 'unexplained';
+
+/** The class of a failing run, and any other fix that also removes it. */
+function classLine(r: RunOutcome): string {
+  const c = r.classification;
+  if (c === undefined || c.finding === undefined) return `${UNEXPLAINED} (no proposed fix removes it)`;
+  const [first, ...others] = c.fixes;
+  return `${c.finding} (removed by fix ${first}${others.length > 0 ? `; also by ${others.join(', ')}` : ''})`;
 }

@@ -4,6 +4,7 @@
  * its kind, and whether the values they carried (TTL, revision, count) agree.
  */
 import type { Micros } from '../../clock/time.js';
+import type { ExpectedDifference } from '../../scenario/types.js';
 import type { AssertionResult } from '../../scenario/replay/runner.js';
 import type { Observed } from './observed.js';
 import type { RealAssertionResult } from './real-replay.js';
@@ -89,4 +90,26 @@ export function pairEvents(sim: readonly Observed[], real: readonly Observed[]):
     }
   }
   return out.sort((a, b) => (a.sim ?? a.real)!.tUs - (b.sim ?? b.real)!.tUs);
+}
+
+export interface SortedDifferences {
+  readonly expected: ReadonlyArray<{ readonly event: EventPair; readonly difference: ExpectedDifference }>;
+  readonly unexpected: readonly EventPair[];
+  readonly unmatched: readonly ExpectedDifference[];
+}
+
+/**
+ * Splits the differing events into those a declaration covers (same kind and subject, and the same
+ * position when it names one; the first such declaration wins) and the rest, and lists the declarations
+ * that covered nothing.
+ */
+export function sortDifferences(outside: readonly EventPair[], declared: readonly ExpectedDifference[]): SortedDifferences {
+  const expected: Array<{ event: EventPair; difference: ExpectedDifference }> = [];
+  const unexpected: EventPair[] = [];
+  for (const event of outside) {
+    const difference = declared.find((d) => d.kind === event.kind && d.subject === event.subject && (d.nth === undefined || d.nth === event.nth));
+    if (difference === undefined) unexpected.push(event);
+    else expected.push({ event, difference });
+  }
+  return { expected, unexpected, unmatched: declared.filter((d) => !expected.some((x) => x.difference === d)) };
 }

@@ -6,10 +6,10 @@
 import { performance } from 'node:perf_hooks';
 import type { Micros } from '../../clock/time.js';
 import { runScenario } from '../../scenario/replay/runner.js';
-import type { Scenario } from '../../scenario/types.js';
+import type { ExpectedDifference, Scenario } from '../../scenario/types.js';
 import type { EtcdBinaries } from './binaries.js';
 import { ChildRegistry } from './children.js';
-import { pairAssertions, pairEvents, type AssertionPair, type EventPair } from './compare.js';
+import { pairAssertions, pairEvents, sortDifferences, type AssertionPair, type EventPair } from './compare.js';
 import { EtcdCluster } from './etcd-cluster.js';
 import { simObserved } from './observed.js';
 import type { PortPicker } from './ports.js';
@@ -29,12 +29,23 @@ export interface FileDiff {
   readonly simWallUs: Micros;
   readonly clusterStartUs: Micros;
   readonly realReplayUs: Micros;
-  /** Every assertion has the same verdict on both. */
+  /**
+   * Every assertion has the same verdict on both, and every event outside tolerance or on one side only
+   * is one the file declares in `expected-differences`.
+   */
   readonly agree: boolean;
+  /** Every assertion has the same verdict on both. */
+  readonly assertionsAgree: boolean;
   /** The paired event with the largest |Δ|. */
   readonly largest: EventPair | undefined;
   /** Paired events outside tolerance or with differing values, and events seen on one side only. */
   readonly eventsOutside: readonly EventPair[];
+  /** Those of `eventsOutside` the file declares expected, with the declaration. */
+  readonly expected: ReadonlyArray<{ readonly event: EventPair; readonly difference: ExpectedDifference }>;
+  /** Those of `eventsOutside` nobody declared: each one is a disagreement. */
+  readonly unexpected: readonly EventPair[];
+  /** Declarations that matched no differing event (the difference did not show this time). */
+  readonly unmatched: readonly ExpectedDifference[];
 }
 
 export interface DiffFileOptions {
@@ -70,6 +81,7 @@ export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<File
         leaseCheckpoint: s.cluster.leaseCheckpoint,
         leaseCheckpointPersist: s.cluster.leaseCheckpointPersist,
         preVote: s.cluster.preVote,
+        snapshotCount: s.cluster.snapshotCount,
       },
       binaries: opts.binaries,
       registry,
@@ -94,6 +106,9 @@ export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<File
   const events = pairEvents(simObserved(sim), real.observed);
   const paired = events.filter((e) => e.deltaUs !== undefined);
   const largest = paired.reduce<EventPair | undefined>((m, e) => (m === undefined || Math.abs(e.deltaUs!) > Math.abs(m.deltaUs!) ? e : m), undefined);
+  const eventsOutside = events.filter((e) => !e.within);
+  const { expected, unexpected, unmatched } = sortDifferences(eventsOutside, s.expectedDifferences ?? []);
+  const assertionsAgree = sim.setupError === undefined && assertions.every((a) => a.agree);
   return {
     file: s.file,
     name: s.name,
@@ -106,8 +121,12 @@ export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<File
     simWallUs,
     clusterStartUs,
     realReplayUs,
-    agree: sim.setupError === undefined && assertions.every((a) => a.agree),
+    agree: assertionsAgree && unexpected.length === 0,
+    assertionsAgree,
     largest,
-    eventsOutside: events.filter((e) => !e.within),
+    eventsOutside,
+    expected,
+    unexpected,
+    unmatched,
   };
 }

@@ -13,6 +13,8 @@ export interface ClusterFlags {
   readonly leaseCheckpoint: boolean;
   readonly leaseCheckpointPersist: boolean;
   readonly preVote: boolean;
+  /** --snapshot-count; etcd's default when absent. */
+  readonly snapshotCount?: number;
 }
 
 export interface MemberAddress {
@@ -93,6 +95,7 @@ export function memberArgs(addrs: readonly MemberAddress[], flags: ClusterFlags,
     ...(flags.leaseCheckpoint ? ['--experimental-enable-lease-checkpoint'] : []),
     ...(flags.leaseCheckpointPersist ? ['--experimental-enable-lease-checkpoint-persist'] : []),
     ...(flags.preVote ? ['--pre-vote'] : []),
+    ...(flags.snapshotCount !== undefined ? [`--snapshot-count=${flags.snapshotCount}`] : []),
     // Warnings and errors only, as JSON lines on stderr: the driver keeps the last ones for messages.
     '--logger=zap',
     '--log-outputs=stderr',

@@ -169,10 +169,14 @@ export class EtcdRpc {
     return { memberId: BigInt(r.header.member_id), leader: BigInt(r.leader), raftTerm: Number(r.raftTerm), version: r.version };
   }
 
-  /** One renew on a fresh LeaseKeepAlive stream (clientv3's KeepAliveOnce); resolves with the TTL. */
+  /**
+   * One renew on a fresh LeaseKeepAlive stream (clientv3's KeepAliveOnce); resolves with the TTL. No
+   * deadline: `etcdctl lease keep-alive --once` calls KeepAliveOnce with context.TODO()
+   * (etcdctl/ctlv3/command/lease_command.go@v3.4.23), so only the server's request timeout ends it.
+   */
   keepAliveOnce(id: bigint): Promise<number> {
     return new Promise((resolve, reject) => {
-      const stream = duplex(this.lease, 'LeaseKeepAlive', { deadline: Date.now() + COMMAND_TIMEOUT_MS });
+      const stream = duplex(this.lease, 'LeaseKeepAlive', {});
       let done = false;
       stream.on('data', (r: { TTL: string }) => {
         done = true;

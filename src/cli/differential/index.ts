@@ -1,7 +1,9 @@
 /**
  * `lessor-sim diff FILE…`: the same scenario in the simulation and on a live etcd 3.4 cluster, side by
- * side. Exit 0 when both give every assertion the same verdict, 1 otherwise (or when real etcd could not
- * be run), 2 when a file is invalid or asks for something the real-etcd driver cannot do faithfully.
+ * side. Exit 0 when both give every assertion the same verdict and every lease event agrees within its
+ * tolerance, or differs in a way the file declares under `expected-differences` (whose reasons are
+ * printed); 1 otherwise (or when real etcd could not be run); 2 when a file is invalid or asks for
+ * something the real-etcd driver cannot do faithfully.
  */
 import { readFileSync } from 'node:fs';
 import { formatTimeMs } from '../../clock/time.js';

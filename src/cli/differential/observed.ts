@@ -5,10 +5,10 @@
  */
 import type { Micros } from '../../clock/time.js';
 import type { RunResult } from '../../scenario/replay/runner.js';
-import type { Scenario } from '../../scenario/types.js';
+import type { DiffEventKind, Scenario } from '../../scenario/types.js';
 import type { TraceEvent } from '../../trace/trace.js';
 
-export type ObservedKind = 'grant' | 'revoke' | 'put' | 'renew' | 'ttl' | 'leases' | 'delete';
+export type ObservedKind = DiffEventKind;
 
 /** Why a key was deleted: a lease expiring (paced by the lessor's run loop) or a request. */
 export type DeleteCause = 'expiry' | 'request';
@@ -23,6 +23,9 @@ export interface Observed {
   /** A grant of a grant-many: answered while thousands of others queue in etcd. */
   readonly bulk?: boolean;
 }
+
+/** A keep-alive-once that failed: when its error came back is part of the behaviour (the server's timeout). */
+export const failedOnceSubject = (label: string): string => `keepalive-once ${label}`;
 
 /** Renewals are told apart by who sent them: a client's keep-alive stream, or a keep-alive-once. */
 export const renewSubject = (label: string, client: string | undefined): string => `${label} (${client ?? 'once'})`;
@@ -71,6 +74,9 @@ export function simObserved(run: RunResult): Observed[] {
       case 'client-keepalive-once-recv':
         // The member's TTL 0 answer for a lease it does not have, before clientv3 turns it into ErrLeaseNotFound.
         if (e.member.startsWith('ctl-') && e.fields?.ttl === 0) add('renew', renewSubject(labelOf(e.lease), undefined), 0);
+        break;
+      case 'ctl-error':
+        if (e.fields?.op === 'keepalive-once') add('error', failedOnceSubject(labelOf(e.lease)));
         break;
       case 'ctl-ok': {
         const f = e.fields;

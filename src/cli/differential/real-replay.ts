@@ -22,7 +22,7 @@ import type { EtcdMember } from './etcd-member.js';
 import { COMMAND_TIMEOUT_MS } from './etcd-rpc.js';
 import { KeyWatch } from './key-watch.js';
 import { LeaseIds } from './lease-ids.js';
-import { renewSubject, reportedGrant, type Observed, type ObservedKind } from './observed.js';
+import { failedOnceSubject, renewSubject, reportedGrant, type Observed, type ObservedKind } from './observed.js';
 import { evaluateReal } from './real-assertions.js';
 import { ReplayClients } from './replay-clients.js';
 import type { RealStepReplay } from './real-step-replay.js';

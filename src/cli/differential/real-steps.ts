@@ -5,7 +5,7 @@
  */
 import type { FieldKind, StepOf } from '../../scenario/step-kinds.js';
 import { grantMany } from './grant-many.js';
-import { renewSubject } from './observed.js';
+import { failedOnceSubject, renewSubject } from './observed.js';
 import type { RealStepReplay } from './real-step-replay.js';
 import { sleepUntil } from './wall-clock.js';
 
@@ -78,8 +78,14 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
     sendsRequest: true,
     perform: (s, r) =>
       r.request(s, `keepalive-once ${s.lease}`, async (m) => {
-        // A TTL 0 answer (lease not found) is recorded too: etcd sends it as a response, not an error.
-        r.observe('renew', renewSubject(s.lease, undefined), await m.rpc.keepAliveOnce(await r.lease(s.lease)));
+        const ttl = await m.rpc.keepAliveOnce(await r.lease(s.lease)).catch((e: unknown) => {
+          r.observe('error', failedOnceSubject(s.lease));
+          throw e;
+        });
+        // A TTL 0 answer (lease not found) is recorded too: etcd sends it as a response, not an error;
+        // clientv3's KeepAliveOnce then fails with ErrLeaseNotFound, as the simulated client does.
+        r.observe('renew', renewSubject(s.lease, undefined), ttl);
+        if (ttl <= 0) r.observe('error', failedOnceSubject(s.lease));
       }),
   },
   pause: {

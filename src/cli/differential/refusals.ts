@@ -94,6 +94,9 @@ export function refusals(s: Scenario, text: string): string[] {
   if (s.bugs.length > 0) {
     out.push(`${at('bugs')}: bugs: [${s.bugs.join(', ')}] cannot be replayed on real etcd: etcd 3.4.23 has the bugs it has, none can be switched on`);
   }
+  if ((s.fixes ?? []).length > 0) {
+    out.push(`${at('fixes')}: fixes: [${s.fixes!.join(', ')}] cannot be replayed on real etcd: they are proposals, etcd 3.4.23 has none of them`);
+  }
   for (const step of s.steps) {
     if (step.kind !== 'expect') {
       const entry = realStep(step.kind);

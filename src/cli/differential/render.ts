@@ -16,7 +16,7 @@ export function toleranceLines(): string[] {
   ];
 }
 
-function eventLine(e: EventPair): string {
+function eventLine(e: EventPair, expectedAt: number | undefined): string {
   const subject = `${e.subject}${e.nth > 1 || e.kind === 'renew' ? ` #${e.nth}` : ''}`;
   const at = (o: EventPair['sim']): string => (o === undefined ? '—' : formatSecondsMs(o.tUs));
   const value = (o: EventPair['sim']): string => (o?.value === undefined ? '' : `=${o.value}`);
@@ -25,6 +25,7 @@ function eventLine(e: EventPair): string {
   else if (e.real === undefined) status = 'ONLY IN SIMULATION';
   else if (!e.valuesAgree) status = `VALUES DIFFER (${e.sim.value} vs ${e.real.value})`;
   else status = e.within ? 'ok' : 'OUTSIDE TOLERANCE';
+  if (!e.within) status += expectedAt === undefined ? ': UNEXPECTED' : `: expected (line ${expectedAt})`;
   const cause = e.sim?.cause === 'expiry' ? ' (expiry)' : '';
   return (
     `  ${e.kind.padEnd(7)} ${subject.padEnd(28)} ${(at(e.sim) + value(e.sim)).padStart(14)} ${(at(e.real) + value(e.real)).padStart(14)} ` +
@@ -44,8 +45,15 @@ export function renderFileDiff(d: FileDiff): string[] {
   }
   out.push('lease events (seconds since time 0, =value: TTL, revision or count):');
   out.push(`  ${'kind'.padEnd(7)} ${'subject'.padEnd(28)} ${'simulation'.padStart(14)} ${'etcd'.padStart(14)} ${'Δ'.padStart(8)}  tolerance`);
-  for (const e of d.events) out.push(eventLine(e));
+  const declaredAt = new Map(d.expected.map((x) => [x.event, x.difference.line]));
+  for (const e of d.events) out.push(eventLine(e, declaredAt.get(e)));
   if (d.events.length === 0) out.push('  (none)');
+  const shown = [...new Set(d.expected.map((x) => x.difference))];
+  if (shown.length > 0 || d.unmatched.length > 0) {
+    out.push('expected differences (declared in the file):');
+    for (const x of shown) out.push(`  line ${x.line}: ${x.kind} ${x.subject}${x.nth !== undefined ? ` #${x.nth}` : ''}: ${x.reason}`);
+    for (const x of d.unmatched) out.push(`  line ${x.line}: ${x.kind} ${x.subject}${x.nth !== undefined ? ` #${x.nth}` : ''}: did not differ this run`);
+  }
   if (d.realNotes.length > 0) {
     out.push('notes from the etcd run:');
     for (const n of d.realNotes) out.push(`  ${n}`);
@@ -57,9 +65,10 @@ export function renderFileDiff(d: FileDiff): string[] {
   );
   const agreeing = d.assertions.filter((a) => a.agree).length;
   const largest = d.largest === undefined ? 'no paired events' : `largest |Δ| ${formatSecondsMs(Math.abs(d.largest.deltaUs!))} s (${d.largest.kind} ${d.largest.subject})`;
+  const n = (k: number, what: string): string => `${k} ${what}${k === 1 ? '' : 's'}`;
   out.push(
     `result: ${d.agree ? 'AGREE' : 'DISAGREE'}: ${agreeing} of ${d.assertions.length} assertions agree; ${largest}; ` +
-      `${d.eventsOutside.length} event${d.eventsOutside.length === 1 ? '' : 's'} outside tolerance or unpaired`,
+      `${n(d.eventsOutside.length, 'event')} outside tolerance or unpaired (${d.unexpected.length} unexpected, ${d.expected.length} declared expected)`,
   );
   return out;
 }

@@ -20,10 +20,15 @@ export interface ServerConfig {
   /** ExpiredLeasesRetryInterval; undefined means what etcd passes: ReqTimeout(). */
   readonly expiredLeaseRetryUs: Micros | undefined;
   readonly clusterVersion: string | undefined;
+  /** --snapshot-count: a snapshot (which saves the consistent index) once this many entries are applied since the last. */
+  readonly snapshotCount: number;
   readonly profile: Profile;
   /** Historical bugs switched on (src/lessor/bugs.ts), for every layer of the member. */
   readonly bugs: BugSet;
 }
+
+/** etcdserver.DefaultSnapshotCount (3.4.23 and 3.5.33). */
+export const DEFAULT_SNAPSHOT_COUNT = 100_000;
 
 export const defaultServerConfig: ServerConfig = {
   heartbeatMs: 100,
@@ -36,6 +41,7 @@ export const defaultServerConfig: ServerConfig = {
   leaseRevokeRate: 1000,
   expiredLeaseRetryUs: undefined,
   clusterVersion: undefined,
+  snapshotCount: DEFAULT_SNAPSHOT_COUNT,
   profile: V3_5,
   bugs: NO_BUGS,
 };

@@ -10,6 +10,8 @@ export class Disk {
   readonly wal = new RaftStorage();
   readonly leases = new LeaseBucket();
   readonly kv = new KvBackend();
-  /** etcd's consistent index: the last raft entry the backend reflects. */
+  /** etcd's consistent index: entries up to it are not applied again on restart. */
   consistentIndex = 0;
+  /** The index of the last snapshot (the snap file's metadata): the next one is due snapshot-count later. */
+  snapshotIndex = 0;
 }

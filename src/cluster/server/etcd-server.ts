@@ -2,6 +2,7 @@ import type { Prng } from '../../clock/prng.js';
 import type { Process } from '../../clock/process.js';
 import type { Micros } from '../../clock/time.js';
 import type { BugName } from '../../lessor/bugs.js';
+import type { FixName } from '../../lessor/fixes.js';
 import { ErrNotPrimary } from '../../lessor/errors.js';
 import { createLessor, type Checkpointer, type Lessor } from '../../lessor/lessor.js';
 import type { Lease } from '../../lessor/lease.js';
@@ -231,6 +232,7 @@ export class EtcdServer {
 
   private apply(e: Entry): void {
     if (this.stoppedFlag) return;
+    const revisionBefore = this.store.currentRevision;
     if (isNoop(e)) {
       // Every earlier entry is applied by now, so renewals cannot race a revoke from an older term.
       if (this.isLeader() && !this.bug('promote-on-election')) this.lessor.promote(this.timings.electionTimeoutUs);
@@ -247,8 +249,21 @@ export class EtcdServer {
       }
     }
     this.appliedIdx = e.index;
-    this.disk.consistentIndex = e.index;
+    // The revision moves exactly when the write transaction had changes, which is when 3.4 saves the index.
+    if (this.config.profile.consistentIndexSavedBy === 'every-entry' || this.store.currentRevision !== revisionBefore) this.disk.consistentIndex = e.index;
+    if (e.index - this.disk.snapshotIndex > this.config.snapshotCount) this.snapshot(e.index);
     if (this.applyWaiters.length > 0) this.releaseApplyWaiters();
+  }
+
+  /**
+   * etcdserver triggerSnapshot/snapshot: once more than snapshot-count entries were applied since the
+   * last snapshot, KV().Commit() saves the consistent index. [SIM-CHOICE] etcd checks after each batch
+   * of applied entries; this checks after each entry (the batch boundaries are not modelled).
+   */
+  private snapshot(index: number): void {
+    this.disk.snapshotIndex = index;
+    this.disk.consistentIndex = index;
+    this.emit('server-snapshot', { index });
   }
 
   private releaseApplyWaiters(): void {
@@ -285,6 +300,15 @@ export class EtcdServer {
     return this.config.bugs.has(name);
   }
 
+  fix(name: FixName): boolean {
+    return this.config.bugs.has(name);
+  }
+
+  /** Revoke, checkpoint and renew confirm leadership first: 3.5 does, and the proposed fix makes every profile do it. */
+  get checksLeadership(): boolean {
+    return this.config.profile.ensureLeadership || this.fix('confirm-leadership-by-read-index');
+  }
+
   /** The raft loop's tick: remembered for isActive(). */
   private readonly tick = (): void => {
     if (this.stoppedFlag) return;
@@ -307,7 +331,7 @@ export class EtcdServer {
    * linearizable read (ReadIndex) and checks raft still names it leader.
    */
   ensureLeadership(cb: (ok: boolean) => void): void {
-    if (this.latestTickTs + this.timings.activeThresholdUs > this.proc.now()) return cb(true);
+    if (!this.fix('confirm-leadership-by-read-index') && this.latestTickTs + this.timings.activeThresholdUs > this.proc.now()) return cb(true);
     const d = new Deadline(this.proc, this.timings.reqTimeoutUs, () => cb(false));
     this.raft.readIndex((ok) => {
       if (d.settle()) cb(ok && this.raft.leader === this.name);
@@ -319,7 +343,7 @@ export class EtcdServer {
   /** The Checkpointer: a LeaseCheckpoint proposal, result ignored; 3.5 first confirms leadership. */
   private readonly checkpointer: Checkpointer = (cps, done) => {
     const propose = (): void => this.raftRequest({ type: 'LeaseCheckpoint', checkpoints: cps }, () => done());
-    if (!this.config.profile.ensureLeadership || this.bug('no-leadership-check-on-revoke')) return propose();
+    if (!this.checksLeadership || this.bug('no-leadership-check-on-revoke')) return propose();
     this.ensureLeadership((ok) => {
       if (ok) return propose();
       this.emit('server-checkpoint-refused', { count: cps.length });
@@ -350,7 +374,7 @@ export class EtcdServer {
       };
       for (let i = 0; i < 16; i++) startOne();
     };
-    if (!this.config.profile.ensureLeadership || this.bug('no-leadership-check-on-revoke')) return run();
+    if (!this.checksLeadership || this.bug('no-leadership-check-on-revoke')) return run();
     this.ensureLeadership((ok) => {
       if (ok) return run();
       this.emit('server-expired-revoke-skipped', { count: ids.length });

@@ -21,6 +21,14 @@ export type TimeToLiveHTTPResult =
  * 408), then Renew on its lessor. No leadership check here: a member that is not primary answers 400.
  */
 export function serveRenewHTTP(server: EtcdServer, id: bigint, respond: (r: RenewHTTPResult) => void): void {
+  // Proposed fix: a member that lost its term must not renew from its lessor; 400 makes the caller retry.
+  if (server.fix('lease-reads-confirm-leadership')) {
+    return server.ensureLeadership((ok) => (ok ? renewHTTP(server, id, respond) : respond({ status: 400, err: ErrNotPrimary })));
+  }
+  renewHTTP(server, id, respond);
+}
+
+function renewHTTP(server: EtcdServer, id: bigint, respond: (r: RenewHTTPResult) => void): void {
   server.waitApplied(server.raft.commitIndex, server.timings.applyTimeoutUs, ErrLeaseHTTPTimeout, (err) => {
     if (err !== undefined) return respond({ status: 408, err });
     server.lessor.renew(id, (o: RenewOutcome) => {
@@ -32,6 +40,13 @@ export function serveRenewHTTP(server: EtcdServer, id: bigint, respond: (r: Rene
 
 /** POST /leases/internal: TimeToLive from the leader's lessor; a demoted lease answers 500 in 3.5. */
 export function serveTimeToLiveHTTP(server: EtcdServer, id: bigint, keys: boolean, respond: (r: TimeToLiveHTTPResult) => void): void {
+  if (server.fix('lease-reads-confirm-leadership')) {
+    return server.ensureLeadership((ok) => (ok ? timeToLiveHTTP(server, id, keys, respond) : respond({ status: 500, err: ErrNotPrimary })));
+  }
+  timeToLiveHTTP(server, id, keys, respond);
+}
+
+function timeToLiveHTTP(server: EtcdServer, id: bigint, keys: boolean, respond: (r: TimeToLiveHTTPResult) => void): void {
   server.waitApplied(server.raft.commitIndex, server.timings.applyTimeoutUs, ErrLeaseHTTPTimeout, (err) => {
     if (err !== undefined) return respond({ status: 408, err });
     const l = server.lessor.lookup(id);

@@ -17,7 +17,7 @@ const MIN_ROUND_US = 1;
  */
 export function leaseRenew(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void): void {
   if (!s.isLeader()) return forwardRenew(s, id, cb);
-  if (!s.config.profile.ensureLeadership || s.bug('no-leadership-check-on-renew')) return renewAfterLeadership(s, id, cb);
+  if (!s.checksLeadership || s.bug('no-leadership-check-on-renew')) return renewAfterLeadership(s, id, cb);
   s.ensureLeadership((ok) => (ok ? renewAfterLeadership(s, id, cb) : cb({ ttl: -1, err: ErrNotPrimary })));
 }
 
@@ -90,15 +90,11 @@ export type TimeToLiveResult = { readonly ok: true; readonly body: TimeToLiveBod
  * loop with no pause until ReqTimeout. ErrLeaseNotFound becomes TTL -1 at the gRPC layer.
  */
 export function leaseTimeToLive(s: EtcdServer, id: bigint, keys: boolean, cb: (r: TimeToLiveResult) => void): void {
-  if (s.isLeader()) {
-    return s.waitAppliedIndex((err) => {
-      if (err !== undefined) return cb({ ok: false, err });
-      const l = s.lessor.lookup(id);
-      if (l === undefined) return cb({ ok: false, err: ErrLeaseNotFound });
-      if (s.config.profile.timeToLiveRejectsDemoted && !s.bug('ttl-on-demoted-lessor') && l.demoted()) return cb({ ok: false, err: ErrLeaderChanged });
-      cb({ ok: true, body: { ttl: l.remainingSeconds(s.proc.now()), grantedTTL: l.ttl, keys: keys ? l.keys() : [] } });
-    });
+  if (s.isLeader() && s.fix('lease-reads-confirm-leadership')) {
+    // Proposed fix: a leader cut off from its quorum (stalled raft loop, partition) must not answer alone.
+    return s.ensureLeadership((ok) => (ok ? timeToLiveOnLeader(s, id, keys, cb) : cb({ ok: false, err: ErrLeaderChanged })));
   }
+  if (s.isLeader()) return timeToLiveOnLeader(s, id, keys, cb);
   forwardToLeader<TimeToLiveHTTPResult | typeof CONNECTION_REFUSED, TimeToLiveResult>(
     s,
     0,
@@ -107,4 +103,14 @@ export function leaseTimeToLive(s: EtcdServer, id: bigint, keys: boolean, cb: (r
     (err) => cb({ ok: false, err }),
     cb,
   );
+}
+
+function timeToLiveOnLeader(s: EtcdServer, id: bigint, keys: boolean, cb: (r: TimeToLiveResult) => void): void {
+  s.waitAppliedIndex((err) => {
+    if (err !== undefined) return cb({ ok: false, err });
+    const l = s.lessor.lookup(id);
+    if (l === undefined) return cb({ ok: false, err: ErrLeaseNotFound });
+    if (s.config.profile.timeToLiveRejectsDemoted && !s.bug('ttl-on-demoted-lessor') && l.demoted()) return cb({ ok: false, err: ErrLeaderChanged });
+    cb({ ok: true, body: { ttl: l.remainingSeconds(s.proc.now()), grantedTTL: l.ttl, keys: keys ? l.keys() : [] } });
+  });
 }

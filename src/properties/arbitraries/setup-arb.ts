@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { MICROS_PER_MS, MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import type { BugName } from '../../lessor/bugs.js';
+import type { FixName } from '../../lessor/fixes.js';
 import type { ProfileName } from '../../scenario/types.js';
 import { DEFAULT_SCENARIO_CLUSTER, type RunSetup } from '../draft/run-setup.js';
 
@@ -16,6 +17,8 @@ export interface SetupConstraints {
   readonly profiles?: readonly ProfileName[];
   /** Bug switches every run has on. */
   readonly bugs?: readonly BugName[];
+  /** Proposed fixes every run has on. */
+  readonly fixes?: readonly FixName[];
   /** Fixed --experimental-enable-lease-checkpoint; undefined lets it vary. */
   readonly checkpoint?: boolean;
   /** Fixed --experimental-enable-lease-checkpoint-persist (only with checkpointing); undefined varies. */
@@ -72,6 +75,7 @@ export function setupArb(c: SetupConstraints = {}): fc.Arbitrary<RunSetup> {
         profile: r.profile,
         seed: r.seed,
         bugs: [...(c.bugs ?? [])],
+        ...((c.fixes ?? []).length > 0 ? { fixes: [...c.fixes!] } : {}),
         cluster: {
           ...DEFAULT_SCENARIO_CLUSTER,
           members: r.members,

@@ -10,7 +10,9 @@ import type { BugName } from '../../lessor/bugs.js';
 import { runArb, type GeneratedRun, type RunConstraints } from '../arbitraries/run-arb.js';
 import type { SetupConstraints } from '../arbitraries/setup-arb.js';
 import type { PropertyName } from '../monitors/property-names.js';
+import type { FixName } from '../../lessor/fixes.js';
 import { checkRun } from './check-run.js';
+import { classifyViolation, type Classification } from './classify.js';
 import { counterexampleOf } from './lease-property.js';
 
 export interface CampaignSpec {
@@ -18,6 +20,8 @@ export interface CampaignSpec {
   readonly properties?: readonly PropertyName[];
   /** Bug switches every run has on. */
   readonly bugs?: readonly BugName[];
+  /** Proposed fixes every run has on. */
+  readonly fixes?: readonly FixName[];
   readonly constraints?: Omit<RunConstraints, 'setup'> & { readonly setup?: SetupConstraints };
   /** Shrink failing runs and write their counterexample (default true). */
   readonly shrink?: boolean;
@@ -31,6 +35,8 @@ export interface RunOutcome {
   readonly steps: number;
   readonly virtualUs: Micros;
   readonly violation?: { readonly property: PropertyName; readonly atUs: Micros; readonly message: string; readonly traceLine: number };
+  /** For a failing run: its finding class, from replaying the (shrunk, when shrinking) scenario with each fix on. */
+  readonly classification?: Classification;
   /** The shrunk counterexample scenario file, for a failing run. */
   readonly counterexample?: string;
   /** A run ended by its event budget or the livelock guard: not judged, reported with its seed. */
@@ -47,7 +53,10 @@ export function runSeedOf(campaignSeed: number, index: number): number {
 
 function arbOf(spec: CampaignSpec): fc.Arbitrary<GeneratedRun> {
   const c = spec.constraints ?? {};
-  return runArb({ ...c, setup: { ...c.setup, bugs: [...(c.setup?.bugs ?? []), ...(spec.bugs ?? [])] } });
+  return runArb({
+    ...c,
+    setup: { ...c.setup, bugs: [...(c.setup?.bugs ?? []), ...(spec.bugs ?? [])], fixes: [...(c.setup?.fixes ?? []), ...(spec.fixes ?? [])] },
+  });
 }
 
 /**
@@ -66,16 +75,26 @@ export function campaignRun(spec: CampaignSpec, index: number, poll?: RunGuard['
   const v = first.violation;
   if (v === undefined) return base;
   const violation = { property: v.property, atUs: v.atUs, message: v.message, traceLine: v.traceLine };
-  if (spec.shrink === false) return { ...base, violation };
   // The same seed makes fast-check generate the same first run, which fails, and shrink it.
-  const out = fc.check(
-    fc.property(arb, (r) => checkRun(r, opts).violation?.property !== v.property),
-    { seed: runSeed, numRuns: 1 },
-  );
-  const shrunk = out.failed && out.counterexample !== null ? out.counterexample[0] : run!;
+  const shrink = (): GeneratedRun => {
+    const out = fc.check(
+      fc.property(arb, (r) => checkRun(r, opts).violation?.property !== v.property),
+      { seed: runSeed, numRuns: 1 },
+    );
+    return out.failed && out.counterexample !== null ? out.counterexample[0] : run!;
+  };
+  if (spec.shrink === false) {
+    // As generated, a run can hold a second instance a fix does not reach; the shrunk run shows the one
+    // found. Shrinking is costly, so only a violation no fix removes as generated is shrunk to classify it.
+    const asGenerated = classifyViolation(first.scenario, v.property);
+    const classification = asGenerated.finding !== undefined ? asGenerated : classifyViolation(checkRun(shrink(), opts).scenario, v.property);
+    return { ...base, violation, classification };
+  }
+  const shrunk = shrink();
   const cx = counterexampleOf(shrunk, [v.property], {
     name: `check-${spec.seed}-${index}-${v.property}`,
     origin: [`Found by: lessor-sim check --seed ${spec.seed} (run ${index}, run seed ${runSeed}); shrunk by fast-check.`],
   });
-  return { ...base, violation, ...(cx !== undefined ? { counterexample: cx.yaml } : {}) };
+  const classification = classifyViolation(cx?.scenario ?? checkRun(shrunk, opts).scenario, v.property);
+  return { ...base, violation, classification, ...(cx !== undefined ? { counterexample: cx.yaml } : {}) };
 }

@@ -4,6 +4,7 @@
  */
 import type { Micros } from '../../clock/time.js';
 import type { BugName } from '../../lessor/bugs.js';
+import type { FixName } from '../../lessor/fixes.js';
 import { formatDuration } from '../../scenario/duration.js';
 import { parseScenario } from '../../scenario/parse.js';
 import type { ScenarioCluster, ProfileName } from '../../scenario/types.js';
@@ -15,6 +16,8 @@ export interface RunSetup {
   readonly seed: number;
   readonly cluster: ScenarioCluster;
   readonly bugs: readonly BugName[];
+  /** Proposed fixes switched on (src/lessor/fixes.ts); none when absent. */
+  readonly fixes?: readonly FixName[];
 }
 
 /**
@@ -47,6 +50,7 @@ const CLUSTER_KEYS: readonly (readonly [keyof ScenarioCluster, string, (v: never
   ['clusterVersion', 'cluster-version', (v: string) => v],
   ['preVote', 'pre-vote', (v: boolean) => v],
   ['expiredLeaseRetryUs', 'expired-lease-retry', dur],
+  ['snapshotCount', 'snapshot-count', (v: number) => v],
 ];
 
 /** `{ members: 3, lease-checkpoint: true, ... }`: the fields that differ from the parser's defaults. */
@@ -68,6 +72,7 @@ export function formatSetup(name: string, setup: RunSetup, durationUs: Micros): 
     `seed: ${setup.seed}`,
     `cluster: ${formatCluster(setup.cluster)}`,
     `bugs: [${setup.bugs.join(', ')}]`,
+    ...((setup.fixes ?? []).length > 0 ? [`fixes: [${setup.fixes!.join(', ')}]`] : []),
     `duration: ${dur(durationUs).text}`,
   ];
 }

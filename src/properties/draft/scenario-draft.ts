@@ -75,6 +75,7 @@ export function draftScenario(setup: RunSetup, steps: readonly DraftStep[], dura
     seed: setup.seed,
     cluster: setup.cluster,
     bugs: [...setup.bugs],
+    ...((setup.fixes ?? []).length > 0 ? { fixes: [...setup.fixes!] } : {}),
     steps: steps.map((s, i) => placed(s, { file: l.file, line: stepLines[i]!, col: STEP_COL })),
     durationUs,
   };

@@ -16,7 +16,8 @@ function saysMissing(e: TraceEvent): boolean {
     case 'client-keepalive-once-recv':
       return (numField(e, 'ttl') ?? 1) <= 0;
     case 'ctl-ok':
-      return field(e, 'op') === 'timetolive' && numField(e, 'ttl') === -1;
+      // TTL -1 with a granted TTL is an expired lease not yet revoked (it exists); not found has none.
+      return field(e, 'op') === 'timetolive' && numField(e, 'ttl') === -1 && (numField(e, 'grantedTTL') ?? 0) === 0;
     default:
       return field(e, 'err') === 'ErrLeaseNotFound' || field(e, 'error') === 'ErrLeaseNotFound';
   }

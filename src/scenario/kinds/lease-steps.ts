@@ -70,7 +70,8 @@ export const LEASE_STEPS: StepKindEntries<LeaseKind> = {
     description: 'One renew request (KeepAliveOnce).',
     fields: { lease, via },
     describe: (s) => `keep-alive once for ${s.lease}${viaText(s.via)}`,
-    perform: (s, r) => r.withLease(s.lease, 'keepalive-once', (id) => r.ctl(s.via).keepAliveOnce(id, r.answer('keepalive-once', id))),
+    // etcdctl's keep-alive-once runs with context.TODO(): no client deadline, only the server's answer.
+    perform: (s, r) => r.withLease(s.lease, 'keepalive-once', (id) => r.ctl(s.via).keepAliveOnce(id, r.answer('keepalive-once', id), { noDeadline: true })),
   },
 };
 

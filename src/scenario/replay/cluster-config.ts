@@ -1,6 +1,7 @@
 import { MICROS_PER_MS } from '../../clock/time.js';
 import type { ClusterConfig } from '../../cluster/cluster.js';
 import { isBugName } from '../../lessor/bugs.js';
+import { isFixName } from '../../lessor/fixes.js';
 import { PROFILES } from '../../lessor/profile.js';
 import type { Scenario } from '../types.js';
 
@@ -30,9 +31,10 @@ export function clusterConfigOf(s: Scenario, profile: Scenario['profile'], seed:
     leaseRevokeRate: c.revokeRatePerSecond,
     expiredLeaseRetryUs: c.expiredLeaseRetryUs,
     clusterVersion: c.clusterVersion,
+    snapshotCount: c.snapshotCount,
     profile: PROFILES[profile],
     // The parser accepts only names from the bug table.
-    bugs: new Set(s.bugs.filter(isBugName)),
+    bugs: new Set([...s.bugs.filter(isBugName), ...(s.fixes ?? []).filter(isFixName)]),
     latencyUs: c.latencyUs,
     jitterUs: c.jitterUs,
     lossProbability: c.lossProbability,

@@ -1,0 +1,51 @@
+/**
+ * Proposed fixes: the dual of bug switches. Each finding class is behaviour the model shows in etcd as
+ * it is (a property campaign with no bug switch finds it); its fix switch changes the model the way etcd
+ * would have to change so that the class cannot happen. Off by default; scenario files name them in
+ * `fixes: [...]`, and `lessor-sim check` replays a shrunk counterexample with each one on to name the
+ * class of a violation. docs/findings/<class>.md tells each story with the etcd source behind it.
+ */
+export interface FixInfo {
+  /** The finding class this fix removes; its page is docs/findings/<class>.md. */
+  readonly finding: string;
+  readonly title: string;
+  /** etcd issues that report or discuss the class. */
+  readonly links: readonly string[];
+  /** Profiles in which the class happens. */
+  readonly profiles: readonly ('v3.4' | 'v3.5')[];
+  /** What the switch changes in the model, in one sentence. */
+  readonly effect: string;
+}
+
+/** Narrow fixes first: a violation several fixes remove is named after the first (`check` lists the rest). */
+export const FIXES = {
+  'lease-reads-confirm-leadership': {
+    finding: 'stale-leader-answers-lease-reads',
+    title: 'a leader that lost its term answers TimeToLive and forwarded renewals from its own lessor',
+    links: ['etcd-io/etcd#15247'],
+    profiles: ['v3.4', 'v3.5'],
+    effect: 'LeaseTimeToLive on a member that believes it leads, and the peer /leases and /leases/internal handlers, first confirm leadership with a ReadIndex round, else refuse (ErrLeaderChanged, or a retryable HTTP error)',
+  },
+  'renew-rechecks-primary': {
+    finding: 'renew-acknowledged-after-demotion',
+    title: 'a renewal whose clearing checkpoint spans a demotion is acknowledged by a non-primary',
+    links: ['etcd-io/etcd#13491'],
+    profiles: ['v3.4', 'v3.5'],
+    effect: 'Renew checks it is still primary after the clearing checkpoint returns, and answers ErrNotPrimary if not',
+  },
+  'confirm-leadership-by-read-index': {
+    finding: 'resumed-leader-acts-on-stale-tick',
+    title: 'a frozen leader, resumed, revokes and checkpoints on the strength of one stale tick',
+    links: ['etcd-io/etcd#18428', 'etcd-io/etcd#15247'],
+    profiles: ['v3.4', 'v3.5'],
+    effect: 'revoke, checkpoint and renew on the leader always confirm leadership with a ReadIndex round (no isActive shortcut), in every profile',
+  },
+} as const satisfies Record<string, FixInfo>;
+
+export type FixName = keyof typeof FIXES;
+
+export const FIX_NAMES = Object.keys(FIXES) as FixName[];
+
+export function isFixName(s: string): s is FixName {
+  return Object.prototype.hasOwnProperty.call(FIXES, s);
+}
