@@ -26,7 +26,10 @@ const TAIL_US = 8 * MICROS_PER_SECOND;
 /** `runs` runs of exactly STEPS generated commands each (a command whose model check fails is skipped). */
 export function fiftyStepRuns(runs: number, seed: number): GeneratedRun[] {
   const command = weighted([...workloadCommands(), ...faultCommands()]);
-  const run = fc.record({ setup: setupArb({ members: [3] }), commands: fc.array(command, { minLength: STEPS, maxLength: STEPS }) });
+  const run = fc.record({
+    setup: setupArb({ members: [3] }),
+    commands: fc.array(command, { minLength: STEPS, maxLength: STEPS }),
+  });
   return fc.sample(run, { seed, numRuns: runs }).map((r) => ({ ...r, tailUs: TAIL_US }));
 }
 

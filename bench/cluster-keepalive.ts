@@ -33,7 +33,9 @@ export function clusterKeepAlive(): BenchResult[] {
     const endpoints = [...cluster.names.slice(start), ...cluster.names.slice(0, start)];
     clients.push(new EtcdClient({ name, process: proc, transport, prng: cluster.prng.fork(name), endpoints }));
   }
-  ids.forEach((id, i) => clients[i % CLIENTS]!.keepAlive(id));
+  ids.forEach((id, i) => {
+    clients[i % CLIENTS]!.keepAlive(id);
+  });
 
   const e0 = cluster.sched.eventsExecuted;
   const t0 = performance.now();

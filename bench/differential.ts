@@ -11,7 +11,9 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 
 /** The suite's files, from the source tree or from the compiled mirror (.bench-dist/bench). */
 export function differentialSuite(): string[] {
-  const dir = [resolve(HERE, '../scenarios/differential'), resolve(HERE, '../../scenarios/differential')].find((d) => existsSync(d));
+  const dir = [resolve(HERE, '../scenarios/differential'), resolve(HERE, '../../scenarios/differential')].find((d) =>
+    existsSync(d),
+  );
   if (dir === undefined) throw new Error('scenarios/differential not found');
   return readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
@@ -40,6 +42,10 @@ export async function differentialRatio(files: string[] = differentialSuite()): 
     });
   }
   const ratio = realUs / Math.max(1, simUs);
-  report('differential suite', { 'etcd s': (realUs / 1e6).toFixed(1), 'sim s': (simUs / 1e6).toFixed(2), 'etcd/sim': `${ratio.toFixed(0)}x` });
+  report('differential suite', {
+    'etcd s': (realUs / 1e6).toFixed(1),
+    'sim s': (simUs / 1e6).toFixed(2),
+    'etcd/sim': `${ratio.toFixed(0)}x`,
+  });
   return ratio;
 }

@@ -10,7 +10,12 @@ import { checkHolderRun, holderRunArb, type HolderCampaignOptions } from '../src
 import { report, type BenchResult } from './report.js';
 
 /** Within the 1 s margin: a jump of the holder's clock up to half of it, either way. */
-const OPTIONS: HolderCampaignOptions = { strategy: 'deadline', ttlSeconds: 9, marginUs: MICROS_PER_SECOND, skewUs: MICROS_PER_SECOND / 2 };
+const OPTIONS: HolderCampaignOptions = {
+  strategy: 'deadline',
+  ttlSeconds: 9,
+  marginUs: MICROS_PER_SECOND,
+  skewUs: MICROS_PER_SECOND / 2,
+};
 
 export function holderCampaignBench(runs = Number(process.env.HOLDER_RUNS ?? 10_000), seed = 11): BenchResult[] {
   const t0 = performance.now();
@@ -40,7 +45,11 @@ export function holderCampaignBench(runs = Number(process.env.HOLDER_RUNS ?? 10_
       if (v.report.overlapUs > 0) overlapWhereK1Held++;
     }
     const cause = v.earlyExpiry !== undefined ? 'etcd revoked early (K1)' : v.violation.property;
-    if (!firsts.has(cause)) firsts.set(cause, `${v.violation.message}${v.earlyExpiry !== undefined ? `; ${v.earlyExpiry.message}` : ''}\n${text}`);
+    if (!firsts.has(cause))
+      firsts.set(
+        cause,
+        `${v.violation.message}${v.earlyExpiry !== undefined ? `; ${v.earlyExpiry.message}` : ''}\n${text}`,
+      );
   }
   const ms = performance.now() - t0;
   for (const [cause, what] of firsts) console.log(`first run where ${cause}: ${what}`);

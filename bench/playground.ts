@@ -45,7 +45,9 @@ export async function playgroundBench(): Promise<BenchResult[]> {
     const page = ctx.pages()[0] ?? (await ctx.newPage());
     const t0 = performance.now();
     await page.goto(pathToFileURL(join(work, 'index.html')).href, { timeout: 120_000 });
-    await page.waitForFunction("document.getElementById('hash').textContent.length === 64", undefined, { timeout: 120_000 });
+    await page.waitForFunction("document.getElementById('hash').textContent.length === 64", undefined, {
+      timeout: 120_000,
+    });
     const openS = (performance.now() - t0) / 1000;
 
     await page.selectOption('#speed', '10');

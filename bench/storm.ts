@@ -27,7 +27,13 @@ export function clusterStorm(): BenchResult[] {
   return [
     one('cluster-storm together', { leases: N, ttl: 5, untilUs: seconds(10) + drainUs }),
     // Granted over 20 s, then a transfer: Promote puts every deadline at promote + 1 s + 60 s and spreads them.
-    one('cluster-storm piled', { leases: N, ttl: 60, grantSpanUs: seconds(20), transferAtUs: seconds(30), untilUs: seconds(100) + drainUs }),
+    one('cluster-storm piled', {
+      leases: N,
+      ttl: 60,
+      grantSpanUs: seconds(20),
+      transferAtUs: seconds(30),
+      untilUs: seconds(100) + drainUs,
+    }),
   ];
 }
 

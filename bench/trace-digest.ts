@@ -8,7 +8,8 @@ const LINES = 200_000;
 
 export function traceDigestBench(): BenchResult[] {
   const lines: string[] = [];
-  for (let i = 0; i < LINES; i++) lines.push(`${(i / 1000).toFixed(6)} n1 lease-renew 694d7a1b${i.toString(16)} ttl=9 expiry=12.505000`);
+  for (let i = 0; i < LINES; i++)
+    lines.push(`${(i / 1000).toFixed(6)} n1 lease-renew 694d7a1b${i.toString(16)} ttl=9 expiry=12.505000`);
   const time = (fn: () => string): { ms: number; hex: string } => {
     let best = Infinity;
     let hex = '';

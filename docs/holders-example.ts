@@ -14,7 +14,11 @@ async function acquire(api: HolderApi): Promise<{ lease: bigint; token: number; 
   for (;;) {
     const sentAt = api.now();
     const g = await api.grant(TTL_SECONDS);
-    const t = await api.txn({ compare: [{ key: KEY, createRevision: 0 }], success: [{ op: 'Put', key: KEY, value: api.name, lease: g.id }], failure: [] });
+    const t = await api.txn({
+      compare: [{ key: KEY, createRevision: 0 }],
+      success: [{ op: 'Put', key: KEY, value: api.name, lease: g.id }],
+      failure: [],
+    });
     if (t.succeeded) return { lease: g.id, token: t.header.revision, sentAt };
     await api.revoke(g.id);
     await api.sleep(1_000_000);
@@ -54,7 +58,7 @@ export const fixedHolder: UserHolderFn = async (api) => {
     let lost = false;
     void (async () => {
       while (!lost) {
-        await api.sleep(TTL_SECONDS * 1_000_000 / 3);
+        await api.sleep((TTL_SECONDS * 1_000_000) / 3);
         const sent = api.now();
         try {
           const r = await api.keepAliveOnce(lease);
@@ -78,12 +82,20 @@ export const fixedHolder: UserHolderFn = async (api) => {
 export const EXAMPLE_HOLDERS = { naive: naiveHolder, fixed: fixedHolder };
 
 /** The campaign: two holders of one kind, generated faults (no clock jumps: the margin covers none). */
-export const exampleRuns = (kind: 'naive' | 'fixed') => holderRunArb({ strategy: `user:${kind}`, ttlSeconds: TTL_SECONDS, maxFaults: 3 });
+export const exampleRuns = (kind: 'naive' | 'fixed') =>
+  holderRunArb({ strategy: `user:${kind}`, ttlSeconds: TTL_SECONDS, maxFaults: 3 });
 
 /** Runs the campaign; returns the shrunk failing scenario text, or undefined if every run was safe. */
-export async function findUnsafeRun(kind: 'naive' | 'fixed', numRuns: number, seed: number): Promise<string | undefined> {
+export async function findUnsafeRun(
+  kind: 'naive' | 'fixed',
+  numRuns: number,
+  seed: number,
+): Promise<string | undefined> {
   const out = await fc.check(
-    fc.asyncProperty(exampleRuns(kind), async (text) => (await checkHolderRunAsync(text, EXAMPLE_HOLDERS)).violation === undefined),
+    fc.asyncProperty(
+      exampleRuns(kind),
+      async (text) => (await checkHolderRunAsync(text, EXAMPLE_HOLDERS)).violation === undefined,
+    ),
     { numRuns, seed },
   );
   return out.failed ? out.counterexample![0] : undefined;

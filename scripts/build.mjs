@@ -31,7 +31,9 @@ await build({
   // yaml and heap-js go into the bundle (CommonJS modules cost a parse each at start-up); the packages
   // only check and diff need stay outside. Bundled CommonJS may require Node's built-ins, hence `require`.
   external: ['fast-check', '@grpc/grpc-js', '@grpc/proto-loader', 'esbuild'],
-  banner: { js: "import { createRequire as __lessorRequire } from 'node:module';\nconst require = __lessorRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __lessorRequire } from 'node:module';\nconst require = __lessorRequire(import.meta.url);",
+  },
   sourcemap: 'linked',
   logLevel: 'warning',
 });

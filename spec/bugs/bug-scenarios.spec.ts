@@ -4,13 +4,25 @@
 import { describe, expect, it } from 'vitest';
 import { BUGS, BUG_NAMES, isBugName, type BugName } from '../../src/lessor/bugs.js';
 import type { RunResult } from '../../src/scenario/replay/runner.js';
-import { bugFiles, bugScenarios, failures, nonExpectSteps, parseBugFile, run, stepsWithoutPositions, withSettings } from './bug-library.js';
+import {
+  bugFiles,
+  bugScenarios,
+  failures,
+  nonExpectSteps,
+  parseBugFile,
+  run,
+  stepsWithoutPositions,
+  withSettings,
+} from './bug-library.js';
 
 /**
  * Pairs whose bug no expect form can show: the spec looks at the effect itself. `sees` is true when
  * the bug's effect is present in a run; `onV35` is a switch that must show the same effect on v3.5.
  */
-const OBSERVED: Record<string, { readonly why: string; readonly sees: (r: RunResult) => boolean; readonly onV35?: BugName }> = {
+const OBSERVED: Record<
+  string,
+  { readonly why: string; readonly sees: (r: RunResult) => boolean; readonly onV35?: BugName }
+> = {
   'd1-follower-expiry-queue-leak': {
     why: "no expect form shows a member's expiry queue",
     sees: (r) =>
@@ -21,7 +33,8 @@ const OBSERVED: Record<string, { readonly why: string; readonly sees: (r: RunRes
   },
   'c5-ttl-during-leader-change': {
     why: 'no expect form asserts an error reply (ErrLeaderChanged), and the expect evaluator ignores the switch',
-    sees: (r) => r.trace.events.some((e) => e.kind === 'ctl-ok' && e.fields?.op === 'timetolive' && e.fields.ttl === 9223372036),
+    sees: (r) =>
+      r.trace.events.some((e) => e.kind === 'ctl-ok' && e.fields?.op === 'timetolive' && e.fields.ttl === 9223372036),
     onV35: 'ttl-on-demoted-lessor',
   },
 };
@@ -60,7 +73,8 @@ describe.each(sets.map((s) => [s.base, s] as const))('%s', (base, s) => {
     }
     for (const b of s.buggy.bugs) {
       expect(isBugName(b), b).toBe(true);
-      for (const link of BUGS[b as BugName].links) expect(s.buggy.description, `${s.buggy.file} cites ${link}`).toContain(link);
+      for (const link of BUGS[b as BugName].links)
+        expect(s.buggy.description, `${s.buggy.file} cites ${link}`).toContain(link);
     }
   });
 
@@ -93,13 +107,15 @@ describe.each(sets.map((s) => [s.base, s] as const))('%s', (base, s) => {
       expect(sees(run(withSettings(s.buggy, s.fixed))), 'buggy steps, fixed settings').toBe(false);
       expect(sees(run(withSettings(s.fixed, s.buggy))), 'fixed steps, buggy settings').toBe(true);
       const sw = observed.onV35;
-      if (sw !== undefined) expect(sees(run({ ...s.fixed, profile: 'v3.5', bugs: [sw] })), `v3.5 with ${sw}`).toBe(true);
+      if (sw !== undefined)
+        expect(sees(run({ ...s.fixed, profile: 'v3.5', bugs: [sw] })), `v3.5 with ${sw}`).toBe(true);
     });
   }
 
   if (s.buggy.bugs.length > 1) {
     it('each switch alone breaks the fixed file', () => {
-      for (const b of s.buggy.bugs) expect(failures(run({ ...s.fixed, bugs: [b] })), `${s.fixed.file} with ${b}`).not.toEqual([]);
+      for (const b of s.buggy.bugs)
+        expect(failures(run({ ...s.fixed, bugs: [b] })), `${s.fixed.file} with ${b}`).not.toEqual([]);
     });
   }
 });

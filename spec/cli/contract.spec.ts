@@ -27,7 +27,11 @@ async function run(argv: string[], commands?: readonly Command[]): Promise<{ cod
 }
 
 /** The real process, from the sources (the package test covers the built bundle). */
-const spawnCli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
+const spawnCli = (args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
 
 describe('lessor-sim --version and help', () => {
   it('prints the package version', async () => {
@@ -38,7 +42,8 @@ describe('lessor-sim --version and help', () => {
     for (const argv of [['help'], ['--help'], ['-h']]) {
       const r = await run(argv);
       expect(r.code).toBe(0);
-      for (const c of COMMANDS) expect(r.out).toMatch(new RegExp(`^  ${c.name} +${c.summary.replace(/[()]/g, '\\$&')}$`, 'm'));
+      for (const c of COMMANDS)
+        expect(r.out).toMatch(new RegExp(`^  ${c.name} +${c.summary.replace(/[()]/g, '\\$&')}$`, 'm'));
       expect(r.out).toContain('exit codes:');
     }
   });
@@ -49,7 +54,8 @@ describe('lessor-sim --version and help', () => {
     expect(a.code).toBe(0);
     expect(b).toEqual(a);
     expect(a.out.split('\n')[0]).toMatch(new RegExp(`^usage: lessor-sim ${name}\\b`));
-    for (const flag of [...Object.keys(COMMANDS.find((c) => c.name === name)!.flags), 'help', 'debug']) expect(a.out).toContain(`--${flag}`);
+    for (const flag of [...Object.keys(COMMANDS.find((c) => c.name === name)!.flags), 'help', 'debug'])
+      expect(a.out).toContain(`--${flag}`);
   });
 });
 
@@ -104,7 +110,14 @@ describe('refusals before any work', () => {
 });
 
 describe('errors', () => {
-  const boom: Command = { name: 'boom', summary: 'throws', args: '', positionals: { min: 0, max: 0 }, flags: { json: { type: 'boolean', help: 'json' } }, run: () => Promise.reject(new TypeError('x is undefined')) };
+  const boom: Command = {
+    name: 'boom',
+    summary: 'throws',
+    args: '',
+    positionals: { min: 0, max: 0 },
+    flags: { json: { type: 'boolean', help: 'json' } },
+    run: () => Promise.reject(new TypeError('x is undefined')),
+  };
 
   it('reports an unexpected error in one line with exit 3, and the stack only with --debug', async () => {
     const plain = await run(['boom'], [boom]);
@@ -143,10 +156,14 @@ describe('errors', () => {
     const missing = await run(['run', '--json', join(dir, 'missing.yaml')]);
     expect(missing.code).toBe(2);
     expect(missing.err).toBe('');
-    const doc = JSON.parse(missing.out) as { error: { exitCode: number; message: string; problems: { file: string; message: string }[] } };
+    const doc = JSON.parse(missing.out) as {
+      error: { exitCode: number; message: string; problems: { file: string; message: string }[] };
+    };
     expect(doc.error.exitCode).toBe(2);
     expect(doc.error.problems[0]!.message).toBe('cannot read the file (ENOENT)');
-    const usage = JSON.parse((await run(['run', '--json', RUNBOOK, '--seed', 'x'])).out) as { error: { exitCode: number; message: string } };
+    const usage = JSON.parse((await run(['run', '--json', RUNBOOK, '--seed', 'x'])).out) as {
+      error: { exitCode: number; message: string };
+    };
     expect(usage.error).toEqual({ exitCode: 2, message: '--seed takes a non-negative integer, got "x"', problems: [] });
     const internal = JSON.parse((await run(['boom', '--json'], [boom])).out) as { error: { exitCode: number } };
     expect(internal.error.exitCode).toBe(4);
@@ -168,7 +185,10 @@ describe('output', () => {
 
   it('ends quietly when the reader of stdout goes away (EPIPE)', async () => {
     const files = Array.from({ length: 20 }, () => RUNBOOK);
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'run', ...files], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'run', ...files], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.stdout.once('data', () => child.stdout.destroy());

@@ -23,10 +23,16 @@ async function report(argv: string[]): Promise<{ code: number; xml: string }> {
 
 async function expectValid(xml: string): Promise<void> {
   const r = await validateXML({ xml: [{ fileName: 'report.xml', contents: xml }], schema: [XSD] });
-  expect(r.errors.map((e) => e.rawMessage), xml.slice(0, 2000)).toEqual([]);
+  expect(
+    r.errors.map((e) => e.rawMessage),
+    xml.slice(0, 2000),
+  ).toEqual([]);
   expect(r.valid).toBe(true);
   // The schema has teeth: without a suite's required properties element the document is refused.
-  const broken = await validateXML({ xml: [{ fileName: 'broken.xml', contents: xml.replace(/<properties>[\s\S]*?<\/properties>/, '') }], schema: [XSD] });
+  const broken = await validateXML({
+    xml: [{ fileName: 'broken.xml', contents: xml.replace(/<properties>[\s\S]*?<\/properties>/, '') }],
+    schema: [XSD],
+  });
   expect(broken.valid).toBe(false);
 }
 
@@ -37,7 +43,13 @@ describe('lessor-sim run --reporter junit', () => {
     // The runbook with its first assertion made wrong: the key's value is owner-1, not owner-9.
     const text = readFileSync(RUNBOOK, 'utf8');
     const broken = join(dir, 'broken.yaml');
-    writeFileSync(broken, text.replace('expect: { key: /locks/payment-42, value: owner-1 }', 'expect: { key: /locks/payment-42, value: owner-9 }'));
+    writeFileSync(
+      broken,
+      text.replace(
+        'expect: { key: /locks/payment-42, value: owner-1 }',
+        'expect: { key: /locks/payment-42, value: owner-9 }',
+      ),
+    );
     expect(readFileSync(broken, 'utf8')).not.toBe(text);
     const { code, xml } = await report(['run', '--quiet', RUNBOOK, broken, '--seed', '7']);
     expect(code).toBe(1);
@@ -45,7 +57,9 @@ describe('lessor-sim run --reporter junit', () => {
     expect(count(xml, /<testsuite /g)).toBe(2);
     expect(count(xml, /<testcase /g)).toBe(18);
     expect(count(xml, /<failure /g)).toBe(1);
-    expect(xml).toMatch(/<failure message="expected key \/locks\/payment-42 = &quot;owner-9&quot;[^"]*, got [^"]+" type="assertion">/);
+    expect(xml).toMatch(
+      /<failure message="expected key \/locks\/payment-42 = &quot;owner-9&quot;[^"]*, got [^"]+" type="assertion">/,
+    );
     expect(xml).toContain(`replay: npx lessor-sim run ${broken} --seed 7</failure>`);
   });
 });
@@ -53,12 +67,29 @@ describe('lessor-sim run --reporter junit', () => {
 describe('lessor-sim check --reporter junit', () => {
   it('writes one valid test case per property, a violated one with each run and how to replay it', async () => {
     const out = join(dir, 'cx');
-    const { code, xml } = await report(['check', '--seed', '9', '--runs', '4', '--workers', '1', '--bugs', 'register-expiry-on-followers', '--out', out]);
+    const { code, xml } = await report([
+      'check',
+      '--seed',
+      '9',
+      '--runs',
+      '4',
+      '--workers',
+      '1',
+      '--bugs',
+      'register-expiry-on-followers',
+      '--out',
+      out,
+    ]);
     expect(code).toBe(1);
     await expectValid(xml);
     expect(count(xml, /<testcase /g)).toBe(PROPERTY_NAMES.length);
-    const failure = /<testcase name="resource-invariants"[^>]*>\s*<failure message="(\d+) of 4 runs violated resource-invariants[^"]*" type="property">([^<]*)<\/failure>/.exec(xml);
+    const failure =
+      /<testcase name="resource-invariants"[^>]*>\s*<failure message="(\d+) of 4 runs violated resource-invariants[^"]*" type="property">([^<]*)<\/failure>/.exec(
+        xml,
+      );
     expect(failure).not.toBeNull();
-    expect(failure![2]).toMatch(new RegExp(`replay: npx lessor-sim run ${out}/check-9-\\d+-resource-invariants\\.yaml`));
+    expect(failure![2]).toMatch(
+      new RegExp(`replay: npx lessor-sim run ${out}/check-9-\\d+-resource-invariants\\.yaml`),
+    );
   });
 });

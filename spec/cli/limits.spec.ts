@@ -15,27 +15,37 @@ describe('--max-events and --timeout', () => {
     expect(parseLimits('5000', '1m30s')).toEqual({ maxEvents: 5000, timeoutMs: 90_000 });
     expect(parseLimits('0', undefined)).toBe('--max-events takes a positive integer, got "0"');
     expect(parseLimits('1e6', undefined)).toContain('--max-events takes a positive integer');
-    expect(parseLimits(undefined, '30')).toBe('--timeout takes a positive wall-clock duration such as 30s or 5m, got "30"');
+    expect(parseLimits(undefined, '30')).toBe(
+      '--timeout takes a positive wall-clock duration such as 30s or 5m, got "30"',
+    );
     expect(parseLimits(undefined, '0s')).toContain('--timeout takes a positive');
   });
 
   it('end a replay with one line naming the file, the virtual time reached and the events so far, and exit code 3', () => {
     const r = runScenario(HOUR.scenario, { guard: guardFor({ maxEvents: 50_000, timeoutMs: undefined }, () => 0) });
     const line = stopLine(r)!;
-    expect(line).toMatch(/^lessor-sim: hour\.yaml: stopped at \d+\.\d{6} s of 3601\.000000 s virtual, after 50000 events: passed its budget of 50000 events \(--max-events\)$/);
+    expect(line).toMatch(
+      /^lessor-sim: hour\.yaml: stopped at \d+\.\d{6} s of 3601\.000000 s virtual, after 50000 events: passed its budget of 50000 events \(--max-events\)$/,
+    );
     expect(line).not.toContain('\n');
     expect(exitCodeOf([r])).toBe(STOPPED_EXIT_CODE);
     expect(STOPPED_EXIT_CODE).toBe(3);
     // The verdict block and --json say it too, and count the stop as a failure.
     expect(toJson(r)).toMatchObject({ passed: false, stopped: { reason: 'max-events', events: 50_000 } });
     expect(summary(r).at(-1)).toBe('0 passed, 1 failed');
-    expect(summary(r)[0]).toMatch(/^STOPPED {2}hour\.yaml: at \d+\.\d{6} s after 50000 events: passed its budget of 50000 events; later assertions were not evaluated$/);
+    expect(summary(r)[0]).toMatch(
+      /^STOPPED {2}hour\.yaml: at \d+\.\d{6} s after 50000 events: passed its budget of 50000 events; later assertions were not evaluated$/,
+    );
   });
 
   it('time out on the wall clock the CLI gives, checked between events', () => {
     let wallMs = 0;
     const r = runScenario(HOUR.scenario, {
-      guard: guardFor({ maxEvents: undefined, timeoutMs: 2000 }, () => wallMs, () => (wallMs += 1000)),
+      guard: guardFor(
+        { maxEvents: undefined, timeoutMs: 2000 },
+        () => wallMs,
+        () => (wallMs += 1000),
+      ),
     });
     expect(r.stopped?.reason).toBe('poll');
     expect(stopLine(r)).toContain('passed its wall-clock timeout of 2s (--timeout)');
@@ -48,7 +58,12 @@ describe('--max-events and --timeout', () => {
     const failed = { passed: false } as RunResult;
     expect(exitCodeOf([ok, ok])).toBe(0);
     expect(exitCodeOf([ok, failed])).toBe(1);
-    expect(exitCodeOf([failed, { passed: false, stopped: { reason: 'livelock', atUs: 0, events: 1, message: '' } } as RunResult])).toBe(3);
+    expect(
+      exitCodeOf([
+        failed,
+        { passed: false, stopped: { reason: 'livelock', atUs: 0, events: 1, message: '' } } as RunResult,
+      ]),
+    ).toBe(3);
     expect(stopLine(ok)).toBeUndefined();
   });
 });
@@ -59,13 +74,21 @@ describe('the progress line', () => {
       'virtual 899.0 s of 3599.0 s (25.0 %), 100.0 k events/s, ~6 s left  f.yaml',
     );
     expect(progressLine('f.yaml', seconds(-1), seconds(-1), seconds(9), 0, 10)).toContain('~? left');
-    expect(progressLine('f.yaml', seconds(7200), 0, seconds(86400), 3_000_000, 1000)).toBe('virtual 2.00 h of 24.00 h (8.3 %), 3.00 M events/s, ~11 s left  f.yaml');
+    expect(progressLine('f.yaml', seconds(7200), 0, seconds(86400), 3_000_000, 1000)).toBe(
+      'virtual 2.00 h of 24.00 h (8.3 %), 3.00 M events/s, ~11 s left  f.yaml',
+    );
   });
 
   it('shows only after its delay, redraws in place at most every 200 ms, cuts to the width and clears at the end', () => {
     let now = 0;
     const out: string[] = [];
-    const p = new ReplayProgress('a-rather-long-file-name.yaml', 0, seconds(100), { write: (s) => out.push(s), columns: 40 }, () => now);
+    const p = new ReplayProgress(
+      'a-rather-long-file-name.yaml',
+      0,
+      seconds(100),
+      { write: (s) => out.push(s), columns: 40 },
+      () => now,
+    );
     p.update(seconds(1), 10);
     now = 999;
     p.update(seconds(2), 20);

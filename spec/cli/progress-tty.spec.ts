@@ -15,7 +15,8 @@ const FILE = join(dir, 'idle-hour.yaml');
 writeFileSync(FILE, 'name: idle-hour\nsteps:\n  - { at: 1h, expect: { key: /k, exists: false } }\n');
 // Progress shows after 0 ms instead of a second, so a short replay draws it.
 const env = { ...process.env, LESSOR_SIM_PROGRESS_AFTER_MS: '0' };
-const PROGRESS = /\r\x1b\[Kvirtual [\d.]+ h of 1\.00 h \([\d.]+ %\), [\d.]+ [kM]? ?events\/s, ~[^\r\n]+ left {2}\S*idle-hour\.yaml/;
+const PROGRESS =
+  /\r\x1b\[Kvirtual [\d.]+ h of 1\.00 h \([\d.]+ %\), [\d.]+ [kM]? ?events\/s, ~[^\r\n]+ left {2}\S*idle-hour\.yaml/;
 
 const sh = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -50,7 +51,11 @@ describe.skipIf(!hasScript)('the progress line of a long replay', () => {
   });
 
   it('is not drawn when stderr is a pipe', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'run', FILE, '--quiet'], { cwd: ROOT, env, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'run', FILE, '--quiet'], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).not.toContain('events/s');
@@ -60,6 +65,8 @@ describe.skipIf(!hasScript)('the progress line of a long replay', () => {
     const { terminal, status } = underTerminal(['run', FILE, '--quiet', '--max-events', '300000']);
     expect(status).toBe(3);
     expect(terminal).toMatch(PROGRESS);
-    expect(terminal).toMatch(/\r\x1b\[Klessor-sim: \S+idle-hour\.yaml: stopped at [\d.]+ s of 3601\.000000 s virtual, after 300000 events: passed its budget of 300000 events \(--max-events\)\r?\n$/);
+    expect(terminal).toMatch(
+      /\r\x1b\[Klessor-sim: \S+idle-hour\.yaml: stopped at [\d.]+ s of 3601\.000000 s virtual, after 300000 events: passed its budget of 300000 events \(--max-events\)\r?\n$/,
+    );
   });
 });

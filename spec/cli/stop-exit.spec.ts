@@ -11,8 +11,13 @@ const FILE = 'scenarios/seed-runbook.yaml';
 const dir = mkdtempSync(join(tmpdir(), 'lessor-sim-stop-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
-const STOP = /^lessor-sim: scenarios\/seed-runbook\.yaml: stopped at \d+\.\d{6} s of \d+\.\d{6} s virtual, after 1500 events: passed its budget of 1500 events \(--max-events\)$/m;
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+const STOP =
+  /^lessor-sim: scenarios\/seed-runbook\.yaml: stopped at \d+\.\d{6} s of \d+\.\d{6} s virtual, after 1500 events: passed its budget of 1500 events \(--max-events\)$/m;
 
 describe('a replay stopped by --max-events', () => {
   it('ends trace with the stop line and exit code 3, the trace so far on stdout', () => {
@@ -28,7 +33,9 @@ describe('a replay stopped by --max-events', () => {
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(STOP);
     expect(r.stdout).toContain(`wrote ${out}`);
-    expect(readFileSync(out, 'utf8')).toMatch(/<dt>stopped<\/dt><dd>at [^<]+ after 1500 events: passed its budget of 1500 events<\/dd>/);
+    expect(readFileSync(out, 'utf8')).toMatch(
+      /<dt>stopped<\/dt><dd>at [^<]+ after 1500 events: passed its budget of 1500 events<\/dd>/,
+    );
   });
 
   it('is bad usage when a limit is malformed, before anything runs', () => {

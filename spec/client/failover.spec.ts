@@ -21,14 +21,21 @@ describe('failover', () => {
     // 6 s later: the connection dies at 11.502 and the client moves to n2.
     expect(failovers(w, 'c1')).toEqual([[11.502, 'n1', 'n2', 'keepalive-timeout']]);
     const sends = w.events('client-keepalive-send', 'c1').map((e) => [e.t / S, fieldsOf(e).endpoint]);
-    expect(sends.slice(0, 4)).toEqual([[0, 'n1'], [3.5, 'n1'], [7, 'n1'], [7.5, 'n1']]);
+    expect(sends.slice(0, 4)).toEqual([
+      [0, 'n1'],
+      [3.5, 'n1'],
+      [7, 'n1'],
+      [7.5, 'n1'],
+    ]);
     expect(sends.filter(([, ep]) => ep === 'n1').length).toBe(12); // 0, 3.5, then every 500 ms 7.0 … 11.5
     // The stream is reopened retryConnWait after the error, on n2, and sends at once (nextKeepAlive is overdue).
     expect(w.events('client-keepalive-stream-open', 'c1').map((e) => [e.t / S, fieldsOf(e).endpoint])).toEqual([
       [0, 'n1'],
       [12.002, 'n2'],
     ]);
-    expect(sends.filter(([, ep]) => ep === 'n2').map(([t]) => t)).toEqual([12.002, 15.502, 19.002, 22.502, 26.002, 29.502]);
+    expect(sends.filter(([, ep]) => ep === 'n2').map(([t]) => t)).toEqual([
+      12.002, 15.502, 19.002, 22.502, 26.002, 29.502,
+    ]);
     expect(c1.endpoint).toBe('n2');
     expect(ch.alive).toBe(true);
     expect(w.cluster.leaseExists(id)).toBe(true); // renewed at 12.003, before its 12.501 expiry
@@ -58,7 +65,9 @@ describe('failover', () => {
       w.cluster.closeKeepAliveStreams('n1', NO_LEADER);
     });
     w.run(12 * S);
-    expect(w.events('client-keepalive-stream-error', 'c1').map((e) => [e.t / S, fieldsOf(e).error])).toEqual([[5.001, 'ErrNoLeader']]);
+    expect(w.events('client-keepalive-stream-error', 'c1').map((e) => [e.t / S, fieldsOf(e).error])).toEqual([
+      [5.001, 'ErrNoLeader'],
+    ]);
     expect(failovers(w, 'c1')).toEqual([[5.001, 'n1', 'n2', 'ErrNoLeader']]);
     expect(w.events('client-keepalive-stream-open', 'c1').map((e) => e.t / S)).toEqual([0, 5.501]);
     // nextKeepAlive 3.502 + 3 = 6.502: the new stream's passes at 5.501 and 6.001 are early, 6.501 too.

@@ -31,9 +31,21 @@ import type {
 import type { KeyValue, WatchEvent } from '../../src/cluster/mvcc/index.js';
 
 export const NO_LEADER: RpcError = { code: 'Unavailable', name: 'ErrNoLeader', message: 'etcdserver: no leader' };
-export const LEASE_NOT_FOUND: RpcError = { code: 'NotFound', name: 'ErrLeaseNotFound', message: 'etcdserver: requested lease not found' };
-export const LEASE_EXISTS: RpcError = { code: 'FailedPrecondition', name: 'ErrLeaseExists', message: 'etcdserver: lease already exists' };
-export const TTL_TOO_LARGE: RpcError = { code: 'OutOfRange', name: 'ErrLeaseTTLTooLarge', message: 'etcdserver: too large lease TTL' };
+export const LEASE_NOT_FOUND: RpcError = {
+  code: 'NotFound',
+  name: 'ErrLeaseNotFound',
+  message: 'etcdserver: requested lease not found',
+};
+export const LEASE_EXISTS: RpcError = {
+  code: 'FailedPrecondition',
+  name: 'ErrLeaseExists',
+  message: 'etcdserver: lease already exists',
+};
+export const TTL_TOO_LARGE: RpcError = {
+  code: 'OutOfRange',
+  name: 'ErrLeaseTTLTooLarge',
+  message: 'etcdserver: too large lease TTL',
+};
 
 const SECOND = 1_000_000;
 
@@ -106,7 +118,8 @@ export class FakeCluster {
   ) {
     this.members = opts.members ?? ['n1', 'n2', 'n3'];
     this.latencyUs = opts.latencyUs ?? 1_000;
-    if (!Number.isInteger(this.latencyUs) || this.latencyUs < 1) throw new RangeError('fake cluster: latency must be ≥ 1 µs');
+    if (!Number.isInteger(this.latencyUs) || this.latencyUs < 1)
+      throw new RangeError('fake cluster: latency must be ≥ 1 µs');
     this.minTtl = opts.minTtl ?? 2;
     this.tickUs = opts.tickUs ?? 500_000;
   }
@@ -180,7 +193,9 @@ export class FakeCluster {
   }
 
   keepAliveArrivals(id?: bigint, member?: string): RequestRecord[] {
-    return this.requests.filter((r) => r.op === 'KeepAlive' && (id === undefined || r.id === id) && (member === undefined || r.member === member));
+    return this.requests.filter(
+      (r) => r.op === 'KeepAlive' && (id === undefined || r.id === id) && (member === undefined || r.member === member),
+    );
   }
 
   get openKeepAliveStreams(): number {
@@ -305,13 +320,25 @@ export class FakeCluster {
         return { op: 'LeaseRevoke', header: this.header(member) };
       case 'LeaseTimeToLive': {
         const l = this.leaseTable.get(req.id);
-        if (l === undefined) return { op: 'LeaseTimeToLive', header: this.header(member), id: req.id, ttl: -1, grantedTTL: 0, keys: [] };
+        if (l === undefined)
+          return { op: 'LeaseTimeToLive', header: this.header(member), id: req.id, ttl: -1, grantedTTL: 0, keys: [] };
         const remaining = Math.trunc((l.expiry - this.sched.now()) / SECOND);
         const keys = req.keys ? [...l.keys].sort() : [];
-        return { op: 'LeaseTimeToLive', header: this.header(member), id: req.id, ttl: remaining, grantedTTL: l.ttl, keys };
+        return {
+          op: 'LeaseTimeToLive',
+          header: this.header(member),
+          id: req.id,
+          ttl: remaining,
+          grantedTTL: l.ttl,
+          keys,
+        };
       }
       case 'LeaseLeases':
-        return { op: 'LeaseLeases', header: this.header(member), ids: [...this.leaseTable.keys()].sort((a, b) => (a < b ? -1 : 1)) };
+        return {
+          op: 'LeaseLeases',
+          header: this.header(member),
+          ids: [...this.leaseTable.keys()].sort((a, b) => (a < b ? -1 : 1)),
+        };
       case 'Range':
         return { op: 'Range', header: this.header(member), kvs: this.range(req) };
       case 'Put': {
@@ -331,7 +358,8 @@ export class FakeCluster {
       case 'Txn': {
         const ok = req.compare.every((c) => (this.kv.get(c.key)?.createRevision ?? 0) === c.createRevision);
         const ops = ok ? req.success : req.failure;
-        for (const op of ops) if (op.op === 'Put' && op.lease !== 0n && !this.leaseTable.has(op.lease)) return LEASE_NOT_FOUND;
+        for (const op of ops)
+          if (op.op === 'Put' && op.lease !== 0n && !this.leaseTable.has(op.lease)) return LEASE_NOT_FOUND;
         const b = this.begin();
         const responses = ops.map((op) => this.apply(b, op));
         this.commit(b);
@@ -357,7 +385,13 @@ export class FakeCluster {
     const granted = Math.max(ttl, this.minTtl);
     const lid = id !== 0n ? id : this.nextId++;
     if (this.leaseTable.has(lid)) return LEASE_EXISTS;
-    const l: FakeLease = { id: lid, ttl: granted, expiry: this.sched.now() + granted * SECOND, keys: new Set(), waiters: [] };
+    const l: FakeLease = {
+      id: lid,
+      ttl: granted,
+      expiry: this.sched.now() + granted * SECOND,
+      keys: new Set(),
+      waiters: [],
+    };
     this.leaseTable.set(lid, l);
     this.scheduleExpiry(l);
     return { id: lid, ttl: granted };
@@ -387,10 +421,15 @@ export class FakeCluster {
       const kv = this.kv.get(req.key);
       return kv === undefined ? [] : [kv];
     }
-    let kvs = [...this.kv.values()].filter((kv) => kv.key.startsWith(req.key)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    let kvs = [...this.kv.values()]
+      .filter((kv) => kv.key.startsWith(req.key))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     if (req.lastCreatedAtMost !== undefined) {
       const max = req.lastCreatedAtMost;
-      kvs = kvs.filter((kv) => kv.createRevision <= max).sort((a, b) => b.createRevision - a.createRevision).slice(0, 1);
+      kvs = kvs
+        .filter((kv) => kv.createRevision <= max)
+        .sort((a, b) => b.createRevision - a.createRevision)
+        .slice(0, 1);
     } else if (req.firstCreated === true) {
       kvs = kvs.sort((a, b) => a.createRevision - b.createRevision).slice(0, 1);
     }
@@ -565,7 +604,9 @@ class FakeWatch {
 
   notify(events: readonly WatchEvent[]): void {
     if (this.closed || !this.active) return;
-    const mine = events.filter((e) => (this.opts.prefix === true ? e.key.startsWith(this.key) : e.key === this.key) && e.revision >= this.from);
+    const mine = events.filter(
+      (e) => (this.opts.prefix === true ? e.key.startsWith(this.key) : e.key === this.key) && e.revision >= this.from,
+    );
     if (mine.length === 0) return;
     const header = this.c.header(this.member);
     this.c.toClient(this.process, this.gen, this.member, () => !this.closed && this.handlers.onEvents(mine, header));

@@ -22,7 +22,15 @@ export function world(opts: FakeClusterOptions & { readonly seed?: string } = {}
 
   const client = (name: string, o: Partial<Omit<EtcdClientOptions, 'name'>> = {}): EtcdClient => {
     const process = o.process ?? new Process(name, sched);
-    return new EtcdClient({ name, process, transport: cluster.transportFor(process), prng: root.fork(name), trace, sendPassDriftUs: 0, ...o });
+    return new EtcdClient({
+      name,
+      process,
+      transport: cluster.transportFor(process),
+      prng: root.fork(name),
+      trace,
+      sendPassDriftUs: 0,
+      ...o,
+    });
   };
 
   /** Trace events of `kind` (by `member` if given). */
@@ -31,7 +39,16 @@ export function world(opts: FakeClusterOptions & { readonly seed?: string } = {}
   /** Times of those events in seconds. */
   const times = (kind: string, member?: string): number[] => events(kind, member).map((e) => e.t / S);
 
-  return { sched, trace, cluster, client, events, times, at: (t: number, fn: () => void) => sched.at(t, fn), run: (t: number) => sched.runUntil(t) };
+  return {
+    sched,
+    trace,
+    cluster,
+    client,
+    events,
+    times,
+    at: (t: number, fn: () => void) => sched.at(t, fn),
+    run: (t: number) => sched.runUntil(t),
+  };
 }
 
 /** Unwraps a callback result in a test, failing loudly on an error. */

@@ -96,7 +96,9 @@ describe('keepalive cadence', () => {
     // deadline = 0.002 + 9 = 9.002; the 9.0 pass is before it, the 10.0 pass closes.
     expect(ch.closeReason).toBe('deadline');
     expect(ch.closedAt).toBe(10 * S);
-    expect(w.events('client-keepalive-closed', 'c1').map((e) => [e.t / S, fieldsOf(e).reason])).toEqual([[10, 'deadline']]);
+    expect(w.events('client-keepalive-closed', 'c1').map((e) => [e.t / S, fieldsOf(e).reason])).toEqual([
+      [10, 'deadline'],
+    ]);
     expect(c1.keepAlives.leases).toEqual([]);
   });
 
@@ -120,7 +122,11 @@ describe('keepalive cadence', () => {
       [2 * S, 3, 4],
     ] as const) {
       const w = world();
-      const c1 = w.client('c1', { endpoints: ['n1'], dialKeepAliveTimeUs: 0, ...(dial !== undefined ? { dialTimeoutUs: dial } : {}) });
+      const c1 = w.client('c1', {
+        endpoints: ['n1'],
+        dialKeepAliveTimeUs: 0,
+        ...(dial !== undefined ? { dialTimeoutUs: dial } : {}),
+      });
       expect(c1.firstKeepAliveTimeoutUs).toBe(fkt * S);
       w.cluster.setReachable('n1', false);
       const id = w.cluster.grantNow(60);
@@ -145,8 +151,18 @@ describe('keepalive cadence', () => {
     w.run(12 * S);
     expect(c1.keepAlives.streamsOpened).toBe(1);
     expect(w.cluster.openKeepAliveStreams).toBe(1);
-    expect(w.events('client-keepalive-send', 'c1').filter((e) => e.lease === b).map((e) => e.t / S)).toEqual([1.5, 12]); // 1.502 + 10 = 11.502 → the 12.0 pass
-    expect(w.events('client-keepalive-send', 'c1').filter((e) => e.lease === a).map((e) => e.t / S)).toEqual([0, 3.5, 7, 10.5]);
+    expect(
+      w
+        .events('client-keepalive-send', 'c1')
+        .filter((e) => e.lease === b)
+        .map((e) => e.t / S),
+    ).toEqual([1.5, 12]); // 1.502 + 10 = 11.502 → the 12.0 pass
+    expect(
+      w
+        .events('client-keepalive-send', 'c1')
+        .filter((e) => e.lease === a)
+        .map((e) => e.t / S),
+    ).toEqual([0, 3.5, 7, 10.5]);
     expect(second!.responses).toBe(3);
     second!.close();
     expect(second!.closeReason).toBe('cancelled');

@@ -18,7 +18,15 @@ import { fieldsOf } from '../../src/trace/trace.js';
 type W = ReturnType<typeof world>;
 
 /** Creates a session with `ttl` at `t`, then a mutex on `name`, handing it to `then`. */
-function withMutex(w: W, c: EtcdClient, t: number, ttl: number, name: string, then: (m: Mutex) => void, opts = {}): void {
+function withMutex(
+  w: W,
+  c: EtcdClient,
+  t: number,
+  ttl: number,
+  name: string,
+  then: (m: Mutex) => void,
+  opts = {},
+): void {
   w.at(t, () => Session.create(c, { ttl }, (s) => then(new Mutex(ok(s), name, opts))));
 }
 
@@ -77,7 +85,9 @@ describe('Mutex', () => {
     w.run(40 * S);
     // c1's last renewal arrived at 0.003 → expiry 5.003 → revoke on the 5.5 tick deletes its key (rev 4);
     // c2's watch sees the DELETE at 5.501, finds no older key (5.503), re-reads its own (5.505).
-    expect(w.cluster.revokes.filter((r) => r.expired).map((r) => [r.t / S, r.keys, r.revision])).toEqual([[5.5, [m1!.key], 4]]);
+    expect(w.cluster.revokes.filter((r) => r.expired).map((r) => [r.t / S, r.keys, r.revision])).toEqual([
+      [5.5, [m1!.key], 4],
+    ]);
     expect(o2.at).toBe(5.505);
     expect(ok(o2.value!).revision).toBe(3);
     expect(ok(o2.value!).revision).toBeGreaterThan(ok(o1.value!).revision);
@@ -92,7 +102,11 @@ describe('Mutex', () => {
       ['c1', 2, false, 31],
     ]);
     expect([resource.accepted, resource.rejected, resource.highestToken]).toEqual([2, 1, 3]);
-    expect(w.events('client-fenced-write', 'c1').at(-1)?.fields).toEqual({ resource: 'ledger', token: 2, accepted: false });
+    expect(w.events('client-fenced-write', 'c1').at(-1)?.fields).toEqual({
+      resource: 'ledger',
+      token: 2,
+      accepted: false,
+    });
   });
 
   it('waiters queue by create revision, each watching its predecessor', () => {
@@ -158,7 +172,9 @@ describe('Mutex', () => {
     expect(ok(o3.value!).revision).toBe(6);
     expect([m2!.isOwner, m3!.isOwner]).toEqual([true, true]); // two clients believe they hold the lock
     // The override works the other way round too.
-    expect(new Mutex(m1!.session, '/x', { profile: CLIENT_V3_4, lockSkipsPostWaitCheck: false }).profile.name).toBe('v3.4');
+    expect(new Mutex(m1!.session, '/x', { profile: CLIENT_V3_4, lockSkipsPostWaitCheck: false }).profile.name).toBe(
+      'v3.4',
+    );
   });
 
   it('TryLock: another owner → ErrLocked, and the attempt’s key is deleted again', () => {

@@ -82,7 +82,11 @@ describe('seed 000: lease heartbeat runbook', () => {
       c2.grant(9, (g) => {
         const lease = ok(g).id;
         c2.txn(
-          { compare: [{ key: KEY, createRevision: 0 }], success: [{ op: 'Put', key: KEY, value: 'owner-2', lease }], failure: [] },
+          {
+            compare: [{ key: KEY, createRevision: 0 }],
+            success: [{ op: 'Put', key: KEY, value: 'owner-2', lease }],
+            failure: [],
+          },
           (r) => {
             if (ok(r).succeeded) {
               t2 = ok(r).header.revision;
@@ -99,7 +103,12 @@ describe('seed 000: lease heartbeat runbook', () => {
     w.run(20 * S);
 
     expect(t1).toBe(2);
-    expect(w.cluster.revokes.filter((r) => r.expired)[0]).toMatchObject({ t: 9.5 * S, expired: true, keys: [KEY], revision: 3 });
+    expect(w.cluster.revokes.filter((r) => r.expired)[0]).toMatchObject({
+      t: 9.5 * S,
+      expired: true,
+      keys: [KEY],
+      revision: 3,
+    });
     expect(t2).toBe(4);
     expect(ch1!.closeReason).toBe('deadline');
     expect(resource.writes.map((x) => [x.who, x.token, x.accepted, x.at / S])).toEqual([
@@ -115,7 +124,11 @@ describe('seed 000: lease heartbeat runbook', () => {
 
     // c1 re-acquires from scratch after its loss: a fresh grant and put, a strictly higher revision.
     let t3 = 0;
-    w.at(21 * S, () => c1.grant(9, (g) => c1.put('/locks/payment-43', 'owner-1', { lease: ok(g).id }, (p) => (t3 = ok(p).header.revision))));
+    w.at(21 * S, () =>
+      c1.grant(9, (g) =>
+        c1.put('/locks/payment-43', 'owner-1', { lease: ok(g).id }, (p) => (t3 = ok(p).header.revision)),
+      ),
+    );
     w.run(22 * S);
     expect(t3).toBeGreaterThan(t2);
     expect(isRpcError(t3)).toBe(false);

@@ -96,7 +96,10 @@ describe('KeepAliveOnce', () => {
   });
 
   it('an error etcd sent halts it, even an Unavailable one: toErr makes it an EtcdError, isHaltErr gives up', () => {
-    for (const err of [NO_LEADER, { code: 'Unavailable', name: 'ErrTimeout', message: 'etcdserver: request timed out' } as const]) {
+    for (const err of [
+      NO_LEADER,
+      { code: 'Unavailable', name: 'ErrTimeout', message: 'etcdserver: request timed out' } as const,
+    ]) {
       const w = world();
       const c1 = w.client('c1');
       const id = w.cluster.grantNow(9);
@@ -110,7 +113,10 @@ describe('KeepAliveOnce', () => {
   });
 
   it('with no deadline (etcdctl) it waits as long as the member does; by default the request timeout ends it', () => {
-    for (const [opts, settled] of [[{ noDeadline: true }, false], [{}, true]] as const) {
+    for (const [opts, settled] of [
+      [{ noDeadline: true }, false],
+      [{}, true],
+    ] as const) {
       const w = world({ members: ['n1'] });
       const c1 = w.client('c1');
       const id = w.cluster.grantNow(9);

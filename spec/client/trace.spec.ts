@@ -6,7 +6,7 @@ import { Prng } from '../../src/clock/prng.js';
 import { Scheduler } from '../../src/clock/scheduler.js';
 import { Trace, formatLeaseId } from '../../src/trace/trace.js';
 import { FakeCluster } from './fake-cluster.js';
-import { MS, S, ok, world } from './harness.js';
+import { S, ok, world } from './harness.js';
 
 describe('client trace', () => {
   it('speaks the trace grammar: member = client, lease in hex', () => {
@@ -32,7 +32,9 @@ describe('client trace', () => {
     const c1 = w.client('c1');
     Session.create(c1, {}, (s) => new Mutex(ok(s), '/locks/x').lock(() => {}));
     w.run(1 * S);
-    expect(w.trace.lines().filter((l) => l.includes('client-lock'))).toEqual(['0.004000 c1 client-lock-acquired - name=/locks/x rev=2']);
+    expect(w.trace.lines().filter((l) => l.includes('client-lock'))).toEqual([
+      '0.004000 c1 client-lock-acquired - name=/locks/x rev=2',
+    ]);
   });
 
   it('pause and resume are traced on the client', () => {

@@ -29,7 +29,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 
 /** The model's minimum: earliest time, then the earliest push. */
 const earliest = (held: readonly Item[]): Item | undefined =>
-  held.reduce<Item | undefined>((m, e) => (m === undefined || e.time < m.time || (e.time === m.time && e.seq < m.seq) ? e : m), undefined);
+  held.reduce<Item | undefined>(
+    (m, e) => (m === undefined || e.time < m.time || (e.time === m.time && e.seq < m.seq) ? e : m),
+    undefined,
+  );
 
 function expectWellFormed(heap: TimeHeap<Item>, held: readonly Item[]): void {
   expect(heap.length).toBe(held.length);
@@ -85,7 +88,9 @@ describe('TimeHeap', () => {
               break;
             }
             case 'retime-all-then-init': {
-              held.forEach((e, i) => (e.time = o.times[i] ?? e.time));
+              held.forEach((e, i) => {
+                e.time = o.times[i] ?? e.time;
+              });
               heap.init();
               break;
             }

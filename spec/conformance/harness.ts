@@ -1,6 +1,13 @@
 import { Process } from '../../src/clock/process.js';
 import { Scheduler } from '../../src/clock/scheduler.js';
-import { LeaseBucket, PROFILES, createLessor, type LessorConfig, type Profile, type TxnDelete } from '../../src/lessor/index.js';
+import {
+  LeaseBucket,
+  PROFILES,
+  createLessor,
+  type LessorConfig,
+  type Profile,
+  type TxnDelete,
+} from '../../src/lessor/index.js';
 import { Marks } from '../../src/trace/marks.js';
 import { Trace } from '../../src/trace/trace.js';
 
@@ -24,7 +31,11 @@ export function harness(profile: Profile, cfg: Partial<LessorConfig> = {}, bucke
   const trace = new Trace();
   const marks = new Marks();
   const make = (b: LeaseBucket, c: Partial<LessorConfig> = cfg) =>
-    createLessor(proc, { minLeaseTTLSeconds: minLeaseTTL, clusterVersion: '3.6.0', profile, ...c }, { bucket: b, trace, marks });
+    createLessor(
+      proc,
+      { minLeaseTTLSeconds: minLeaseTTL, clusterVersion: '3.6.0', profile, ...c },
+      { bucket: b, trace, marks },
+    );
   const lessor = make(bucket);
   return { sched, proc, trace, marks, bucket, lessor, make };
 }

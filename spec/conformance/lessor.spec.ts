@@ -139,7 +139,7 @@ describe.each(profiles)('lessor conformance ($name)', (profile) => {
     const l = lessor.grant(1n, 1);
     // Grant refreshes with no extension, even right after Promote(1 s).
     expect(l.expiry).toBe(sched.now() + seconds(1));
-    let batch;
+    let batch: ReturnType<typeof lessor.expiredLeasesC.receive>;
     while ((batch = lessor.expiredLeasesC.receive()) === undefined && sched.now() < seconds(10)) sched.advance(1000);
     expect(batch?.[0]?.id).toBe(l.id);
     let out: RenewOutcome | undefined;
@@ -155,7 +155,7 @@ describe.each(profiles)('lessor conformance ($name)', (profile) => {
     const { lessor, sched, marks } = harness(profile, { minLeaseTTLSeconds: 1 });
     lessor.promote(seconds(1));
     const l = lessor.grant(1n, 1);
-    let batch;
+    let batch: ReturnType<typeof lessor.expiredLeasesC.receive>;
     while ((batch = lessor.expiredLeasesC.receive()) === undefined && sched.now() < seconds(10)) sched.advance(1000);
     expect(batch?.[0]?.id).toBe(l.id);
     let out: RenewOutcome | undefined;

@@ -21,7 +21,13 @@ import { SUITE_FILES } from './suite-files.js';
 const ETCD = '/usr/bin/etcd';
 const noEtcd = !existsSync(ETCD);
 const SKIP = noEtcd ? ' (skipped: /usr/bin/etcd is missing; apt-get install -y etcd-server etcd-client)' : '';
-const FLAGS = { heartbeatMs: 100, electionMs: 1000, leaseCheckpoint: false, leaseCheckpointPersist: false, preVote: false };
+const FLAGS = {
+  heartbeatMs: 100,
+  electionMs: 1000,
+  leaseCheckpoint: false,
+  leaseCheckpointPersist: false,
+  preVote: false,
+};
 
 /** How long a suite file's scenario runs, in ms (0 for a file the parser refuses: the test will say why). */
 function durationMs(file: string): number {
@@ -68,11 +74,17 @@ describe(`differential suite on etcd 3.4.23${SKIP}`, () => {
         const out: string[] = [];
         const err: string[] = [];
         let d: FileDiff | undefined;
-        const code = await runDiff([file], { out: (l) => out.push(l), err: (l) => err.push(l), onFile: (x) => (d = x) });
+        const code = await runDiff([file], {
+          out: (l) => out.push(l),
+          err: (l) => err.push(l),
+          onFile: (x) => (d = x),
+        });
         console.log(out.join('\n'));
         expect(err.filter((l) => !l.includes('moved leadership'))).toEqual([]);
         expect(d).toBeDefined();
-        expect(d!.assertions.filter((a) => !a.agree).map((a) => `line ${a.line}: ${a.text}: ${a.sim?.got} | ${a.real?.got}`)).toEqual([]);
+        expect(
+          d!.assertions.filter((a) => !a.agree).map((a) => `line ${a.line}: ${a.text}: ${a.sim?.got} | ${a.real?.got}`),
+        ).toEqual([]);
         // Events seen on one side only, or with different values, are semantic differences: never excused
         // by load. Declared ones (expected-differences in the file) are printed with their reason instead.
         const semantic = d!.unexpected.filter((e) => e.sim === undefined || e.real === undefined || !e.valuesAgree);
@@ -81,7 +93,10 @@ describe(`differential suite on etcd 3.4.23${SKIP}`, () => {
         // fell behind its schedule (noted in the run) or the load average passed 1.5 per core (other work
         // running; the cluster alone makes about 1 per core).
         const busy = d!.realNotes.some((n) => n.includes('late')) || loadavg()[0]! > 1.5 * cpus().length;
-        if (busy) console.log(`${d!.name}: host oversubscribed (load ${loadavg()[0]!.toFixed(1)}); event timing not held to tolerance`);
+        if (busy)
+          console.log(
+            `${d!.name}: host oversubscribed (load ${loadavg()[0]!.toFixed(1)}); event timing not held to tolerance`,
+          );
         else expect(d!.unexpected.map((e) => `${e.kind} ${e.subject} #${e.nth}: Δ ${e.deltaUs} µs`)).toEqual([]);
         expect(code).toBe(d!.agree ? 0 : 1);
       },
@@ -89,78 +104,118 @@ describe(`differential suite on etcd 3.4.23${SKIP}`, () => {
       Math.max(120_000, durationMs(file) + 60_000),
     );
   }
-
 });
 
 describe(`real-etcd driver faults${SKIP}`, () => {
-  it.skipIf(noEtcd)('picks other ports when one is taken', async () => {
-    const busy: Server = createServer().listen(0, '127.0.0.1');
-    await new Promise((r) => busy.once('listening', r));
-    const port = (busy.address() as { port: number }).port;
-    let first = true;
-    const pickPort = async (): Promise<number> => (first ? ((first = false), port) : freePort());
-    const registry = new ChildRegistry();
-    const log: string[] = [];
-    try {
-      const c = await EtcdCluster.start({ members: 1, flags: FLAGS, binaries: findEtcd(), registry, pickPort, log: (l) => log.push(l) });
-      expect(c.members[0]!.address.clientPort).not.toBe(port);
-      expect(log.join('\n')).toMatch(new RegExp(`127\\.0\\.0\\.1:${port}.*address already in use; retrying with other ports`));
-    } finally {
-      await registry.close();
-      busy.close();
-    }
-    expectNothingLeft(registry);
-  }, 60_000);
-
-  it.skipIf(noEtcd)('a member that fails to start: one message, nothing left behind', async () => {
-    const bins = findEtcd(fakeEtcd('echo "etcdmain: cannot access data directory: permission denied" >&2; exit 1'));
-    const registry = new ChildRegistry();
-    const err = await EtcdCluster.start({ members: 3, flags: FLAGS, binaries: bins, registry }).catch((e: unknown) => e);
-    await registry.close();
-    expect(err).toBeInstanceOf(DriverError);
-    expect((err as Error).message).toBe('etcd member n1 failed to start (exited with code 1): etcdmain: cannot access data directory: permission denied');
-    expectNothingLeft(registry);
-  }, 60_000);
-
-  it.skipIf(noEtcd)('a cluster that never elects a leader: one message, every member ended', async () => {
-    // Only n1 is a real etcd; n2 and n3 never answer, so n1 never has a quorum.
-    const bins = findEtcd(fakeEtcd(`case " $* " in *" --name=n1 "*) exec ${ETCD} "$@";; esac\nexec sleep 600`));
-    const registry = new ChildRegistry();
-    const err = await EtcdCluster.start({ members: 3, flags: FLAGS, binaries: bins, registry, leaderTimeoutMs: 3_000 }).catch((e: unknown) => e);
-    await registry.close();
-    expect(err).toBeInstanceOf(DriverError);
-    expect((err as Error).message).toBe('the etcd cluster elected no leader within 3 s (0 of 3 members answering)');
-    expect(registry.startedPids).toHaveLength(3);
-    expectNothingLeft(registry);
-  }, 60_000);
-
-  it.skipIf(noEtcd)('SIGINT mid-run ends every etcd and keep-alive process and removes the data dirs', async () => {
-    const file = SUITE_FILES.find((f) => f.endsWith('follower-renewal.yaml'))!;
-    const cli = spawn(process.execPath, ['--import', 'tsx', resolve(__dirname, 'diff-cli.ts'), file], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((r) => cli.once('exit', (code) => r(code)));
-    const children = (): Array<{ pid: number; cmd: string }> => {
+  it.skipIf(noEtcd)(
+    'picks other ports when one is taken',
+    async () => {
+      const busy: Server = createServer().listen(0, '127.0.0.1');
+      await new Promise((r) => busy.once('listening', r));
+      const port = (busy.address() as { port: number }).port;
+      let first = true;
+      const pickPort = async (): Promise<number> => {
+        if (!first) return freePort();
+        first = false;
+        return port;
+      };
+      const registry = new ChildRegistry();
+      const log: string[] = [];
       try {
-        return execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(cli.pid)], { encoding: 'utf8' })
-          .split('\n')
-          .filter((l) => l.trim() !== '')
-          .map((l) => ({ pid: Number(l.trim().split(/\s+/)[0]), cmd: l.trim().replace(/^\d+\s+/, '') }));
-      } catch {
-        return [];
+        const c = await EtcdCluster.start({
+          members: 1,
+          flags: FLAGS,
+          binaries: findEtcd(),
+          registry,
+          pickPort,
+          log: (l) => log.push(l),
+        });
+        expect(c.members[0]!.address.clientPort).not.toBe(port);
+        expect(log.join('\n')).toMatch(
+          new RegExp(`127\\.0\\.0\\.1:${port}.*address already in use; retrying with other ports`),
+        );
+      } finally {
+        await registry.close();
+        busy.close();
       }
-    };
-    // Wait for the three members and c1's etcdctl keep-alive (started at time 0).
-    let seen: Array<{ pid: number; cmd: string }> = [];
-    for (let i = 0; i < 300 && !seen.some((c) => c.cmd.includes('keep-alive')); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      seen = children();
-    }
-    const members = seen.filter((c) => c.cmd.includes('--data-dir='));
-    expect(members).toHaveLength(3);
-    const dataRoot = dirname(/--data-dir=(\S+)/.exec(members[0]!.cmd)![1]!);
-    expect(existsSync(dataRoot)).toBe(true);
-    cli.kill('SIGINT');
-    expect(await exited).toBe(130);
-    expect(seen.map((c) => c.pid).filter(running)).toEqual([]);
-    expect(existsSync(dataRoot)).toBe(false);
-  }, 60_000);
+      expectNothingLeft(registry);
+    },
+    60_000,
+  );
+
+  it.skipIf(noEtcd)(
+    'a member that fails to start: one message, nothing left behind',
+    async () => {
+      const bins = findEtcd(fakeEtcd('echo "etcdmain: cannot access data directory: permission denied" >&2; exit 1'));
+      const registry = new ChildRegistry();
+      const err = await EtcdCluster.start({ members: 3, flags: FLAGS, binaries: bins, registry }).catch(
+        (e: unknown) => e,
+      );
+      await registry.close();
+      expect(err).toBeInstanceOf(DriverError);
+      expect((err as Error).message).toBe(
+        'etcd member n1 failed to start (exited with code 1): etcdmain: cannot access data directory: permission denied',
+      );
+      expectNothingLeft(registry);
+    },
+    60_000,
+  );
+
+  it.skipIf(noEtcd)(
+    'a cluster that never elects a leader: one message, every member ended',
+    async () => {
+      // Only n1 is a real etcd; n2 and n3 never answer, so n1 never has a quorum.
+      const bins = findEtcd(fakeEtcd(`case " $* " in *" --name=n1 "*) exec ${ETCD} "$@";; esac\nexec sleep 600`));
+      const registry = new ChildRegistry();
+      const err = await EtcdCluster.start({
+        members: 3,
+        flags: FLAGS,
+        binaries: bins,
+        registry,
+        leaderTimeoutMs: 3_000,
+      }).catch((e: unknown) => e);
+      await registry.close();
+      expect(err).toBeInstanceOf(DriverError);
+      expect((err as Error).message).toBe('the etcd cluster elected no leader within 3 s (0 of 3 members answering)');
+      expect(registry.startedPids).toHaveLength(3);
+      expectNothingLeft(registry);
+    },
+    60_000,
+  );
+
+  it.skipIf(noEtcd)(
+    'SIGINT mid-run ends every etcd and keep-alive process and removes the data dirs',
+    async () => {
+      const file = SUITE_FILES.find((f) => f.endsWith('follower-renewal.yaml'))!;
+      const cli = spawn(process.execPath, ['--import', 'tsx', resolve(__dirname, 'diff-cli.ts'), file], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const exited = new Promise<number | null>((r) => cli.once('exit', (code) => r(code)));
+      const children = (): Array<{ pid: number; cmd: string }> => {
+        try {
+          return execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(cli.pid)], { encoding: 'utf8' })
+            .split('\n')
+            .filter((l) => l.trim() !== '')
+            .map((l) => ({ pid: Number(l.trim().split(/\s+/)[0]), cmd: l.trim().replace(/^\d+\s+/, '') }));
+        } catch {
+          return [];
+        }
+      };
+      // Wait for the three members and c1's etcdctl keep-alive (started at time 0).
+      let seen: Array<{ pid: number; cmd: string }> = [];
+      for (let i = 0; i < 300 && !seen.some((c) => c.cmd.includes('keep-alive')); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        seen = children();
+      }
+      const members = seen.filter((c) => c.cmd.includes('--data-dir='));
+      expect(members).toHaveLength(3);
+      const dataRoot = dirname(/--data-dir=(\S+)/.exec(members[0]!.cmd)![1]!);
+      expect(existsSync(dataRoot)).toBe(true);
+      cli.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(seen.map((c) => c.pid).filter(running)).toEqual([]);
+      expect(existsSync(dataRoot)).toBe(false);
+    },
+    60_000,
+  );
 });

@@ -93,7 +93,8 @@ steps:
       ['expired-lease-retry', 11],
     ];
     expect(r).toHaveLength(want.length);
-    for (const [key, line] of want) expect(r.some((m) => m.startsWith(`x.yaml:${line}: cluster setting ${key}:`))).toBe(true);
+    for (const [key, line] of want)
+      expect(r.some((m) => m.startsWith(`x.yaml:${line}: cluster setting ${key}:`))).toBe(true);
     expect(r.find((m) => m.includes('checkpoint-interval'))).toContain('fixed at 5m');
   });
 
@@ -143,10 +144,16 @@ steps:
 
 describe('runDiff on files it cannot run', () => {
   it('exits 2 for a refused file, naming the step and line, before looking for etcd', async () => {
-    const f = tempFile(`name: t\nsteps:\n  - at: 0s\n    grant: { lease: L1, ttl: 5 }\n  - at: 1s\n    clock: { member: n1, jump: 5s }\n`);
+    const f = tempFile(
+      `name: t\nsteps:\n  - at: 0s\n    grant: { lease: L1, ttl: 5 }\n  - at: 1s\n    clock: { member: n1, jump: 5s }\n`,
+    );
     const { out, err, io } = lines();
     expect(await runDiff([f], { ...io, searchPath: '/nonexistent' })).toBe(2);
-    expect(err).toEqual([expect.stringMatching(new RegExp(`^${f}:5: step clock cannot be replayed on real etcd: .*\\(refused by the real-etcd driver\\)$`))]);
+    expect(err).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${f}:5: step clock cannot be replayed on real etcd: .*\\(refused by the real-etcd driver\\)$`),
+      ),
+    ]);
     expect(out).toEqual([]);
   });
 

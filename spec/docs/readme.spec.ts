@@ -22,24 +22,39 @@ function expand(arg: string): string[] {
   if (!arg.includes('*')) return [arg];
   const dir = dirname(arg);
   const re = new RegExp(`^${basename(arg).replace(/[.]/g, '\\.').replace(/\*/g, '.*')}$`);
-  const found = existsSync(join(ROOT, dir)) ? readdirSync(join(ROOT, dir)).filter((f) => re.test(f)).sort().map((f) => join(dir, f)) : [];
+  const found = existsSync(join(ROOT, dir))
+    ? readdirSync(join(ROOT, dir))
+        .filter((f) => re.test(f))
+        .sort()
+        .map((f) => join(dir, f))
+    : [];
   return found.length > 0 ? found : [arg];
 }
 
-const argvOf = (line: string): string[] => line.replace(/\s+#.*$/, '').trim().split(/\s+/).slice(2).flatMap(expand);
+const argvOf = (line: string): string[] =>
+  line
+    .replace(/\s+#.*$/, '')
+    .trim()
+    .split(/\s+/)
+    .slice(2)
+    .flatMap(expand);
 
 /** Every `npx lessor-sim` line of the README's sh blocks. */
-const commands = [...README.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) => m[1]!.split('\n').filter((l) => l.startsWith('npx lessor-sim')));
+const commands = [...README.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) =>
+  m[1]!.split('\n').filter((l) => l.startsWith('npx lessor-sim')),
+);
 
 /** Excerpts: [command line, excerpt lines with wrapped continuations joined]. */
-const excerpts = [...README.matchAll(/^<!-- output of: (npx lessor-sim [^>]+?) -->\n```\n([\s\S]*?)^```$/gm)].map((m) => {
-  const lines: string[] = [];
-  for (const l of m[2]!.split('\n').filter((x) => x.trim() !== '')) {
-    if (/^\s{2,}\S/.test(l) && lines.length > 0 && !/^\s+\d/.test(l)) lines[lines.length - 1] += ` ${l.trim()}`;
-    else lines.push(l);
-  }
-  return [m[1]!, lines] as const;
-});
+const excerpts = [...README.matchAll(/^<!-- output of: (npx lessor-sim [^>]+?) -->\n```\n([\s\S]*?)^```$/gm)].map(
+  (m) => {
+    const lines: string[] = [];
+    for (const l of m[2]!.split('\n').filter((x) => x.trim() !== '')) {
+      if (/^\s{2,}\S/.test(l) && lines.length > 0 && !/^\s+\d/.test(l)) lines[lines.length - 1] += ` ${l.trim()}`;
+      else lines.push(l);
+    }
+    return [m[1]!, lines] as const;
+  },
+);
 
 const norm = (s: string): string => s.replace(/\s+/g, ' ').trim();
 const outputs = new Map<string, Promise<{ code: number; out: string; err: string }>>();
@@ -47,14 +62,22 @@ function run(argv: string[]): Promise<{ code: number; out: string; err: string }
   const key = argv.join(' ');
   if (!outputs.has(key)) {
     const io = bufferIO();
-    outputs.set(key, cli(argv, io, { version: 'readme' }).then((code) => ({ code, out: io.stdout.join('\n'), err: io.stderr.join('\n') })));
+    outputs.set(
+      key,
+      cli(argv, io, { version: 'readme' }).then((code) => ({
+        code,
+        out: io.stdout.join('\n'),
+        err: io.stderr.join('\n'),
+      })),
+    );
   }
   return outputs.get(key)!;
 }
 
 /** Output files go to a temporary folder; campaigns and real etcd are only parsed (too slow, or need etcd). */
 const RUNNABLE = new Set(['run', 'trace', 'explain', 'render', 'help']);
-const redirect = (argv: string[]): string[] => argv.map((a, i) => (['-o', '--output'].includes(argv[i - 1] ?? '') ? join(tmp, basename(a)) : a));
+const redirect = (argv: string[]): string[] =>
+  argv.map((a, i) => (['-o', '--output'].includes(argv[i - 1] ?? '') ? join(tmp, basename(a)) : a));
 
 describe('README commands', () => {
   it('has commands and excerpts to check', () => {
@@ -72,7 +95,8 @@ describe('README commands', () => {
     const cmd = COMMANDS.find((c) => c.name === name);
     expect(cmd, `unknown command in: ${line}`).toBeDefined();
     const parsed = parseCommandArgs(cmd!, rest);
-    for (const f of parsed.positionals) if (!f.startsWith('cx/') && !f.startsWith('counterexamples/')) expect(existsSync(join(ROOT, f)), f).toBe(true);
+    for (const f of parsed.positionals)
+      if (!f.startsWith('cx/') && !f.startsWith('counterexamples/')) expect(existsSync(join(ROOT, f)), f).toBe(true);
     if (name === 'check') checkOptions(parsed, () => 1);
     if (!RUNNABLE.has(name!) || parsed.positionals.some((f) => f.startsWith('cx/'))) return;
     const r = await run(redirect(argv));
@@ -83,8 +107,15 @@ describe('README commands', () => {
 
 describe('README exit codes', () => {
   it('are the ones `lessor-sim help` prints', () => {
-    const help = new Map([...EXIT_CODES_HELP.matchAll(/^ {2}(\d) {2}([\s\S]*?)(?=\n {2}\d |(?![\s\S]))/gm)].map((m) => [m[1]!, norm(m[2]!)]));
-    const readme = new Map([...README.matchAll(/^\| (\d) \| (.*) \|$/gm)].map((m) => [m[1]!, norm(m[2]!.replace(/`/g, ''))]));
+    const help = new Map(
+      [...EXIT_CODES_HELP.matchAll(/^ {2}(\d) {2}([\s\S]*?)(?=\n {2}\d |(?![\s\S]))/gm)].map((m) => [
+        m[1]!,
+        norm(m[2]!),
+      ]),
+    );
+    const readme = new Map(
+      [...README.matchAll(/^\| (\d) \| (.*) \|$/gm)].map((m) => [m[1]!, norm(m[2]!.replace(/`/g, ''))]),
+    );
     expect(help.size).toBe(5);
     expect(readme).toEqual(help);
   });

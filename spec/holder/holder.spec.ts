@@ -15,7 +15,9 @@ import { onlyError, parsed, withSteps } from '../scenario/support.js';
 
 const ROOT = resolve(__dirname, '../..');
 const DIR = 'scenarios/holders';
-const FILES = readdirSync(join(ROOT, DIR)).filter((f) => f.endsWith('.yaml')).sort();
+const FILES = readdirSync(join(ROOT, DIR))
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 const load = (f: string): Scenario => {
   const p = parseScenario(readFileSync(join(ROOT, DIR, f), 'utf8'), `${DIR}/${f}`);
   if (!p.ok) throw new Error(`${f}: ${JSON.stringify(p.errors)}`);
@@ -30,15 +32,23 @@ const broken = (s: Scenario): string[] => {
 describe('holder library (scenarios/holders)', () => {
   it('holds a runbook file and a fixed file for each of the four faults', () => {
     for (const n of [1, 2, 3, 4]) {
-      expect(FILES.some((f) => f.startsWith(`fault${n}-`) && f.endsWith('.runbook.yaml')), `fault ${n}`).toBe(true);
-      expect(FILES.some((f) => f.startsWith(`fault${n}-`) && f.endsWith('.fixed.yaml')), `fault ${n}`).toBe(true);
+      expect(
+        FILES.some((f) => f.startsWith(`fault${n}-`) && f.endsWith('.runbook.yaml')),
+        `fault ${n}`,
+      ).toBe(true);
+      expect(
+        FILES.some((f) => f.startsWith(`fault${n}-`) && f.endsWith('.fixed.yaml')),
+        `fault ${n}`,
+      ).toBe(true);
     }
   });
 
   it.each(FILES)('%s replays with every assertion passing', (f) => {
     const r = runScenario(load(f));
     expect(r.setupError).toBeUndefined();
-    expect(r.assertions.filter((a) => !a.pass).map((a) => `line ${a.step.pos.line}: ${a.text} — got ${a.got}`)).toEqual([]);
+    expect(r.assertions.filter((a) => !a.pass).map((a) => `line ${a.step.pos.line}: ${a.text} — got ${a.got}`)).toEqual(
+      [],
+    );
     expect(r.assertions.length).toBeGreaterThan(0);
   });
 
@@ -62,16 +72,24 @@ describe('holder library (scenarios/holders)', () => {
 
   it('the strict SQL fence rejects the holder its own second write', () => {
     const figures = (f: string) => holderReport(new RunView(runScenario(load(f)))).holders[0]!;
-    expect(figures('fault3-strict-fence.runbook.yaml')).toMatchObject({ writesAccepted: 1, writesRejected: 9, staleOffered: 0 });
+    expect(figures('fault3-strict-fence.runbook.yaml')).toMatchObject({
+      writesAccepted: 1,
+      writesRejected: 9,
+      staleOffered: 0,
+    });
     expect(figures('fault3-strict-fence.fixed.yaml')).toMatchObject({ writesAccepted: 10, writesRejected: 0 });
   });
 
   it("explain tells each holder's story, belief beside truth", () => {
     const story = (f: string) => explain(runScenario(load(f))).filter((l) => l.startsWith('holder a,'));
     expect(story('fault1-step5-confirm.runbook.yaml')).toEqual([
-      expect.stringMatching(/acquired \/locks\/payment-42 at 0\.\d+ s \(token 2\) → lease revoked at 13\.\d+ s .* while it still believed it held the lock → noticed keepalive-closed:deadline at 17\.\d+ s: still-held → still believed it held the lock when the run ended, although its lease was gone$/),
+      expect.stringMatching(
+        /acquired \/locks\/payment-42 at 0\.\d+ s \(token 2\) → lease revoked at 13\.\d+ s .* while it still believed it held the lock → noticed keepalive-closed:deadline at 17\.\d+ s: still-held → still believed it held the lock when the run ended, although its lease was gone$/,
+      ),
     ]);
-    expect(story('fault4-paused-client.fixed.yaml')[0]).toMatch(/stopped acting at 11\.\d+ s \(deadline, noticed at 17\.000 s\) → lease revoked at 12\.\d+ s \(applied first on n1\)$/);
+    expect(story('fault4-paused-client.fixed.yaml')[0]).toMatch(
+      /stopped acting at 11\.\d+ s \(deadline, noticed at 17\.000 s\) → lease revoked at 12\.\d+ s \(applied first on n1\)$/,
+    );
   });
 
   it('render gives each holder a lane: believed and really held, believed after the revoke, writes', () => {
@@ -97,7 +115,9 @@ describe('holder step input', () => {
   it('names the unknown strategy, where it is, and the nearest built-in one', () => {
     const e = onlyError(withSteps(holder('strategy: runbook-go-step6')));
     expect(e).toMatchObject({ line: 3 });
-    expect(e.message).toMatch(/unknown holder strategy "runbook-go-step6"; expected one of .*deadline, or user:<name> \(did you mean "runbook-go-step[35]"\?\)/);
+    expect(e.message).toMatch(
+      /unknown holder strategy "runbook-go-step6"; expected one of .*deadline, or user:<name> \(did you mean "runbook-go-step[35]"\?\)/,
+    );
   });
 
   it('refuses a margin that is not below the TTL, at the margin', () => {
@@ -108,14 +128,27 @@ describe('holder step input', () => {
   });
 
   it('refuses a second holder of the same name and an expect on a holder never started', () => {
-    expect(onlyError(withSteps(holder('strategy: deadline'), `- { at: 1s, holder: { name: a, strategy: deadline, key: /locks/x, ttl: 9, client: c2 } }`)).message).toMatch(/holder "a" is already started/);
-    expect(onlyError(withSteps(holder('strategy: deadline'), '- { at: 1s, expect: { holder: z, acting: true } }')).message).toMatch(/holder "z" is not started/);
+    expect(
+      onlyError(
+        withSteps(
+          holder('strategy: deadline'),
+          `- { at: 1s, holder: { name: a, strategy: deadline, key: /locks/x, ttl: 9, client: c2 } }`,
+        ),
+      ).message,
+    ).toMatch(/holder "a" is already started/);
+    expect(
+      onlyError(withSteps(holder('strategy: deadline'), '- { at: 1s, expect: { holder: z, acting: true } }')).message,
+    ).toMatch(/holder "z" is not started/);
   });
 
   it('takes user:<name> strategies, which the synchronous replay refuses by position', () => {
     const s = parsed(withSteps(holder('strategy: user:mine')));
-    expect(runScenario(s).setupError).toMatch(/^scenarios\/test\.yaml:3:\d+: holder a uses strategy user:mine, but no holder named mine/);
-    expect(runScenario(s, { userHolders: { mine: async () => undefined } }).setupError).toMatch(/replay it with runScenarioAsync/);
+    expect(runScenario(s).setupError).toMatch(
+      /^scenarios\/test\.yaml:3:\d+: holder a uses strategy user:mine, but no holder named mine/,
+    );
+    expect(runScenario(s, { userHolders: { mine: async () => undefined } }).setupError).toMatch(
+      /replay it with runScenarioAsync/,
+    );
   });
 });
 
@@ -128,7 +161,11 @@ describe('user-written holders', () => {
   /** Acquires with a put-if-absent, then writes once a second, renewing with KeepAliveOnce. */
   const mine: UserHolderFn = async (api) => {
     const g = await api.grant(5);
-    const t = await api.txn({ compare: [{ key: '/locks/x', createRevision: 0 }], success: [{ op: 'Put', key: '/locks/x', value: 'a', lease: g.id }], failure: [] });
+    const t = await api.txn({
+      compare: [{ key: '/locks/x', createRevision: 0 }],
+      success: [{ op: 'Put', key: '/locks/x', value: 'a', lease: g.id }],
+      failure: [],
+    });
     api.acquired(g.id, '/locks/x', t.header.revision);
     for (;;) {
       api.write(t.header.revision);

@@ -26,8 +26,14 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ op: fc.constant('renew' as const), id }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('attach' as const), id, key }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('detach' as const), id, key }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('checkpoint' as const), id, remaining: fc.integer({ min: 0, max: 12 }) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('promote' as const), extendMs: fc.constantFrom(0, 1000, 2500) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('checkpoint' as const), id, remaining: fc.integer({ min: 0, max: 12 }) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('promote' as const), extendMs: fc.constantFrom(0, 1000, 2500) }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('demote' as const) }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constant('advance' as const), ms: fc.integer({ min: 1, max: 4000 }) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('revoke-offered' as const) }) },
@@ -115,7 +121,12 @@ function run(profileName: 'v3.4' | 'v3.5', revokeRate: number, ops: Op[]): strin
         }
         le.grant(lid, o.ttl);
         const ttl = Math.max(o.ttl, MIN_TTL);
-        model.set(lid, { ttl, remaining: 0, keys: new Set(), expiry: primary ? now + ttl * MICROS_PER_SECOND : undefined });
+        model.set(lid, {
+          ttl,
+          remaining: 0,
+          keys: new Set(),
+          expiry: primary ? now + ttl * MICROS_PER_SECOND : undefined,
+        });
         break;
       }
       case 'revoke': {
@@ -156,10 +167,11 @@ function run(profileName: 'v3.4' | 'v3.5', revokeRate: number, ops: Op[]): strin
         }
         if (o.op === 'attach') {
           // mvcc detaches a key from its previous lease before attaching it (etcd's put path).
-          for (const [other, om] of model) if (om.keys.has(o.key)) {
-            le.detach(other, [o.key]);
-            om.keys.delete(o.key);
-          }
+          for (const [other, om] of model)
+            if (om.keys.has(o.key)) {
+              le.detach(other, [o.key]);
+              om.keys.delete(o.key);
+            }
           le.attach(lid, [o.key]);
           m.keys.add(o.key);
         } else if (m.keys.has(o.key)) {
@@ -179,7 +191,8 @@ function run(profileName: 'v3.4' | 'v3.5', revokeRate: number, ops: Op[]): strin
         le.promote(ms(o.extendMs));
         primary = true;
         spreadPossible = model.size >= revokeRate;
-        for (const m of model.values()) m.expiry = now + ms(o.extendMs) + (m.remaining > 0 ? m.remaining : m.ttl) * MICROS_PER_SECOND;
+        for (const m of model.values())
+          m.expiry = now + ms(o.extendMs) + (m.remaining > 0 ? m.remaining : m.ttl) * MICROS_PER_SECOND;
         break;
       }
       case 'demote': {

@@ -1,3 +1,4 @@
+import type { RenewOutcome } from '../../src/lessor/lessor.js';
 import { describe, expect, it } from 'vitest';
 import { ms, seconds } from '../../src/clock/time.js';
 import { ErrLeaseNotFound, ErrNotPrimary, InvalidArgumentError, V3_4, V3_5 } from '../../src/lessor/index.js';
@@ -124,7 +125,7 @@ describe('run loop', () => {
     h.lessor.promote(0);
     h.lessor.grant(1n, 1);
     h.sched.advance(seconds(2));
-    let err;
+    let err: RenewOutcome['err'];
     h.lessor.renew(1n, (o) => (err = o.err));
     h.lessor.stop();
     h.sched.advance(1);
@@ -139,7 +140,7 @@ describe('renew', () => {
     h.lessor.promote(0);
     const l = h.lessor.grant(1n, 60);
     h.lessor.checkpoint(1n, 20);
-    let ttl;
+    let ttl: RenewOutcome['ttl'] | undefined;
     h.lessor.renew(1n, (o) => (ttl = o.ttl));
     expect(ttl).toBe(60);
     expect(l.expiry - h.sched.now()).toBe(seconds(20));
@@ -162,7 +163,7 @@ describe('renew', () => {
       h.lessor.promote(0);
       h.lessor.grant(1n, 60);
       h.lessor.checkpoint(1n, 30);
-      let out;
+      let out: RenewOutcome | undefined;
       h.lessor.renew(1n, (o) => (out = o));
       h.lessor.revoke(1n);
       pending!();
@@ -190,7 +191,7 @@ describe('bad input', () => {
     expect(() => h.lessor.attach(9n, ['a'])).toThrow(ErrLeaseNotFound);
     expect(() => h.lessor.detach(9n, ['a'])).toThrow(ErrLeaseNotFound);
     h.lessor.promote(0);
-    let err;
+    let err: RenewOutcome['err'];
     h.lessor.renew(9n, (o) => (err = o.err));
     expect(err).toBe(ErrLeaseNotFound);
   });

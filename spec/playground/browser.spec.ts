@@ -16,7 +16,16 @@ import { colorStats, decodePng } from '../report/render/png.js';
 
 const ROOT = resolve(__dirname, '../..');
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 /** Where the screenshots are left for people to look at. */
 export const SHOTS = join(tmpdir(), 'lessor-sim-playground');
 
@@ -62,7 +71,13 @@ interface PlaywrightCore {
   chromium: {
     launchPersistentContext(
       userDataDir: string,
-      opts: { executablePath: string; headless: boolean; args: string[]; viewport: { width: number; height: number }; timeout: number },
+      opts: {
+        executablePath: string;
+        headless: boolean;
+        args: string[];
+        viewport: { width: number; height: number };
+        timeout: number;
+      },
     ): Promise<BrowserContext>;
   };
 }
@@ -82,7 +97,8 @@ describe.skipIf(missing !== undefined)('playground in headless Chromium', () => 
       el.value = String(v);
       el.dispatchEvent(new Event('input'));
     }, ms);
-  const panels = async (): Promise<string[]> => Promise.all(['#members', '#leases', '#keys', '#clients', '#recent', '#now'].map((s) => page.innerHTML(s)));
+  const panels = async (): Promise<string[]> =>
+    Promise.all(['#members', '#leases', '#keys', '#clients', '#recent', '#now'].map((s) => page.innerHTML(s)));
   const shot = async (name: string): Promise<void> => {
     const png = decodePng(await page.screenshot({ path: join(SHOTS, name), fullPage: true }));
     expect(png.width).toBe(1400);
@@ -98,7 +114,13 @@ describe.skipIf(missing !== undefined)('playground in headless Chromium', () => 
     mkdirSync(SHOTS, { recursive: true });
     const pkg = 'playwright-core';
     const pw = (await import(pkg)) as PlaywrightCore;
-    ctx = await pw.chromium.launchPersistentContext(join(work, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 900 }, timeout: 15_000 });
+    ctx = await pw.chromium.launchPersistentContext(join(work, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1400, height: 900 },
+      timeout: 15_000,
+    });
     page = ctx.pages()[0] ?? (await ctx.newPage());
     page.on('request', (r) => requests.push(r.url()));
     page.on('pageerror', (e) => errors.push(String(e)));
@@ -116,7 +138,9 @@ describe.skipIf(missing !== undefined)('playground in headless Chromium', () => 
     await page.goto(url, { timeout: 10_000 });
     expect(await page.textContent('#title')).toBe('seed-runbook-paused-keepalive');
     expect(await page.locator('.card.member').count()).toBe(3);
-    expect(await page.textContent('#hash')).toBe(runScenario(parsed(readFileSync(join(ROOT, 'scenarios/seed-runbook.yaml'), 'utf8'))).trace.hash());
+    expect(await page.textContent('#hash')).toBe(
+      runScenario(parsed(readFileSync(join(ROOT, 'scenarios/seed-runbook.yaml'), 'utf8'))).trace.hash(),
+    );
     await shot('start.png');
     expect(errors).toEqual([]);
     expect(requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:'))).toEqual([]);
@@ -166,7 +190,10 @@ describe.skipIf(missing !== undefined)('playground in headless Chromium', () => 
     const file = join(work, 'exported.yaml');
     writeFileSync(file, yaml);
     // Exit 1 is fine: the runbook's assertions no longer all hold once its leader is paused.
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'run', file, '--json'], { cwd: ROOT, encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'run', file, '--json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(cli.stderr).toBe('');
     const cliHash = (JSON.parse(cli.stdout) as Array<{ traceHash: string }>)[0]!.traceHash;
     expect(cliHash).toBe(await page.textContent('#hash'));

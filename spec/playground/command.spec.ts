@@ -11,7 +11,8 @@ const capture = () => {
   const io = bufferIO();
   return { out: io.stdout, err: io.stderr, io };
 };
-const runPlayground = (args: string[], io: ReturnType<typeof bufferIO>) => cli(['playground', ...args], io, { version: 'test' });
+const runPlayground = (args: string[], io: ReturnType<typeof bufferIO>) =>
+  cli(['playground', ...args], io, { version: 'test' });
 
 describe('lessor-sim playground', () => {
   it('--build writes a self-contained index.html that opens the named file, with no node:crypto in it', async () => {

@@ -26,8 +26,18 @@ describe('insertStep', () => {
     const s = parse(TEXT);
     const out = insertStep(TEXT, s, 2_000_000, stepOf({ kind: 'crash', member: 'n1' }, 2_000_000));
     expect(out).toContain('# a comment the edit keeps');
-    expect(parse(out).steps.map((x) => `${x.atUs}:${x.kind}`)).toEqual(['0:grant', '2000000:keepalive', '2000000:crash', '5000000:expect']);
-    const later = insertStep(out, parse(out), 3_500_000, stepOf({ kind: 'isolate', member: 'n2', members: ['n1', 'n2', 'n3'] }, 3_500_000));
+    expect(parse(out).steps.map((x) => `${x.atUs}:${x.kind}`)).toEqual([
+      '0:grant',
+      '2000000:keepalive',
+      '2000000:crash',
+      '5000000:expect',
+    ]);
+    const later = insertStep(
+      out,
+      parse(out),
+      3_500_000,
+      stepOf({ kind: 'isolate', member: 'n2', members: ['n1', 'n2', 'n3'] }, 3_500_000),
+    );
     expect(later).toContain('{ at: 3.5s, partition: { groups: [ [ n2 ], [ n1, n3 ] ] } }');
     expect(parse(later).steps[3]).toMatchObject({ kind: 'partition', atUs: 3_500_000 });
   });
@@ -45,7 +55,19 @@ describe('insertStep', () => {
     ];
     let text = TEXT;
     for (const a of actions) text = insertStep(text, parse(text), 1_000, a);
-    expect(parse(text).steps.map((x) => x.kind)).toEqual(['grant', 'pause', 'heal', 'transfer-leader', 'pause', 'grant', 'put', 'keepalive-stop', 'revoke', 'keepalive', 'expect']);
+    expect(parse(text).steps.map((x) => x.kind)).toEqual([
+      'grant',
+      'pause',
+      'heal',
+      'transfer-leader',
+      'pause',
+      'grant',
+      'put',
+      'keepalive-stop',
+      'revoke',
+      'keepalive',
+      'expect',
+    ]);
   });
 });
 

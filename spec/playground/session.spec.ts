@@ -18,7 +18,12 @@ const lines = (s: Session): string[] => s.events.map(formatEvent);
 
 describe('startScenario', () => {
   it('stopping at many instants on the way gives the trace hash of one straight run', () => {
-    const scenario = (parseScenario(readFileSync(RUNBOOK, 'utf8'), RUNBOOK) as { ok: true; scenario: import('../../src/scenario/types.js').Scenario }).scenario;
+    const scenario = (
+      parseScenario(readFileSync(RUNBOOK, 'utf8'), RUNBOOK) as {
+        ok: true;
+        scenario: import('../../src/scenario/types.js').Scenario;
+      }
+    ).scenario;
     const run = startScenario(scenario);
     for (let t = 0; t < scenario.durationUs; t += 777_777) run.advanceTo(t);
     expect(run.finish().trace.hash()).toBe(runScenario(scenario).trace.hash());
@@ -33,7 +38,11 @@ describe('Session', () => {
     expect(at5.keys.map((k) => k.key)).toEqual(['/locks/payment-42']);
     expect(at5.leases[0]!.label).toBe('L1');
     expect(at5.leases[0]!.remainingUs).toBeGreaterThan(4_000_000);
-    expect(at5.members.find((m) => m.name === 'n1')).toMatchObject({ role: 'leader', primary: true, status: 'running' });
+    expect(at5.members.find((m) => m.name === 'n1')).toMatchObject({
+      role: 'leader',
+      primary: true,
+      status: 'running',
+    });
     s.seek(17_000_000);
     expect(s.snapshot()!.keys).toEqual([]);
     expect(s.snapshot()!.leases).toEqual([]);

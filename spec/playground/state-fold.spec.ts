@@ -21,28 +21,34 @@ describe('StateFold', () => {
   const files = yamlFiles(SCENARIOS).sort();
   it('has library scenarios to check', () => expect(files.length).toBeGreaterThan(50));
 
-  it.each(files.map((f) => [f.slice(SCENARIOS.length + 1), f]))('agrees with the live cluster through %s', (_name, file) => {
-    const p = parseScenario(readFileSync(file, 'utf8'), file, { knownBugs: BUG_NAMES });
-    if (!p.ok) return;
-    const sc = p.scenario;
-    const run = startScenario(sc);
-    if (run.cluster === undefined || run.done) return;
-    const fold = new StateFold(run.cluster.names, clientNamesOf(sc.steps));
-    const deadlines = new DeadlineBook();
-    // Session-held keep-alives (locks) live in the trace but not in the replay's own client table.
-    const compareClients = !sc.steps.some((s) => s.kind === 'lock');
-    const stepUs = Math.max(50_000, Math.floor(sc.durationUs / 400));
-    for (let t = 0; t <= sc.durationUs; t += stepUs) {
-      run.advanceTo(t);
-      const ev = run.trace.events;
-      for (let i = fold.count; i < ev.length; i++) {
-        fold.fold(ev[i]!);
-        deadlines.fold(ev[i]!);
+  it.each(files.map((f) => [f.slice(SCENARIOS.length + 1), f]))(
+    'agrees with the live cluster through %s',
+    (_name, file) => {
+      const p = parseScenario(readFileSync(file, 'utf8'), file, { knownBugs: BUG_NAMES });
+      if (!p.ok) return;
+      const sc = p.scenario;
+      const run = startScenario(sc);
+      if (run.cluster === undefined || run.done) return;
+      const fold = new StateFold(run.cluster.names, clientNamesOf(sc.steps));
+      const deadlines = new DeadlineBook();
+      // Session-held keep-alives (locks) live in the trace but not in the replay's own client table.
+      const compareClients = !sc.steps.some((s) => s.kind === 'lock');
+      const stepUs = Math.max(50_000, Math.floor(sc.durationUs / 400));
+      for (let t = 0; t <= sc.durationUs; t += stepUs) {
+        run.advanceTo(t);
+        const ev = run.trace.events;
+        for (let i = fold.count; i < ev.length; i++) {
+          fold.fold(ev[i]!);
+          deadlines.fold(ev[i]!);
+        }
+        const labels = run.result().labels;
+        const live = snapshot(t, run.cluster, labels, deadlines, run.clients());
+        const folded = fold.view(t, deadlines);
+        expect({ ...folded, clients: compareClients ? folded.clients : [] }, `at ${t} µs`).toEqual({
+          ...live,
+          clients: compareClients ? live.clients : [],
+        });
       }
-      const labels = run.result().labels;
-      const live = snapshot(t, run.cluster, labels, deadlines, run.clients());
-      const folded = fold.view(t, deadlines);
-      expect({ ...folded, clients: compareClients ? folded.clients : [] }, `at ${t} µs`).toEqual({ ...live, clients: compareClients ? live.clients : [] });
-    }
-  });
+    },
+  );
 });

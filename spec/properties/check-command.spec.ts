@@ -11,16 +11,30 @@ import { parseScenario } from '../../src/scenario/parse.js';
 
 const runCheck = (argv: string[], io: CliIO): Promise<number> => cli(['check', ...argv], io, { version: 'test' });
 
-const CAMPAIGN = ['--seed', '9', '--runs', '24', '--bugs', 'register-expiry-on-followers', '--property', 'resource-invariants'];
+const CAMPAIGN = [
+  '--seed',
+  '9',
+  '--runs',
+  '24',
+  '--bugs',
+  'register-expiry-on-followers',
+  '--property',
+  'resource-invariants',
+];
 
 async function check(extra: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCheck([...CAMPAIGN, ...extra], { out: (l) => out.push(l), err: (l) => err.push(l), errIsTTY: false });
+  const code = await runCheck([...CAMPAIGN, ...extra], {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    errIsTTY: false,
+  });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
-const failing = (out: string): number[] => [...out.matchAll(/^ {2}run (\d+) \(run seed \d+\): resource-invariants/gm)].map((m) => Number(m[1]));
+const failing = (out: string): number[] =>
+  [...out.matchAll(/^ {2}run (\d+) \(run seed \d+\): resource-invariants/gm)].map((m) => Number(m[1]));
 
 const dir = mkdtempSync(join(tmpdir(), 'lessor-check-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,7 +52,9 @@ describe('lessor-sim check', () => {
     expect(failing(two.out)).toEqual(expected);
     expect([...failing(a.out), ...failing(b.out)]).toEqual(expected);
     expect(failing(a.out).every((i) => i < 12) && failing(b.out).every((i) => i >= 12)).toBe(true);
-    expect(one.out).toContain('reproduce: lessor-sim check --seed 9 --runs 24 --property resource-invariants --bugs register-expiry-on-followers');
+    expect(one.out).toContain(
+      'reproduce: lessor-sim check --seed 9 --runs 24 --property resource-invariants --bugs register-expiry-on-followers',
+    );
   });
 
   it('writes each failing run as a shrunk scenario file with --out', async () => {
@@ -54,7 +70,13 @@ describe('lessor-sim check', () => {
 
   it('draws a progress line on a terminal, and none otherwise', async () => {
     const lines: string[] = [];
-    const run = (tty: boolean) => runCheck(['--seed', '1', '--runs', '3', '--workers', '1', '--property', 'grant-bounds'], { out: () => {}, err: () => {}, errIsTTY: tty, progress: (l) => lines.push(l) });
+    const run = (tty: boolean) =>
+      runCheck(['--seed', '1', '--runs', '3', '--workers', '1', '--property', 'grant-bounds'], {
+        out: () => {},
+        err: () => {},
+        errIsTTY: tty,
+        progress: (l) => lines.push(l),
+      });
     await run(false);
     expect(lines).toEqual([]);
     await run(true);
@@ -65,29 +87,46 @@ describe('lessor-sim check', () => {
     const out: string[] = [];
     const lines: string[] = [];
     const args = ['--seed', '1', '--runs', '3', '--workers', '1', '--property', 'grant-bounds', '--max-events', '500'];
-    const code = await runCheck(args, { out: (l) => out.push(l), err: () => {}, errIsTTY: true, progress: (l) => lines.push(l) });
+    const code = await runCheck(args, {
+      out: (l) => out.push(l),
+      err: () => {},
+      errIsTTY: true,
+      progress: (l) => lines.push(l),
+    });
     expect(code).toBe(3);
     const text = out.join('\n');
-    const stopped = [...text.matchAll(/^ {2}run (\d) \(run seed \d+\): stopped at [\d.]+ s after 500 events, not judged: passed its budget of 500 events$/gm)];
+    const stopped = [
+      ...text.matchAll(
+        /^ {2}run (\d) \(run seed \d+\): stopped at [\d.]+ s after 500 events, not judged: passed its budget of 500 events$/gm,
+      ),
+    ];
     // Runs 0 and 1 need more than 500 events, run 2 fewer: it is judged between and after them.
     expect(stopped.map((m) => Number(m[1]))).toEqual([0, 1]);
     expect(text).toMatch(/^3 runs \(indices 0\.\.2\), 0 with a violation, 2 stopped, /m);
     expect(text).toContain('reproduce: lessor-sim check --seed 1 --runs 3 --property grant-bounds --max-events 500');
     expect(lines.at(-1)).toMatch(/^3\/3 runs, 0 violations, 2 stopped, [\d.]+ runs\/s$/);
     // The same runs under a budget they fit in are judged, and pass.
-    expect(await runCheck([...args.slice(0, -1), '10000000'], { out: () => {}, err: () => {}, errIsTTY: false })).toBe(0);
+    expect(await runCheck([...args.slice(0, -1), '10000000'], { out: () => {}, err: () => {}, errIsTTY: false })).toBe(
+      0,
+    );
   });
 
-  it('names each violation\'s finding class; --allow-known exits 0 only when none is unexplained; --fixes all removes them', async () => {
+  it("names each violation's finding class; --allow-known exits 0 only when none is unexplained; --fixes all removes them", async () => {
     // Seed 5: runs 24 and 25 of the default campaign are a resumed leader acting on a stale tick.
     const run = async (extra: string[]) => {
       const out: string[] = [];
-      const code = await runCheck(['--seed', '5', '--runs', '26', '--workers', '2', ...extra], { out: (l) => out.push(l), err: () => {}, errIsTTY: false });
+      const code = await runCheck(['--seed', '5', '--runs', '26', '--workers', '2', ...extra], {
+        out: (l) => out.push(l),
+        err: () => {},
+        errIsTTY: false,
+      });
       return { code, out: out.join('\n') };
     };
     const plain = await run([]);
     expect(plain.code).toBe(1);
-    expect(plain.out).toContain('class: resumed-leader-acts-on-stale-tick (removed by fix confirm-leadership-by-read-index)');
+    expect(plain.out).toContain(
+      'class: resumed-leader-acts-on-stale-tick (removed by fix confirm-leadership-by-read-index)',
+    );
     expect(plain.out).toMatch(/^ {2}resumed-leader-acts-on-stale-tick +2 {2}runs 24, 25$/m);
     expect((await run(['--allow-known'])).code).toBe(0);
     const fixed = await run(['--fixes', 'all']);
@@ -101,9 +140,25 @@ describe('lessor-sim check', () => {
 
   it('exits 0 when no run violates a property, and 2 on bad usage', async () => {
     const clean: string[] = [];
-    expect(await runCheck(['--seed', '1', '--runs', '2', '--workers', '1', '--property', 'grant-bounds'], { out: (l) => clean.push(l), err: () => {}, errIsTTY: false })).toBe(0);
+    expect(
+      await runCheck(['--seed', '1', '--runs', '2', '--workers', '1', '--property', 'grant-bounds'], {
+        out: (l) => clean.push(l),
+        err: () => {},
+        errIsTTY: false,
+      }),
+    ).toBe(0);
     expect(clean.join('\n')).toMatch(/2 runs \(indices 0\.\.1\), 0 with a violation/);
-    for (const bad of [['--property', 'no-such'], ['--bugs', 'nope'], ['--fixes', 'nope'], ['--shard', '3/2'], ['--runs', '-1'], ['--time-budget', 'soon'], ['--max-events', '0'], ['--timeout', '5'], ['--frobnicate']]) {
+    for (const bad of [
+      ['--property', 'no-such'],
+      ['--bugs', 'nope'],
+      ['--fixes', 'nope'],
+      ['--shard', '3/2'],
+      ['--runs', '-1'],
+      ['--time-budget', 'soon'],
+      ['--max-events', '0'],
+      ['--timeout', '5'],
+      ['--frobnicate'],
+    ]) {
       const err: string[] = [];
       expect(await runCheck(bad, { out: () => {}, err: (l) => err.push(l), errIsTTY: false }), bad.join(' ')).toBe(2);
       expect(err.join('\n')).toContain('usage:');

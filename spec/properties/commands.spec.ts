@@ -26,7 +26,8 @@ describe('model-based commands', () => {
           } else if (s.kind === 'grant') granted.add(s.lease);
           else if (s.kind === 'grant-many') for (let k = 1; k <= s.count; k++) granted.add(`${s.prefix}${k}`);
           else if ('lease' in s && typeof s.lease === 'string') expect(granted.has(s.lease)).toBe(true);
-          if ((s.kind === 'pause' || s.kind === 'stall') && s.member !== undefined) expect(crashed.has(s.member)).toBe(false);
+          if ((s.kind === 'pause' || s.kind === 'stall') && s.member !== undefined)
+            expect(crashed.has(s.member)).toBe(false);
         }
       }),
       fcParams(100),

@@ -21,7 +21,12 @@ function found(family: FamilyName) {
 
 describe('counterexamples', () => {
   // One family per kind of expect: a lease read, a leader check, a lock key read, and a probe step.
-  for (const family of ['renew-expired-lease', 'ttl-on-demoted-lessor', 'lock-skips-post-wait-check', 'no-checkpoint-schedule-on-promote'] as const) {
+  for (const family of [
+    'renew-expired-lease',
+    'ttl-on-demoted-lessor',
+    'lock-skips-post-wait-check',
+    'no-checkpoint-schedule-on-promote',
+  ] as const) {
     it(`of ${family} replay from the file to the same violation and a failing expect`, () => {
       const cx = found(family);
       expect(cx.expect, cx.yaml).toBeDefined();
@@ -43,7 +48,10 @@ describe('counterexamples', () => {
     const file = join(dir, 'cli.yaml');
     writeFileSync(file, cx.yaml);
     const root = resolve(__dirname, '../..');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'run', file, '--quiet'], { cwd: root, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'run', file, '--quiet'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect(r.status, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/FAIL/);
     expect(r.stdout).toContain(`FAIL  ${file}:${cx.expectLine} `);

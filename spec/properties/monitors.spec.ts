@@ -26,14 +26,22 @@ const CASES: readonly Case[] = [
     property: 'no-renew-after-revoke',
     bug: 'renew-skips-recheck',
     head: ['cluster: { lease-checkpoint: true, checkpoint-interval: 2s }'],
-    steps: ['{ at: 100ms, grant: { lease: L1, ttl: 10 } }', '{ at: 2.999s, revoke: { lease: L1 } }', '{ at: 3s, keepalive-once: { lease: L1 } }'],
+    steps: [
+      '{ at: 100ms, grant: { lease: L1, ttl: 10 } }',
+      '{ at: 2.999s, revoke: { lease: L1 } }',
+      '{ at: 3s, keepalive-once: { lease: L1 } }',
+    ],
     event: '3.003000 n1 lease-renew',
   },
   {
     property: 'promotion-ordering',
     bug: 'promote-on-election',
     // n1 crashes after its revoke of L1 reached the followers (2.501) and before it committed (2.502).
-    steps: ['{ at: 100ms, grant: { lease: L1, ttl: 2 } }', '{ at: 2.5015s, crash: { member: n1 } }', '{ at: 6s, restart: { member: n1 } }'],
+    steps: [
+      '{ at: 100ms, grant: { lease: L1, ttl: 2 } }',
+      '{ at: 2.5015s, crash: { member: n1 } }',
+      '{ at: 6s, restart: { member: n1 } }',
+    ],
     event: '4.004000 n2 lease-revoke',
   },
   {
@@ -103,7 +111,11 @@ describe('property monitors', () => {
   }
 
   it('leave alone a revoke the client asked for', () => {
-    const steps = ['{ at: 100ms, grant: { lease: L1, ttl: 10 } }', '{ at: 1s, keepalive-once: { lease: L1 } }', '{ at: 2s, revoke: { lease: L1 } }'];
+    const steps = [
+      '{ at: 100ms, grant: { lease: L1, ttl: 10 } }',
+      '{ at: 1s, keepalive-once: { lease: L1 } }',
+      '{ at: 2s, revoke: { lease: L1 } }',
+    ];
     expect(judge([], steps).violations).toEqual([]);
   });
 });

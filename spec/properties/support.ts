@@ -7,7 +7,8 @@ import type { Scenario } from '../../src/scenario/types.js';
 export function scenario(head: readonly string[], steps: readonly string[]): Scenario {
   const text = ['name: t', ...head, 'steps:', ...steps.map((s) => `  - ${s}`)].join('\n');
   const p = parseScenario(`${text}\n`, 't.yaml');
-  if (!p.ok) throw new Error(`scenario does not parse: ${p.errors.map((e) => `${e.line}:${e.col} ${e.message}`).join('; ')}`);
+  if (!p.ok)
+    throw new Error(`scenario does not parse: ${p.errors.map((e) => `${e.line}:${e.col} ${e.message}`).join('; ')}`);
   return p.scenario;
 }
 

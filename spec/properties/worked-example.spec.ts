@@ -10,7 +10,20 @@ import { fcParams } from '../support/fc.js';
 const options = (bugs: BugName[]): LeasePropertyOptions => ({
   setup: { members: [3], checkpoint: true, bugs },
   workload: { ttl: { min: 3, max: 10 }, weights: { revoke: 0, delete: 0 } },
-  faults: { weights: { 'transfer-leader': 3, crash: 1, restart: 1, 'stall-raft': 2, partition: 0, heal: 0, 'pause-member': 0, 'pause-client': 0, 'stall-apply': 0, clock: 0 } },
+  faults: {
+    weights: {
+      'transfer-leader': 3,
+      crash: 1,
+      restart: 1,
+      'stall-raft': 2,
+      partition: 0,
+      heal: 0,
+      'pause-member': 0,
+      'pause-client': 0,
+      'stall-apply': 0,
+      clock: 0,
+    },
+  },
   properties: ['no-early-expiry', 'single-acting-primary'],
 });
 

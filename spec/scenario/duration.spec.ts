@@ -47,7 +47,7 @@ describe('parseDuration', () => {
     expect(message('1.5us')).toMatch(/whole number of microseconds/);
     expect(message('1ns')).toMatch(/nanoseconds/);
     expect(message('2502000h')).toMatch(/too large/);
-    expect(message('9'.repeat(100) + 's')).toMatch(/longer than 64/);
+    expect(message(`${'9'.repeat(100)}s`)).toMatch(/longer than 64/);
     expect(message('5d')).toMatch(/unexpected/);
   });
 });

@@ -43,10 +43,63 @@ function parseSafely(text: string) {
 }
 
 const YAMLISH_TOKENS = [
-  'name: t\n', 'steps:\n', '  - ', 'at: ', '1s', '-5s', '0', '{', '}', '[', ']', ', ', ': ', ' ', '\n', '  ', '- ', '&a ', '*a',
-  '&b ', '*b', '!!str ', '!!binary ', '!x ', '!<tag:x> ', '"', "'", '# c\n', '|\n  ', '>\n  ', '---\n', '...\n', '? ', '<<: ',
-  'grant', 'grant-many', 'expect', 'partition', 'lease: L', 'ttl: 10', 'key: k', 'via: n2', 'member: n9', 'groups: [[n1]]',
-  '~', 'null', 'true', '-1', '0x1f', '1e400', '.nan', '%YAML 1.2\n', '\t', '\\', '\u00b5s', '\ufeff', '\u0000',
+  'name: t\n',
+  'steps:\n',
+  '  - ',
+  'at: ',
+  '1s',
+  '-5s',
+  '0',
+  '{',
+  '}',
+  '[',
+  ']',
+  ', ',
+  ': ',
+  ' ',
+  '\n',
+  '  ',
+  '- ',
+  '&a ',
+  '*a',
+  '&b ',
+  '*b',
+  '!!str ',
+  '!!binary ',
+  '!x ',
+  '!<tag:x> ',
+  '"',
+  "'",
+  '# c\n',
+  '|\n  ',
+  '>\n  ',
+  '---\n',
+  '...\n',
+  '? ',
+  '<<: ',
+  'grant',
+  'grant-many',
+  'expect',
+  'partition',
+  'lease: L',
+  'ttl: 10',
+  'key: k',
+  'via: n2',
+  'member: n9',
+  'groups: [[n1]]',
+  '~',
+  'null',
+  'true',
+  '-1',
+  '0x1f',
+  '1e400',
+  '.nan',
+  '%YAML 1.2\n',
+  '\t',
+  '\\',
+  '\u00b5s',
+  '\ufeff',
+  '\u0000',
 ];
 
 const junk = fc.oneof(
@@ -57,7 +110,19 @@ const junk = fc.oneof(
   fc.constant(null),
   fc.constant([]),
   fc.constant({}),
-  fc.constantFrom('5', '-3s', '1.5us', 'NaN', '99999999999999999h', '1s1h', 'n9', 'C1', '0xfffffffffffffffff', 'L', 'P1'),
+  fc.constantFrom(
+    '5',
+    '-3s',
+    '1.5us',
+    'NaN',
+    '99999999999999999h',
+    '1s1h',
+    'n9',
+    'C1',
+    '0xfffffffffffffffff',
+    'L',
+    'P1',
+  ),
 );
 
 describe('the parser on arbitrary input', () => {
@@ -78,7 +143,19 @@ describe('the parser on arbitrary input', () => {
 
 type Json = Record<string, unknown>;
 
-const STEP_CHOICES = ['grant', 'grant-many', 'put', 'keepalive', 'expect-ttl', 'expect-key', 'crash', 'partition', 'clock', 'pause', 'heal'] as const;
+const STEP_CHOICES = [
+  'grant',
+  'grant-many',
+  'put',
+  'keepalive',
+  'expect-ttl',
+  'expect-key',
+  'crash',
+  'partition',
+  'clock',
+  'pause',
+  'heal',
+] as const;
 
 const stepSpec = fc.record({
   dt: fc.nat(5_000_000),
@@ -106,7 +183,10 @@ const validScenario = fc
             return ['grant', { lease: `L${i}`, ttl: s.ttl }];
           case 'grant-many':
             labels.push(`M${i}-1`);
-            return ['grant-many', { prefix: `M${i}-`, count: (s.pick % 5) + 1, ttl: s.ttl, spread: formatDuration(s.pick % 1_000_000) }];
+            return [
+              'grant-many',
+              { prefix: `M${i}-`, count: (s.pick % 5) + 1, ttl: s.ttl, spread: formatDuration(s.pick % 1_000_000) },
+            ];
           case 'put':
             return ['put', { key: `k${s.pick % 5}`, value: 'v', lease }];
           case 'keepalive':
@@ -141,8 +221,16 @@ const validScenario = fc
 function slots(root: unknown): [Json | unknown[], string | number][] {
   const out: [Json | unknown[], string | number][] = [];
   const walk = (node: unknown) => {
-    if (Array.isArray(node)) node.forEach((v, i) => (out.push([node, i]), walk(v)));
-    else if (node !== null && typeof node === 'object') for (const [k, v] of Object.entries(node)) out.push([node as Json, k]), walk(v);
+    if (Array.isArray(node))
+      node.forEach((v, i) => {
+        out.push([node, i]);
+        walk(v);
+      });
+    else if (node !== null && typeof node === 'object')
+      for (const [k, v] of Object.entries(node)) {
+        out.push([node as Json, k]);
+        walk(v);
+      }
   };
   walk(root);
   return out;
@@ -168,18 +256,21 @@ describe('the parser on generated scenarios', () => {
   });
 
   it('survives random mutations and positions every rejection', () => {
-    const mutated = fc.tuple(validScenario, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([scenario, ms]) => {
-      for (const m of ms) {
-        const all = slots(scenario);
-        const slot = all[m.where % Math.max(all.length, 1)];
-        if (!slot) continue;
-        const [container, key] = slot;
-        if (m.how === 'replace') (container as Json)[key] = m.value;
-        else if (m.how === 'delete') Array.isArray(container) ? container.splice(key as number, 1) : delete container[key];
-        else if (!Array.isArray(container)) container[m.key] = m.value;
-      }
-      return scenario;
-    });
+    const mutated = fc
+      .tuple(validScenario, fc.array(mutation, { minLength: 1, maxLength: 3 }))
+      .map(([scenario, ms]) => {
+        for (const m of ms) {
+          const all = slots(scenario);
+          const slot = all[m.where % Math.max(all.length, 1)];
+          if (!slot) continue;
+          const [container, key] = slot;
+          if (m.how === 'replace') (container as Json)[key] = m.value;
+          else if (m.how === 'delete')
+            Array.isArray(container) ? container.splice(key as number, 1) : delete container[key];
+          else if (!Array.isArray(container)) container[m.key] = m.value;
+        }
+        return scenario;
+      });
     check(
       fc.property(mutated, fc.boolean(), (scenario, asJson) => {
         const r = parseSafely(serialize(scenario, asJson));

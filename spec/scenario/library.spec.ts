@@ -39,7 +39,11 @@ describe('scenario library', () => {
   });
 
   it('gives the same trace hash in a separate process as in this one, for every file', () => {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'run', '--json', ...files], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'run', '--json', ...files],
+      { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 },
+    );
     const remote = JSON.parse(out) as Array<{ file: string; traceHash: string }>;
     expect(remote.map((r) => r.file)).toEqual(files);
     for (const r of remote) expect(r.traceHash, r.file).toBe(replay(r.file).trace.hash());

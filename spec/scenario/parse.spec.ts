@@ -109,8 +109,22 @@ describe('the format doc', () => {
       '  revoke: {lease: L}',
     );
     expect(s.map((x) => x.kind)).toEqual([
-      'grant', 'put', 'delete', 'keepalive', 'keepalive-stop', 'keepalive-once', 'pause', 'pause', 'resume',
-      'crash', 'restart', 'transfer-leader', 'partition', 'heal', 'clock', 'revoke',
+      'grant',
+      'put',
+      'delete',
+      'keepalive',
+      'keepalive-stop',
+      'keepalive-once',
+      'pause',
+      'pause',
+      'resume',
+      'crash',
+      'restart',
+      'transfer-leader',
+      'partition',
+      'heal',
+      'clock',
+      'revoke',
     ]);
     expect(s[0]).toEqual({ kind: 'grant', atUs: 0, pos: at(3, 5), lease: 'L', ttlSeconds: 10, id: 31n, via: 'n2' });
     expect(s[1]).toMatchObject({ kind: 'put', atUs: 1_000_000, key: '/a', value: 'hello', lease: 'L', via: 'n3' });
@@ -138,12 +152,24 @@ describe('the format doc', () => {
       return step.assertion;
     };
     expect(assertion('{key: k, exists: true}')).toEqual({ form: 'key-exists', pos: at(4, 22), key: 'k', exists: true });
-    expect(assertion('{key: k, exists: false, via: n2}')).toMatchObject({ form: 'key-exists', exists: false, via: 'n2' });
+    expect(assertion('{key: k, exists: false, via: n2}')).toMatchObject({
+      form: 'key-exists',
+      exists: false,
+      via: 'n2',
+    });
     expect(assertion('{key: k, value: v}')).toMatchObject({ form: 'key-value', key: 'k', value: 'v' });
     expect(assertion('{lease: L, exists: false}')).toMatchObject({ form: 'lease-exists', lease: 'L', exists: false });
-    expect(assertion('{lease: L, ttl: {min: 8, max: 10}}')).toMatchObject({ form: 'lease-ttl', ttlSeconds: { min: 8, max: 10 } });
+    expect(assertion('{lease: L, ttl: {min: 8, max: 10}}')).toMatchObject({
+      form: 'lease-ttl',
+      ttlSeconds: { min: 8, max: 10 },
+    });
     expect(assertion('{leader: n2}')).toMatchObject({ form: 'leader', member: 'n2' });
-    expect(assertion('{keepalive: L, client: c1, alive: true}')).toMatchObject({ form: 'keepalive-alive', lease: 'L', client: 'c1', alive: true });
+    expect(assertion('{keepalive: L, client: c1, alive: true}')).toMatchObject({
+      form: 'keepalive-alive',
+      lease: 'L',
+      client: 'c1',
+      alive: true,
+    });
     expect(assertion('{keepalive: L, alive: false}')).toMatchObject({ client: 'c1', alive: false });
   });
 
@@ -167,7 +193,9 @@ describe('the format doc', () => {
 
   it('runs until 1s after the last action unless told', () => {
     expect(parsed(withSteps('- {at: 0s, pause: {member: n1, for: 5s}}')).durationUs).toBe(6_000_000);
-    expect(parsed(withSteps('- {at: 2s, grant-many: {prefix: P, count: 3, ttl: 5, spread: 1s}}')).durationUs).toBe(4_000_000);
+    expect(parsed(withSteps('- {at: 2s, grant-many: {prefix: P, count: 3, ttl: 5, spread: 1s}}')).durationUs).toBe(
+      4_000_000,
+    );
     expect(parsed(lines('name: t', 'duration: 1m', 'steps:', '  - {at: 59s, heal: }')).durationUs).toBe(60_000_000);
   });
 });
@@ -244,7 +272,8 @@ describe('extensions', () => {
   });
 
   it('reads lease IDs as int64', () => {
-    const id = (text: string) => (afterGrant(`- {at: 0s, grant: {lease: M, ttl: 1, id: ${text}}}`) as { id?: bigint }).id;
+    const id = (text: string) =>
+      (afterGrant(`- {at: 0s, grant: {lease: M, ttl: 1, id: ${text}}}`) as { id?: bigint }).id;
     expect(id('9223372036854775807')).toBe(9223372036854775807n);
     expect(id('-9223372036854775808')).toBe(-9223372036854775808n);
     expect(id('"0x7fffffffffffffff"')).toBe(0x7fffffffffffffffn);
@@ -273,12 +302,26 @@ describe('JSON input', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.scenario.cluster).toMatchObject({ members: 1, leaseCheckpoint: true });
-    expect(r.scenario.steps[0]).toEqual({ kind: 'grant', atUs: 0, pos: { file: 'x.json', line: 1, col: 82 }, lease: 'L', ttlSeconds: 5, id: 7n });
-    expect(r.scenario.steps[1]).toMatchObject({ kind: 'expect', atUs: 500_000, assertion: { form: 'lease-ttl', ttlSeconds: { min: 4, max: 5 } } });
+    expect(r.scenario.steps[0]).toEqual({
+      kind: 'grant',
+      atUs: 0,
+      pos: { file: 'x.json', line: 1, col: 82 },
+      lease: 'L',
+      ttlSeconds: 5,
+      id: 7n,
+    });
+    expect(r.scenario.steps[1]).toMatchObject({
+      kind: 'expect',
+      atUs: 500_000,
+      assertion: { form: 'lease-ttl', ttlSeconds: { min: 4, max: 5 } },
+    });
   });
 
   it('positions errors in multi-line JSON', () => {
-    const r = parseScenario('{\n  "name": "j",\n  "steps": [\n    {"at": "1s", "crash": {"member": "n9"}}\n  ]\n}\n', 'x.json');
+    const r = parseScenario(
+      '{\n  "name": "j",\n  "steps": [\n    {"at": "1s", "crash": {"member": "n9"}}\n  ]\n}\n',
+      'x.json',
+    );
     expect(r).toEqual({
       ok: false,
       errors: [{ file: 'x.json', line: 4, col: 38, message: 'unknown member "n9"; this cluster has members n1..n3' }],

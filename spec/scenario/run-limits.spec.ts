@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { seconds } from '../../src/clock/time.js';
 import { BUG_NAMES } from '../../src/lessor/bugs.js';
 import { parseScenario } from '../../src/scenario/parse.js';
-import { EVENTS_PER_BATCH_LEASE, livelockThresholdOf, MAX_EVENTS_AT_ONE_INSTANT } from '../../src/scenario/replay/livelock.js';
+import {
+  EVENTS_PER_BATCH_LEASE,
+  livelockThresholdOf,
+  MAX_EVENTS_AT_ONE_INSTANT,
+} from '../../src/scenario/replay/livelock.js';
 import { runScenario } from '../../src/scenario/replay/runner.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { Trace } from '../../src/trace/trace.js';
@@ -20,7 +24,10 @@ describe('replay limits', () => {
   it('ends a replay that passes its event budget, with the events and time reached, and fails it', () => {
     const full = runScenario(RUNBOOK);
     let events = (): number => 0;
-    const r = runScenario(RUNBOOK, { guard: { maxEvents: 2000 }, onCluster: (c) => (events = () => c.sched.eventsExecuted) });
+    const r = runScenario(RUNBOOK, {
+      guard: { maxEvents: 2000 },
+      onCluster: (c) => (events = () => c.sched.eventsExecuted),
+    });
     expect(full.stopped).toBeUndefined();
     expect(r.stopped?.reason).toBe('max-events');
     expect(r.stopped?.events).toBe(2000);
@@ -35,7 +42,9 @@ describe('replay limits', () => {
   });
 
   it('stops when the poll hook gives a reason, and a hook that never does changes nothing in the trace', () => {
-    const stopped = runScenario(RUNBOOK, { guard: { pollEvery: 500, poll: (now) => (now >= seconds(5) ? 'timed out after 1 s of wall time' : undefined) } });
+    const stopped = runScenario(RUNBOOK, {
+      guard: { pollEvery: 500, poll: (now) => (now >= seconds(5) ? 'timed out after 1 s of wall time' : undefined) },
+    });
     expect(stopped.stopped?.reason).toBe('poll');
     expect(stopped.stopped?.message).toBe('timed out after 1 s of wall time');
     expect(stopped.stopped!.atUs).toBeGreaterThanOrEqual(seconds(5));
@@ -68,7 +77,9 @@ describe('replay limits', () => {
     });
     expect(r.stopped?.reason).toBe('livelock');
     expect(r.stopped?.atUs).toBe(seconds(2));
-    expect(r.stopped?.message).toMatch(/^livelock: more than 10000 events at one virtual instant \(2\.000000 s\); event kinds there: n2 member-resume ×\d+/);
+    expect(r.stopped?.message).toMatch(
+      /^livelock: more than 10000 events at one virtual instant \(2\.000000 s\); event kinds there: n2 member-resume ×\d+/,
+    );
     expect(r.passed).toBe(false);
   });
 
@@ -86,14 +97,17 @@ describe('replay limits', () => {
   });
 
   it('raises the livelock threshold by 16 events per grant-many lease: a batch granted at one instant is not a livelock', () => {
-    const text = 'name: batch\ncluster: { latency: 0s }\nsteps:\n  - { at: 0s, grant-many: { prefix: P, count: 20000, ttl: 5 } }\n  - { at: 10s, expect: { key: /k, exists: false } }\n';
+    const text =
+      'name: batch\ncluster: { latency: 0s }\nsteps:\n  - { at: 0s, grant-many: { prefix: P, count: 20000, ttl: 5 } }\n  - { at: 10s, expect: { key: /k, exists: false } }\n';
     const batch = parseScenario(text, 'batch.yaml');
     if (!batch.ok) throw new Error('batch.yaml does not parse');
     expect(livelockThresholdOf(RUNBOOK)).toBe(MAX_EVENTS_AT_ONE_INSTANT);
     expect(livelockThresholdOf(batch.scenario)).toBe(MAX_EVENTS_AT_ONE_INSTANT + 20_000 * EVENTS_PER_BATCH_LEASE);
     // With no network delay the whole batch (about 11 events a lease) happens at time 0: within 16 a
     // lease it runs to its end; at 8 a lease the same instant would be taken for a livelock.
-    expect(runScenario(batch.scenario, { guard: { maxEventsAtOneInstant: 20_000 * EVENTS_PER_BATCH_LEASE } }).stopped).toBeUndefined();
+    expect(
+      runScenario(batch.scenario, { guard: { maxEventsAtOneInstant: 20_000 * EVENTS_PER_BATCH_LEASE } }).stopped,
+    ).toBeUndefined();
     const tight = runScenario(batch.scenario, { guard: { maxEventsAtOneInstant: 20_000 * 8 } });
     expect([tight.stopped?.reason, tight.stopped?.atUs]).toEqual(['livelock', 0]);
   });

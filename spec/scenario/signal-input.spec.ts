@@ -4,10 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { formatError } from '../../src/scenario/parse.js';
 import { errorsOf, lines, onlyError, parsed } from './support.js';
 
-const withRules = (...rules: string[]) => (...steps: string[]) =>
-  lines('name: t', 'alerts:', '  rules:', ...rules.map((r) => `    ${r}`), 'steps:', ...steps.map((s) => `  ${s}`));
+const withRules =
+  (...rules: string[]) =>
+  (...steps: string[]) =>
+    lines('name: t', 'alerts:', '  rules:', ...rules.map((r) => `    ${r}`), 'steps:', ...steps.map((s) => `  ${s}`));
 
-const fine = withRules('- alert: Failures', '  expr: increase(etcd_lease_renewal_failures_total[1m]) >= 3', '  for: 10s', '  labels: { severity: page }');
+const fine = withRules(
+  '- alert: Failures',
+  '  expr: increase(etcd_lease_renewal_failures_total[1m]) >= 3',
+  '  for: 10s',
+  '  labels: { severity: page }',
+);
 
 describe('alerts section', () => {
   it('reads a rule group with its defaults', () => {
@@ -16,18 +23,32 @@ describe('alerts section', () => {
     expect(s.alerts!.rules[0]).toMatchObject({ name: 'Failures', forUs: 10_000_000, labels: { severity: 'page' } });
   });
 
-  it('gives a rule that does not parse its position and lezer-promql\'s message', () => {
-    const e = onlyError(withRules('- alert: A', '  expr: rate(up[1m]) >')('- at: 1s', '  expect: { alert: A, firing: true }'));
-    expect(formatError(e)).toBe('scenarios/test.yaml:5:13: expr does not parse: lezer-promql: syntax error at character 15: unexpected end of expression');
+  it("gives a rule that does not parse its position and lezer-promql's message", () => {
+    const e = onlyError(
+      withRules('- alert: A', '  expr: rate(up[1m]) >')('- at: 1s', '  expect: { alert: A, firing: true }'),
+    );
+    expect(formatError(e)).toBe(
+      'scenarios/test.yaml:5:13: expr does not parse: lezer-promql: syntax error at character 15: unexpected end of expression',
+    );
   });
 
   it('refuses functions outside the evaluated subset by name', () => {
-    const e = onlyError(withRules('- alert: A', '  expr: histogram_quantile(0.9, up)')('- at: 1s', '  expect: { alert: A, firing: true }'));
+    const e = onlyError(
+      withRules('- alert: A', '  expr: histogram_quantile(0.9, up)')(
+        '- at: 1s',
+        '  expect: { alert: A, firing: true }',
+      ),
+    );
     expect(e.message).toMatch(/function histogram_quantile\(\) is not in the PromQL subset/);
   });
 
   it('suggests the metric a rule meant', () => {
-    const e = onlyError(withRules('- alert: A', '  expr: increase(etcd_lease_renewal_failure_total[1m]) > 0')('- at: 1s', '  expect: { alert: A, firing: true }'));
+    const e = onlyError(
+      withRules('- alert: A', '  expr: increase(etcd_lease_renewal_failure_total[1m]) > 0')(
+        '- at: 1s',
+        '  expect: { alert: A, firing: true }',
+      ),
+    );
     expect(formatError(e)).toBe(
       'scenarios/test.yaml:5:13: no component emits metric "etcd_lease_renewal_failure_total" at character 10 (did you mean "etcd_lease_renewal_failures_total"?)',
     );
@@ -57,7 +78,9 @@ describe('alerts section', () => {
 describe('signal expects', () => {
   it('suggest the alert an expect meant', () => {
     const e = onlyError(fine('- at: 1s', '  expect: { alert: Failure, firing: true }'));
-    expect(formatError(e)).toBe('scenarios/test.yaml:10:22: no alert rule named "Failure"; the alerts section defines: Failures (did you mean "Failures"?)');
+    expect(formatError(e)).toBe(
+      'scenarios/test.yaml:10:22: no alert rule named "Failure"; the alerts section defines: Failures (did you mean "Failures"?)',
+    );
   });
 
   it('say when there is no alerts section', () => {
@@ -66,8 +89,12 @@ describe('signal expects', () => {
   });
 
   it('suggest the metric an expect meant', () => {
-    const e = onlyError(fine('- at: 1s', "  expect: { metric: 'etcd_server_has_leadr{member=\"n1\"}', value: { min: 1 } }"));
-    expect(e.message).toBe('no component emits metric "etcd_server_has_leadr" at character 1 (did you mean "etcd_server_has_leader"?)');
+    const e = onlyError(
+      fine('- at: 1s', '  expect: { metric: \'etcd_server_has_leadr{member="n1"}\', value: { min: 1 } }'),
+    );
+    expect(e.message).toBe(
+      'no component emits metric "etcd_server_has_leadr" at character 1 (did you mean "etcd_server_has_leader"?)',
+    );
     expect(e.line).toBe(10);
   });
 
@@ -78,6 +105,8 @@ describe('signal expects', () => {
 
   it('read the lead-time form with its default', () => {
     const s = parsed(fine('- at: 1s', '  expect: { alert: Failures, fired-before-delete-of: /locks/a }'));
-    expect(s.steps[0]).toMatchObject({ assertion: { form: 'alert-lead', alert: 'Failures', key: '/locks/a', leadUs: 0 } });
+    expect(s.steps[0]).toMatchObject({
+      assertion: { form: 'alert-lead', alert: 'Failures', key: '/locks/a', leadUs: 0 },
+    });
   });
 });

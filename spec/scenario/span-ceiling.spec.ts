@@ -31,13 +31,23 @@ describe('the ceiling on a scenario virtual span', () => {
   });
 
   it('refuses a step at, or a pause lasting, past the ceiling, positioned at that step', () => {
-    const late = onlyError(withSteps('- { at: 0s, grant: { lease: L, ttl: 5 } }', '- { at: 100000h, revoke: { lease: L } }'));
-    expect([late.line, late.message]).toEqual([4, 'this step runs until 100000h, beyond the ceiling of 24h of virtual time a scenario may span']);
+    const late = onlyError(
+      withSteps('- { at: 0s, grant: { lease: L, ttl: 5 } }', '- { at: 100000h, revoke: { lease: L } }'),
+    );
+    expect([late.line, late.message]).toEqual([
+      4,
+      'this step runs until 100000h, beyond the ceiling of 24h of virtual time a scenario may span',
+    ]);
     const long = onlyError(withSteps('- { at: 1h, pause: { client: c1, for: 23h30m } }'));
-    expect([long.line, long.message]).toEqual([3, 'this step runs until 24h30m, beyond the ceiling of 24h of virtual time a scenario may span']);
+    expect([long.line, long.message]).toEqual([
+      3,
+      'this step runs until 24h30m, beyond the ceiling of 24h of virtual time a scenario may span',
+    ]);
   });
 
   it('lets the last step sit at the ceiling (the replay runs one second past it)', () => {
-    expect(parsed(withSteps('- { at: 24h, expect: { key: /k, exists: false } }')).durationUs).toBe(MAX_SPAN_US + 1_000_000);
+    expect(parsed(withSteps('- { at: 24h, expect: { key: /k, exists: false } }')).durationUs).toBe(
+      MAX_SPAN_US + 1_000_000,
+    );
   });
 });

@@ -22,37 +22,93 @@ interface Sample {
 
 /** Every kind, in file order: a scenario that runs them all without a step error. */
 const EVERY_KIND: { readonly [K in StepKind]: Sample } = {
-  grant: { yaml: '{ at: 0s, grant: { lease: L1, ttl: 30, id: 7 } }', says: 'grant lease L1 with TTL 30 s (ID 7)', sets: 'lease-grant' },
+  grant: {
+    yaml: '{ at: 0s, grant: { lease: L1, ttl: 30, id: 7 } }',
+    says: 'grant lease L1 with TTL 30 s (ID 7)',
+    sets: 'lease-grant',
+  },
   'grant-many': {
     yaml: '{ at: 100ms, grant-many: { prefix: M, count: 2, ttl: 30, spread: 100ms } }',
     says: 'grant 2 leases M1..M2 with TTL 30 s over 100ms',
     sets: 'lease-grant',
   },
-  put: { yaml: '{ at: 300ms, put: { key: /a, value: x, lease: L1 } }', says: 'put /a="x" with lease L1', sets: 'lease-attach' },
+  put: {
+    yaml: '{ at: 300ms, put: { key: /a, value: x, lease: L1 } }',
+    says: 'put /a="x" with lease L1',
+    sets: 'lease-attach',
+  },
   delete: { yaml: '{ at: 400ms, delete: { key: /a } }', says: 'delete /a', sets: 'lease-detach' },
-  keepalive: { yaml: '{ at: 500ms, keepalive: { lease: L1, client: c1 } }', says: 'c1 starts keep-alive for L1', sets: 'client-keepalive-start' },
-  'keepalive-once': { yaml: '{ at: 600ms, keepalive-once: { lease: L1, via: n2 } }', says: 'keep-alive once for L1 via n2', sets: 'lease-renew' },
-  timetolive: { yaml: '{ at: 700ms, timetolive: { lease: L1, keys: true } }', says: 'TimeToLive L1 --keys', sets: 'ctl-ok' },
+  keepalive: {
+    yaml: '{ at: 500ms, keepalive: { lease: L1, client: c1 } }',
+    says: 'c1 starts keep-alive for L1',
+    sets: 'client-keepalive-start',
+  },
+  'keepalive-once': {
+    yaml: '{ at: 600ms, keepalive-once: { lease: L1, via: n2 } }',
+    says: 'keep-alive once for L1 via n2',
+    sets: 'lease-renew',
+  },
+  timetolive: {
+    yaml: '{ at: 700ms, timetolive: { lease: L1, keys: true } }',
+    says: 'TimeToLive L1 --keys',
+    sets: 'ctl-ok',
+  },
   leases: { yaml: '{ at: 800ms, leases: { via: n3 } }', says: 'list leases via n3', sets: 'ctl-ok' },
-  'keepalive-stop': { yaml: '{ at: 900ms, keepalive-stop: { lease: L1, client: c1 } }', says: 'c1 stops keep-alive for L1', sets: 'client-keepalive-closed' },
+  'keepalive-stop': {
+    yaml: '{ at: 900ms, keepalive-stop: { lease: L1, client: c1 } }',
+    says: 'c1 stops keep-alive for L1',
+    sets: 'client-keepalive-closed',
+  },
   revoke: { yaml: '{ at: 1s, revoke: { lease: M1 } }', says: 'revoke lease M1', sets: 'lease-revoke' },
-  lock: { yaml: '{ at: 1100ms, lock: { name: /locks/a, client: c2, ttl: 10 } }', says: 'c2 locks /locks/a (session TTL 10 s)', sets: 'client-lock-acquired' },
+  lock: {
+    yaml: '{ at: 1100ms, lock: { name: /locks/a, client: c2, ttl: 10 } }',
+    says: 'c2 locks /locks/a (session TTL 10 s)',
+    sets: 'client-lock-acquired',
+  },
   'fenced-write': {
     yaml: '{ at: 1500ms, fenced-write: { client: c2, resource: db, lock: /locks/a } }',
     says: 'c2 writes to db with the fencing token of /locks/a',
     sets: 'client-fenced-write',
   },
-  unlock: { yaml: '{ at: 1600ms, unlock: { name: /locks/a, client: c2 } }', says: 'c2 unlocks /locks/a', sets: 'client-unlock' },
-  pause: { yaml: '{ at: 2s, pause: { member: n3, for: 200ms } }', says: 'pause n3 for 200ms (SIGSTOP)', sets: 'member-pause' },
+  unlock: {
+    yaml: '{ at: 1600ms, unlock: { name: /locks/a, client: c2 } }',
+    says: 'c2 unlocks /locks/a',
+    sets: 'client-unlock',
+  },
+  pause: {
+    yaml: '{ at: 2s, pause: { member: n3, for: 200ms } }',
+    says: 'pause n3 for 200ms (SIGSTOP)',
+    sets: 'member-pause',
+  },
   resume: { yaml: '{ at: 2300ms, resume: { client: c1 } }', says: 'resume c1 (SIGCONT)', sets: 'client-resume' },
-  stall: { yaml: '{ at: 2500ms, stall: { member: n3, loop: apply } }', says: "n3's apply loop stalls", sets: 'member-stall' },
-  unstall: { yaml: '{ at: 2600ms, unstall: { member: n3, loop: apply } }', says: "n3's apply loop runs again", sets: 'member-unstall' },
-  clock: { yaml: '{ at: 3s, clock: { member: n2, jump: -30s } }', says: "n2's wall clock jumps -30s", sets: 'member-clock-jump' },
-  partition: { yaml: '{ at: 3100ms, partition: { groups: [[n1, n2], [n3]] } }', says: 'partition {n1,n2} {n3}', sets: 'net-partition' },
+  stall: {
+    yaml: '{ at: 2500ms, stall: { member: n3, loop: apply } }',
+    says: "n3's apply loop stalls",
+    sets: 'member-stall',
+  },
+  unstall: {
+    yaml: '{ at: 2600ms, unstall: { member: n3, loop: apply } }',
+    says: "n3's apply loop runs again",
+    sets: 'member-unstall',
+  },
+  clock: {
+    yaml: '{ at: 3s, clock: { member: n2, jump: -30s } }',
+    says: "n2's wall clock jumps -30s",
+    sets: 'member-clock-jump',
+  },
+  partition: {
+    yaml: '{ at: 3100ms, partition: { groups: [[n1, n2], [n3]] } }',
+    says: 'partition {n1,n2} {n3}',
+    sets: 'net-partition',
+  },
   heal: { yaml: '{ at: 3200ms, heal: {} }', says: 'heal the network', sets: 'net-heal' },
   crash: { yaml: '{ at: 3300ms, crash: { member: n3 } }', says: 'crash n3', sets: 'member-crash' },
   restart: { yaml: '{ at: 3400ms, restart: { member: n3 } }', says: 'restart n3', sets: 'member-restart' },
-  'transfer-leader': { yaml: '{ at: 3500ms, transfer-leader: { to: n2 } }', says: 'move leadership to n2', sets: 'lessor-promote' },
+  'transfer-leader': {
+    yaml: '{ at: 3500ms, transfer-leader: { to: n2 } }',
+    says: 'move leadership to n2',
+    sets: 'lessor-promote',
+  },
   holder: {
     yaml: '{ at: 4s, holder: { name: h1, strategy: deadline, key: /locks/h, ttl: 5, client: c3, margin: 1s } }',
     says: 'holder h1 (deadline) on c3 takes /locks/h with TTL 5 s, margin 1s',
@@ -67,9 +123,20 @@ const scenario = parsed(text);
 /** The step of each kind in the file above. */
 const stepOf = (k: StepKind): Step => scenario.steps[KINDS.indexOf(k)]!;
 /** The step without where it is written. */
-const unplaced = (s: Step): unknown => JSON.parse(JSON.stringify(s, (k, v: unknown) => (k === 'pos' ? undefined : typeof v === 'bigint' ? `${v}n` : v)));
+const unplaced = (s: Step): unknown =>
+  JSON.parse(JSON.stringify(s, (k, v: unknown) => (k === 'pos' ? undefined : typeof v === 'bigint' ? `${v}n` : v)));
 /** The file as the property draft prints its steps, parsed again (later steps need the labels of earlier ones). */
-const printedBack = parsed(lines('name: again', 'steps:', ...scenario.steps.flatMap((s) => formatStep(s).split('\n').map((l) => `  ${l}`))));
+const printedBack = parsed(
+  lines(
+    'name: again',
+    'steps:',
+    ...scenario.steps.flatMap((s) =>
+      formatStep(s)
+        .split('\n')
+        .map((l) => `  ${l}`),
+    ),
+  ),
+);
 
 describe('the step tables', () => {
   it('list every kind the parser accepts, and only those', () => {
@@ -126,8 +193,19 @@ describe('the step tables', () => {
   it('has the real-etcd driver refuse exactly the kinds its table refuses, naming each line', () => {
     // In file order, as refusals() reports them.
     const refused = KINDS.filter((k) => k !== 'expect' && 'refused' in REAL_STEPS[k]);
-    expect([...refused].sort()).toEqual(['clock', 'fenced-write', 'heal', 'holder', 'lock', 'partition', 'stall', 'unlock', 'unstall']);
-    const line = (k: StepKind): RegExp => new RegExp(`^${FILE}:${stepOf(k).pos.line}: step ${k} cannot be replayed on real etcd: \\w`);
+    expect([...refused].sort()).toEqual([
+      'clock',
+      'fenced-write',
+      'heal',
+      'holder',
+      'lock',
+      'partition',
+      'stall',
+      'unlock',
+      'unstall',
+    ]);
+    const line = (k: StepKind): RegExp =>
+      new RegExp(`^${FILE}:${stepOf(k).pos.line}: step ${k} cannot be replayed on real etcd: \\w`);
     expect(refusals(scenario, text)).toEqual(refused.map((k) => expect.stringMatching(line(k))));
   });
 });

@@ -26,17 +26,23 @@ describe.skipIf(!HAVE_PROMTOOL)('Prometheus text exposition', () => {
     ['scenarios/seed-runbook.yaml', [0, 12, 16.6, 30]],
     ['scenarios/signals/frozen-leader-renewals.yaml', [5, 20, 35]],
     ['scenarios/promote-demote-timeline.yaml', [1, 7, 15]],
-  ] as const)('of %s parses with promtool check metrics, linting clean but for etcd\'s own histogram name', (file, instants) => {
-    const s = signalsOf(replay(file));
-    for (const t of instants) {
-      const text = prometheusText(s.store, seconds(t));
-      const { code, out } = promtool(['check', 'metrics'], text);
-      const problems = out.split('\n').filter((l) => l.trim() !== '');
-      expect(problems.filter((l) => !ETCD_NAME_LINT.test(l)), `${file} at ${t}s`).toEqual([]);
-      // 3 is promtool's "lint problems" status; a parse error is 1.
-      expect([0, 3]).toContain(code);
-    }
-  });
+  ] as const)(
+    "of %s parses with promtool check metrics, linting clean but for etcd's own histogram name",
+    (file, instants) => {
+      const s = signalsOf(replay(file));
+      for (const t of instants) {
+        const text = prometheusText(s.store, seconds(t));
+        const { code, out } = promtool(['check', 'metrics'], text);
+        const problems = out.split('\n').filter((l) => l.trim() !== '');
+        expect(
+          problems.filter((l) => !ETCD_NAME_LINT.test(l)),
+          `${file} at ${t}s`,
+        ).toEqual([]);
+        // 3 is promtool's "lint problems" status; a parse error is 1.
+        expect([0, 3]).toContain(code);
+      }
+    },
+  );
 
   it('and the check can fail: promtool rejects a broken line', () => {
     expect(promtool(['check', 'metrics'], 'etcd_server_has_leader{member="n1" 1\n').code).toBe(1);
@@ -58,13 +64,21 @@ describe('Prometheus text at an instant', () => {
 
   it('leaves out the series of a stopped process', () => {
     expect(text).not.toContain('etcd_lease_renewal_failures_total{client="c1"}');
-    expect(prometheusText(signalsOf(r).store, seconds(23))).toContain('etcd_lease_renewal_failures_total{client="c1"} 1\n');
+    expect(prometheusText(signalsOf(r).store, seconds(23))).toContain(
+      'etcd_lease_renewal_failures_total{client="c1"} 1\n',
+    );
   });
 
   it('is refused outside the run by the metrics command', () => {
-    expect(() => metricsCommand(r, { format: undefined, at: '99s', promtoolDir: undefined })).toThrow(MetricsUsageError);
-    expect(() => metricsCommand(r, { format: undefined, at: '99s', promtoolDir: undefined })).toThrow(/outside the run, which ends at 25\.000000 s/);
-    expect(() => metricsCommand(r, { format: 'csv', at: undefined, promtoolDir: undefined })).toThrow(/--format takes one of/);
+    expect(() => metricsCommand(r, { format: undefined, at: '99s', promtoolDir: undefined })).toThrow(
+      MetricsUsageError,
+    );
+    expect(() => metricsCommand(r, { format: undefined, at: '99s', promtoolDir: undefined })).toThrow(
+      /outside the run, which ends at 25\.000000 s/,
+    );
+    expect(() => metricsCommand(r, { format: 'csv', at: undefined, promtoolDir: undefined })).toThrow(
+      /--format takes one of/,
+    );
     expect(metricsCommand(r, { format: undefined, at: '12s', promtoolDir: undefined })).toBe(text);
   });
 });
@@ -90,7 +104,9 @@ describe('whole series', () => {
   });
 
   it('as JSON mark staleness where a stopped member missed its scrapes', () => {
-    const j = JSON.parse(seriesJson(scraped, seconds(1))) as { series: { name: string; labels: Record<string, string>; samples: [number, number | string][] }[] };
+    const j = JSON.parse(seriesJson(scraped, seconds(1))) as {
+      series: { name: string; labels: Record<string, string>; samples: [number, number | string][] }[];
+    };
     const n1 = j.series.find((x) => x.name === 'etcd_server_has_leader' && x.labels.member === 'n1')!;
     expect(n1.samples.find(([t]) => t === 10)).toEqual([10, 'stale']);
     expect(n1.samples.find(([t]) => t === 20)).toBeUndefined();
@@ -131,13 +147,28 @@ describe('spans as OTLP/JSON', () => {
     return out;
   }
 
-  it('decodes against OTLP\'s fields, with 16- and 8-byte IDs and an error status for a lost lease', () => {
+  it("decodes against OTLP's fields, with 16- and 8-byte IDs and an error status for a lost lease", () => {
     const s = signalsOf(replay('scenarios/seed-runbook.yaml'));
     const json = JSON.parse(otlpJson(s.store.spans)) as unknown;
     const msg = request.fromObject(conform(json, request, 'request') as Record<string, unknown>);
     expect(request.verify(msg)).toBeNull();
-    const back = request.toObject(request.decode(request.encode(msg).finish()), { longs: String, enums: String, bytes: String }) as {
-      resourceSpans: { scopeSpans: { spans: { traceId: string; spanId: string; kind: string; startTimeUnixNano: string; endTimeUnixNano: string; status?: { code: string } }[] }[] }[];
+    const back = request.toObject(request.decode(request.encode(msg).finish()), {
+      longs: String,
+      enums: String,
+      bytes: String,
+    }) as {
+      resourceSpans: {
+        scopeSpans: {
+          spans: {
+            traceId: string;
+            spanId: string;
+            kind: string;
+            startTimeUnixNano: string;
+            endTimeUnixNano: string;
+            status?: { code: string };
+          }[];
+        }[];
+      }[];
     };
     const spans = back.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((x) => x.spans));
     expect(spans.length).toBeGreaterThan(0);
@@ -151,6 +182,8 @@ describe('spans as OTLP/JSON', () => {
   });
 
   it('and the check can fail: an unknown key is refused', () => {
-    expect(() => conform({ resourceSpans: [{ scopeSpans: [{ spans: [{ spanName: 'x' }] }] }] }, request, 'request')).toThrow(/spanName is not a field of Span/);
+    expect(() =>
+      conform({ resourceSpans: [{ scopeSpans: [{ spans: [{ spanName: 'x' }] }] }] }, request, 'request'),
+    ).toThrow(/spanName is not a field of Span/);
   });
 });

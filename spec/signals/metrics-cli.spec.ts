@@ -9,7 +9,11 @@ import { ROOT } from './support.js';
 const dir = mkdtempSync(join(tmpdir(), 'lessor-sim-metrics-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'metrics', ...args], { cwd: ROOT, encoding: 'utf8' });
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'metrics', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
 
 describe('lessor-sim metrics', () => {
   it('prints the exposition at --at, writes promtool files with --promtool, and refuses --at outside the run', () => {
@@ -20,7 +24,9 @@ describe('lessor-sim metrics', () => {
     const out = join(dir, 'promtool');
     const pt = cli('scenarios/signals/frozen-leader-renewals.yaml', '--promtool', out);
     expect(pt.status).toBe(0);
-    expect(JSON.parse(readFileSync(join(out, 'rules.yml'), 'utf8'))).toMatchObject({ groups: [{ name: 'lessor-sim', interval: '1s' }] });
+    expect(JSON.parse(readFileSync(join(out, 'rules.yml'), 'utf8'))).toMatchObject({
+      groups: [{ name: 'lessor-sim', interval: '1s' }],
+    });
 
     const outside = cli('scenarios/signals/frozen-leader-renewals.yaml', '--at', '2m');
     expect(outside.status).toBe(2);

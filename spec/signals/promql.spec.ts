@@ -84,7 +84,12 @@ describe('instant selectors', () => {
 });
 
 describe('operators', () => {
-  const data = [series(gauge, { x: 'a' }, [1]), series(gauge, { x: 'b' }, [5]), series(counter, { x: 'b' }, [2]), series(counter, { x: 'c' }, [3])];
+  const data = [
+    series(gauge, { x: 'a' }, [1]),
+    series(gauge, { x: 'b' }, [5]),
+    series(counter, { x: 'b' }, [2]),
+    series(counter, { x: 'c' }, [3]),
+  ];
 
   it('filter on comparison, or answer 0/1 with bool', () => {
     expect(values(at('g > 2', 0, data))).toEqual([[{ __name__: 'g', x: 'b' }, 5]]);

@@ -20,7 +20,12 @@ const WITH_RULES = readdirSync(join(ROOT, 'scenarios/signals'))
   .filter((f) => f.endsWith('.yaml'))
   .map((f) => `scenarios/signals/${f}`);
 
-function check(name: string, r: RunResult, group: AlertGroup, spoil = false): { code: number; out: string; firing: number } {
+function check(
+  name: string,
+  r: RunResult,
+  group: AlertGroup,
+  spoil = false,
+): { code: number; out: string; firing: number } {
   const s = signalsOf(r);
   const tl = evaluateAlerts(s, group);
   const files = promtoolFiles(scrape(s.store, group.scrapeIntervalUs, r.scenario.durationUs), tl, `${name}.rules.yml`);
@@ -34,7 +39,10 @@ function check(name: string, r: RunResult, group: AlertGroup, spoil = false): { 
   }
   writeFileSync(join(dir, `${name}.rules.yml`), files.rules);
   writeFileSync(join(dir, `${name}.test.yml`), test);
-  return { ...promtool(['test', 'rules', `${name}.test.yml`], undefined, dir), firing: tl.instances.filter((a) => a.firedAt !== undefined).length };
+  return {
+    ...promtool(['test', 'rules', `${name}.test.yml`], undefined, dir),
+    firing: tl.instances.filter((a) => a.firedAt !== undefined).length,
+  };
 }
 
 /** Rules exercising every supported construct, for scenarios with crashes, pauses and leader changes. */
@@ -71,15 +79,17 @@ describe.skipIf(!HAVE_PROMTOOL)('promtool test rules agrees with our firing time
     expect(res.firing).toBeGreaterThan(0);
   });
 
-  it.each(['scenarios/promote-demote-timeline.yaml', 'scenarios/checkpoint-on-leader-change.yaml', 'scenarios/signals/frozen-leader-renewals.yaml', 'scenarios/seed-runbook.yaml'])(
-    'on every construct over %s',
-    (file) => {
-      const res = check(`stress_${file.replace(/\W/g, '_')}`, replay(file), stressGroup());
-      expect(res.out).toMatch(/SUCCESS/);
-      expect(res.code).toBe(0);
-      expect(res.firing).toBeGreaterThan(2);
-    },
-  );
+  it.each([
+    'scenarios/promote-demote-timeline.yaml',
+    'scenarios/checkpoint-on-leader-change.yaml',
+    'scenarios/signals/frozen-leader-renewals.yaml',
+    'scenarios/seed-runbook.yaml',
+  ])('on every construct over %s', (file) => {
+    const res = check(`stress_${file.replace(/\W/g, '_')}`, replay(file), stressGroup());
+    expect(res.out).toMatch(/SUCCESS/);
+    expect(res.code).toBe(0);
+    expect(res.firing).toBeGreaterThan(2);
+  });
 
   it('and the check can fail: promtool refuses a firing alert we claim was quiet', () => {
     const r = replay('scenarios/signals/frozen-leader-renewals.yaml');

@@ -7,11 +7,15 @@ import type { Emitter } from '../../src/signals/emitter.js';
 import { defaultEmitters, recordSignals } from '../../src/signals/recorder.js';
 import { valueAt } from '../../src/signals/sample.js';
 import { formatLeaseId } from '../../src/trace/trace.js';
-import { replay, signalsOf, valueOf } from './support.js';
+import { replay, signalsOf, seriesValue } from './support.js';
 
 describe('member metrics', () => {
   it('end with the values the lessors counted themselves, on every member', () => {
-    for (const file of ['scenarios/seed-runbook.yaml', 'scenarios/signals/leader-transfer-quiet.yaml', 'scenarios/rate-limited-revocation.yaml']) {
+    for (const file of [
+      'scenarios/seed-runbook.yaml',
+      'scenarios/signals/leader-transfer-quiet.yaml',
+      'scenarios/rate-limited-revocation.yaml',
+    ]) {
       let cluster: Cluster | undefined;
       const r = replay(file, { onCluster: (c) => (cluster = c) });
       const s = signalsOf(r);
@@ -20,7 +24,7 @@ describe('member metrics', () => {
         for (const [name, v] of Object.entries(own)) {
           const m = /^(\w+)(?:\{le="(.+)"\})?$/.exec(name)!;
           const labels: Record<string, string> = m[2] === undefined ? { member: n } : { member: n, le: m[2] };
-          expect(valueOf(s, m[1]!, labels, r.scenario.durationUs), `${file} ${n} ${name}`).toBe(v);
+          expect(seriesValue(s, m[1]!, labels, r.scenario.durationUs), `${file} ${n} ${name}`).toBe(v);
         }
       }
     }
@@ -29,23 +33,24 @@ describe('member metrics', () => {
   it('count one leader change per member at a planned transfer and never lose the leader on a scrape', () => {
     const s = signalsOf(replay('scenarios/signals/leader-transfer-quiet.yaml'));
     for (const member of ['n1', 'n2', 'n3']) {
-      expect(valueOf(s, 'etcd_server_leader_changes_seen_total', { member }, seconds(19))).toBe(1);
-      expect(valueOf(s, 'etcd_server_leader_changes_seen_total', { member }, seconds(30))).toBe(2);
-      for (let t = 0; t <= seconds(60); t += seconds(1)) expect(valueOf(s, 'etcd_server_has_leader', { member }, t), `${member} at ${t}`).toBe(1);
+      expect(seriesValue(s, 'etcd_server_leader_changes_seen_total', { member }, seconds(19))).toBe(1);
+      expect(seriesValue(s, 'etcd_server_leader_changes_seen_total', { member }, seconds(30))).toBe(2);
+      for (let t = 0; t <= seconds(60); t += seconds(1))
+        expect(seriesValue(s, 'etcd_server_has_leader', { member }, t), `${member} at ${t}`).toBe(1);
     }
-    expect(valueOf(s, 'etcd_server_is_leader', { member: 'n1' }, seconds(19))).toBe(1);
-    expect(valueOf(s, 'etcd_server_is_leader', { member: 'n1' }, seconds(30))).toBe(0);
-    expect(valueOf(s, 'etcd_server_is_leader', { member: 'n2' }, seconds(30))).toBe(1);
+    expect(seriesValue(s, 'etcd_server_is_leader', { member: 'n1' }, seconds(19))).toBe(1);
+    expect(seriesValue(s, 'etcd_server_is_leader', { member: 'n1' }, seconds(30))).toBe(0);
+    expect(seriesValue(s, 'etcd_server_is_leader', { member: 'n2' }, seconds(30))).toBe(1);
   });
 
   it('go stale while a member is stopped, with up at 0, and come back with their old values', () => {
     const s = signalsOf(replay('scenarios/signals/frozen-leader-renewals.yaml'));
-    expect(valueOf(s, 'etcd_debugging_lease_renewed_total', { member: 'n1' }, seconds(9))).toBe(3);
-    expect(valueOf(s, 'etcd_debugging_lease_renewed_total', { member: 'n1' }, seconds(20))).toBeNull();
-    expect(valueOf(s, 'up', { job: 'etcd', instance: 'n1' }, seconds(20))).toBe(0);
-    expect(valueOf(s, 'up', { job: 'etcd', instance: 'n3' }, seconds(20))).toBe(1);
-    expect(valueOf(s, 'etcd_debugging_lease_renewed_total', { member: 'n1' }, seconds(31))).toBe(3);
-    expect(valueOf(s, 'etcd_debugging_lease_renewed_total', { member: 'n3' }, seconds(29))).toBeGreaterThan(3);
+    expect(seriesValue(s, 'etcd_debugging_lease_renewed_total', { member: 'n1' }, seconds(9))).toBe(3);
+    expect(seriesValue(s, 'etcd_debugging_lease_renewed_total', { member: 'n1' }, seconds(20))).toBeNull();
+    expect(seriesValue(s, 'up', { job: 'etcd', instance: 'n1' }, seconds(20))).toBe(0);
+    expect(seriesValue(s, 'up', { job: 'etcd', instance: 'n3' }, seconds(20))).toBe(1);
+    expect(seriesValue(s, 'etcd_debugging_lease_renewed_total', { member: 'n1' }, seconds(31))).toBe(3);
+    expect(seriesValue(s, 'etcd_debugging_lease_renewed_total', { member: 'n3' }, seconds(29))).toBeGreaterThan(3);
   });
 
   it('restart from 0 after a crash and restart, as a new process does', () => {
@@ -53,7 +58,7 @@ describe('member metrics', () => {
     const s = signalsOf(r);
     const crash = r.trace.events.find((e) => e.kind === 'member-crash')!;
     const restart = r.trace.events.find((e) => e.kind === 'member-restart')!;
-    const granted = (t: number) => valueOf(s, 'etcd_debugging_lease_granted_total', { member: crash.member }, t);
+    const granted = (t: number) => seriesValue(s, 'etcd_debugging_lease_granted_total', { member: crash.member }, t);
     expect(granted(crash.t - 1)).toBeGreaterThan(0);
     expect(granted(crash.t)).toBeNull();
     expect(granted(restart.t)).toBe(0);
@@ -64,18 +69,24 @@ describe('client counters', () => {
   it('count renewal failures and closed streams by reason for a client whose leader froze', () => {
     const s = signalsOf(replay('scenarios/signals/frozen-leader-renewals.yaml'));
     const c1 = { client: 'c1' };
-    expect(valueOf(s, 'etcd_lease_renewal_failures_total', c1, seconds(10))).toBe(0);
-    expect(valueOf(s, 'etcd_lease_renewal_failures_total', c1, seconds(40))).toBe(2);
-    expect(valueOf(s, 'etcd_lease_keepalive_stream_closed_total', { ...c1, reason: 'connection_error' }, seconds(40))).toBe(1);
-    expect(valueOf(s, 'etcd_lease_keepalive_stream_closed_total', { ...c1, reason: 'lease_expired' }, seconds(40))).toBe(1);
-    expect(valueOf(s, 'etcd_lease_keepalive_stream_closed_total', { ...c1, reason: 'context_cancelled' }, seconds(40))).toBe(0);
+    expect(seriesValue(s, 'etcd_lease_renewal_failures_total', c1, seconds(10))).toBe(0);
+    expect(seriesValue(s, 'etcd_lease_renewal_failures_total', c1, seconds(40))).toBe(2);
+    expect(
+      seriesValue(s, 'etcd_lease_keepalive_stream_closed_total', { ...c1, reason: 'connection_error' }, seconds(40)),
+    ).toBe(1);
+    expect(
+      seriesValue(s, 'etcd_lease_keepalive_stream_closed_total', { ...c1, reason: 'lease_expired' }, seconds(40)),
+    ).toBe(1);
+    expect(
+      seriesValue(s, 'etcd_lease_keepalive_stream_closed_total', { ...c1, reason: 'context_cancelled' }, seconds(40)),
+    ).toBe(0);
   });
 
   it('are not scraped while the client process is stopped, so its failure shows only when it wakes', () => {
     const s = signalsOf(replay('scenarios/signals/paused-client-renewals.yaml'));
     const c1 = { client: 'c1' };
-    expect(valueOf(s, 'etcd_lease_renewal_failures_total', c1, seconds(15))).toBeNull();
-    expect(valueOf(s, 'etcd_lease_renewal_failures_total', c1, seconds(23))).toBe(1);
+    expect(seriesValue(s, 'etcd_lease_renewal_failures_total', c1, seconds(15))).toBeNull();
+    expect(seriesValue(s, 'etcd_lease_renewal_failures_total', c1, seconds(23))).toBe(1);
   });
 });
 
@@ -94,7 +105,12 @@ describe('log events and spans', () => {
   it('span each keep-alive channel, ending in error when the lease was lost', () => {
     const s = signalsOf(replay('scenarios/seed-runbook.yaml'));
     const [span] = s.store.spans.filter((x) => x.process === 'c1');
-    expect(span).toMatchObject({ name: 'lease.keepalive', startUs: 4_000, endUs: 22_000_000, attributes: { 'lease.id': '19b76daa41801', 'lease.ttl_s': 9 } });
+    expect(span).toMatchObject({
+      name: 'lease.keepalive',
+      startUs: 4_000,
+      endUs: 22_000_000,
+      attributes: { 'lease.id': '19b76daa41801', 'lease.ttl_s': 9 },
+    });
     expect(span!.error).toMatch(/deadline/);
   });
 });
@@ -117,9 +133,11 @@ describe('recording', () => {
 });
 
 describe('emitters', () => {
-  it('can be added: a gauge fed by TimeToLive answers, as a holder\'s TTL-remaining gauge will be', () => {
+  it("can be added: a gauge fed by TimeToLive answers, as a holder's TTL-remaining gauge will be", () => {
     const ttlGauge: Emitter = {
-      families: [{ name: 'lease_ttl_remaining_seconds', type: 'gauge', help: 'TTL left, by TimeToLive.', labels: ['lease'] }],
+      families: [
+        { name: 'lease_ttl_remaining_seconds', type: 'gauge', help: 'TTL left, by TimeToLive.', labels: ['lease'] },
+      ],
       onEvent(e, store) {
         if (e.kind === 'ctl-ok' && e.fields?.op === 'timetolive' && e.lease !== undefined) {
           store.gauge('lease_ttl_remaining_seconds', { lease: formatLeaseId(e.lease) }, e.t, Number(e.fields.ttl));
@@ -128,8 +146,10 @@ describe('emitters', () => {
     };
     const r = replay('scenarios/timetolive-keys.yaml');
     const s = recordSignals(r.trace.events, r.scenario.durationUs, [...defaultEmitters(), ttlGauge]);
-    expect(valueOf(s, 'lease_ttl_remaining_seconds', { lease: '19b76daa41801' }, seconds(2))).toBe(19);
-    expect(valueOf(s, 'lease_ttl_remaining_seconds', { lease: '19b76daa41801' }, seconds(4))).toBe(17);
-    expect(() => recordSignals([], 0, [...defaultEmitters(), ...defaultEmitters()])).toThrow(/two emitters declare the family up/);
+    expect(seriesValue(s, 'lease_ttl_remaining_seconds', { lease: '19b76daa41801' }, seconds(2))).toBe(19);
+    expect(seriesValue(s, 'lease_ttl_remaining_seconds', { lease: '19b76daa41801' }, seconds(4))).toBe(17);
+    expect(() => recordSignals([], 0, [...defaultEmitters(), ...defaultEmitters()])).toThrow(
+      /two emitters declare the family up/,
+    );
   });
 });

@@ -20,8 +20,17 @@ export function signalsOf(r: RunResult): Signals {
 }
 
 /** The value of the one series named `name` with exactly these labels, at `t`. */
-export function valueOf(s: Signals, name: string, labels: Record<string, string>, t: number): number | null | undefined {
-  const found = s.store.series.find((x) => x.name === name && JSON.stringify(Object.entries(x.labels).sort()) === JSON.stringify(Object.entries(labels).sort()));
+export function seriesValue(
+  s: Signals,
+  name: string,
+  labels: Record<string, string>,
+  t: number,
+): number | null | undefined {
+  const found = s.store.series.find(
+    (x) =>
+      x.name === name &&
+      JSON.stringify(Object.entries(x.labels).sort()) === JSON.stringify(Object.entries(labels).sort()),
+  );
   if (found === undefined) throw new Error(`no series ${name}${JSON.stringify(labels)}`);
   let v: number | null | undefined;
   for (const p of found.points) if (p.t <= t) v = p.v;
@@ -30,7 +39,8 @@ export function valueOf(s: Signals, name: string, labels: Record<string, string>
 
 export const PROMTOOL = '/usr/bin/promtool';
 export const HAVE_PROMTOOL = existsSync(PROMTOOL);
-if (!HAVE_PROMTOOL) console.warn(`skipping the promtool checks: ${PROMTOOL} is missing (Debian: apt-get install prometheus)`);
+if (!HAVE_PROMTOOL)
+  console.warn(`skipping the promtool checks: ${PROMTOOL} is missing (Debian: apt-get install prometheus)`);
 
 /** promtool's exit status and output. */
 export function promtool(args: readonly string[], input?: string, cwd?: string): { code: number; out: string } {

@@ -7,6 +7,7 @@ import type { Parameters } from 'fast-check';
  */
 export function fcParams<T>(numRuns: number): Parameters<T> {
   const fromEnv = process.env.FC_SEED;
-  const seed = fromEnv !== undefined ? Number(fromEnv) : process.env.FC_RANDOM === '1' ? (Date.now() % 2 ** 31) : 20261129;
+  const seed =
+    fromEnv !== undefined ? Number(fromEnv) : process.env.FC_RANDOM === '1' ? Date.now() % 2 ** 31 : 20261129;
   return { numRuns, seed, endOnFailure: false };
 }

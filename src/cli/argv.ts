@@ -17,24 +17,38 @@ export function parseCommandArgs(cmd: Command, args: readonly string[]): Parsed 
   const flags = allFlags(cmd);
   const options: NonNullable<ParseArgsConfig['options']> = {};
   for (const [name, f] of Object.entries(flags)) {
-    options[name] = { type: f.type, ...(f.short !== undefined ? { short: f.short } : {}), ...(f.multiple === true ? { multiple: true } : {}) };
+    options[name] = {
+      type: f.type,
+      ...(f.short !== undefined ? { short: f.short } : {}),
+      ...(f.multiple === true ? { multiple: true } : {}),
+    };
   }
-  let parsed;
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
     parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
   } catch (e) {
     throw new UsageError(rephrase((e as Error).message, cmd, Object.keys(flags)));
   }
   const values = parsed.values as Record<string, FlagValue>;
-  if (values['help'] === true) return { flags: values, positionals: parsed.positionals };
+  if (values.help === true) return { flags: values, positionals: parsed.positionals };
   for (const [name, f] of Object.entries(cmd.flags)) {
-    if (f.required === true && values[name] === undefined) throw new UsageError(`${cmd.name} needs ${f.short !== undefined ? `-${f.short}` : `--${name}`} ${f.value ?? 'VALUE'}`);
+    if (f.required === true && values[name] === undefined)
+      throw new UsageError(
+        `${cmd.name} needs ${f.short !== undefined ? `-${f.short}` : `--${name}`} ${f.value ?? 'VALUE'}`,
+      );
   }
   const n = parsed.positionals.length;
   const { min, max } = cmd.positionals;
-  if (n < min) throw new UsageError(`${cmd.name}: name ${min === max ? (min === 1 ? 'a' : String(min)) : 'at least one'} ${cmd.args.replace(/\.\.\.$/, '')}`);
+  if (n < min)
+    throw new UsageError(
+      `${cmd.name}: name ${min === max ? (min === 1 ? 'a' : String(min)) : 'at least one'} ${cmd.args.replace(/\.\.\.$/, '')}`,
+    );
   if (n > max) {
-    throw new UsageError(max === 0 ? `${cmd.name} takes no positional arguments, got ${JSON.stringify(parsed.positionals[0])}` : `${cmd.name} takes ${max === 1 ? 'one' : `at most ${max}`} ${cmd.args}, got ${n}`);
+    throw new UsageError(
+      max === 0
+        ? `${cmd.name} takes no positional arguments, got ${JSON.stringify(parsed.positionals[0])}`
+        : `${cmd.name} takes ${max === 1 ? 'one' : `at most ${max}`} ${cmd.args}, got ${n}`,
+    );
   }
   return { flags: values, positionals: parsed.positionals };
 }

@@ -31,7 +31,12 @@ export async function cli(argv: readonly string[], io: CliIO, opts: CliOptions):
   }
 }
 
-async function dispatch(argv: readonly string[], io: CliIO, commands: readonly Command[], version: string): Promise<number> {
+async function dispatch(
+  argv: readonly string[],
+  io: CliIO,
+  commands: readonly Command[],
+  version: string,
+): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined) throw new UsageError('name a command');
   if (first === '--version' || first === '-v') {
@@ -46,7 +51,7 @@ async function dispatch(argv: readonly string[], io: CliIO, commands: readonly C
   }
   const cmd = find(commands, first);
   const parsed = parseCommandArgs(cmd, rest);
-  if (parsed.flags['help'] === true) {
+  if (parsed.flags.help === true) {
     io.out(commandHelp(cmd));
     return EXIT.ok;
   }
@@ -56,12 +61,19 @@ async function dispatch(argv: readonly string[], io: CliIO, commands: readonly C
 function find(commands: readonly Command[], name: string): Command {
   const cmd = commands.find((c) => c.name === name);
   if (cmd !== undefined) return cmd;
-  if (name.startsWith('-')) throw new UsageError(`unknown option ${name} before the command; flags go after it (lessor-sim COMMAND --flag)`);
-  const hint = closest(name, commands.map((c) => c.name));
-  throw new UsageError(`unknown command ${JSON.stringify(name)}${hint !== undefined ? ` (did you mean ${hint}?)` : ''}`);
+  if (name.startsWith('-'))
+    throw new UsageError(`unknown option ${name} before the command; flags go after it (lessor-sim COMMAND --flag)`);
+  const hint = closest(
+    name,
+    commands.map((c) => c.name),
+  );
+  throw new UsageError(
+    `unknown command ${JSON.stringify(name)}${hint !== undefined ? ` (did you mean ${hint}?)` : ''}`,
+  );
 }
 
-const problemLine = (p: ScenarioError): string => (p.line === 0 ? `${p.file}: ${p.message}` : `${p.file}:${p.line}:${p.col}: ${p.message}`);
+const problemLine = (p: ScenarioError): string =>
+  p.line === 0 ? `${p.file}: ${p.message}` : `${p.file}:${p.line}:${p.col}: ${p.message}`;
 
 function report(e: unknown, io: CliIO, current: Command | undefined, json: boolean, debug: boolean): number {
   const known = e instanceof CliError;
@@ -70,7 +82,9 @@ function report(e: unknown, io: CliIO, current: Command | undefined, json: boole
   const problems = known ? e.problems : [];
   const stack = !known && debug && e instanceof Error ? e.stack : undefined;
   if (json) {
-    io.out(JSON.stringify({ error: { exitCode, message, problems, ...(stack !== undefined ? { stack } : {}) } }, null, 2));
+    io.out(
+      JSON.stringify({ error: { exitCode, message, problems, ...(stack !== undefined ? { stack } : {}) } }, null, 2),
+    );
     return exitCode;
   }
   for (const p of problems) io.err(problemLine(p));
@@ -79,7 +93,11 @@ function report(e: unknown, io: CliIO, current: Command | undefined, json: boole
   else if (!known) io.err('(a bug in lessor-sim: rerun with --debug for the stack trace, and please report it)');
   if (e instanceof UsageError && problems.length === 0) {
     const cmd = current;
-    io.err(cmd !== undefined ? `${synopsis(cmd)}\n(lessor-sim help ${cmd.name} for every flag)` : 'usage: lessor-sim COMMAND [ARGS] [FLAGS]   (lessor-sim help for the commands)');
+    io.err(
+      cmd !== undefined
+        ? `${synopsis(cmd)}\n(lessor-sim help ${cmd.name} for every flag)`
+        : 'usage: lessor-sim COMMAND [ARGS] [FLAGS]   (lessor-sim help for the commands)',
+    );
   }
   return exitCode;
 }

@@ -23,9 +23,16 @@ export interface JUnitSuite {
   readonly cases: readonly JUnitCase[];
 }
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
 /** Escaped, with the control characters XML 1.0 cannot hold dropped. */
-const esc = (s: string): string => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+const esc = (s: string): string =>
+  s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 const secs = (s: number): string => s.toFixed(3);
 
 /** The document; `when` is the run's start (the schema wants local time without a zone). */
@@ -44,11 +51,20 @@ export function junitXml(suites: readonly JUnitSuite[], when: Date): string {
     );
     for (const c of s.cases) {
       const open = `    <testcase name="${esc(c.name)}" classname="${esc(c.classname)}" time="${secs(c.seconds)}"`;
-      const problem = c.failure !== undefined ? (['failure', c.failure] as const) : c.error !== undefined ? (['error', c.error] as const) : undefined;
+      const problem =
+        c.failure !== undefined
+          ? (['failure', c.failure] as const)
+          : c.error !== undefined
+            ? (['error', c.error] as const)
+            : undefined;
       if (problem === undefined) out.push(`${open}/>`);
       else {
         const [tag, p] = problem;
-        out.push(`${open}>`, `      <${tag} message="${esc(p.message)}" type="${esc(p.type)}">${esc(p.text)}</${tag}>`, '    </testcase>');
+        out.push(
+          `${open}>`,
+          `      <${tag} message="${esc(p.message)}" type="${esc(p.type)}">${esc(p.text)}</${tag}>`,
+          '    </testcase>',
+        );
       }
     }
     out.push('    <system-out/>', '    <system-err/>', '  </testsuite>');

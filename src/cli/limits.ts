@@ -23,13 +23,15 @@ export const NO_LIMITS: Limits = { maxEvents: undefined, timeoutMs: undefined };
 export function parseLimits(maxEvents: string | undefined, timeout: string | undefined): Limits | string {
   let events: number | undefined;
   if (maxEvents !== undefined) {
-    if (!/^[1-9]\d*$/.test(maxEvents) || !Number.isSafeInteger(Number(maxEvents))) return `--max-events takes a positive integer, got ${JSON.stringify(maxEvents)}`;
+    if (!/^[1-9]\d*$/.test(maxEvents) || !Number.isSafeInteger(Number(maxEvents)))
+      return `--max-events takes a positive integer, got ${JSON.stringify(maxEvents)}`;
     events = Number(maxEvents);
   }
   let timeoutMs: number | undefined;
   if (timeout !== undefined) {
     const d = parseDuration(timeout);
-    if (!d.ok || d.us <= 0) return `--timeout takes a positive wall-clock duration such as 30s or 5m, got ${JSON.stringify(timeout)}`;
+    if (!d.ok || d.us <= 0)
+      return `--timeout takes a positive wall-clock duration such as 30s or 5m, got ${JSON.stringify(timeout)}`;
     timeoutMs = d.us / 1000;
   }
   return { maxEvents: events, timeoutMs };
@@ -39,14 +41,19 @@ export function parseLimits(maxEvents: string | undefined, timeout: string | und
  * The guard for one replay: its event budget, and a poll hook that ends it past its wall-clock timeout
  * and reports progress. `nowMs` is the real clock, read here in the CLI and never in the simulation.
  */
-export function guardFor(limits: Limits, nowMs: () => number, onPoll?: (virtualUs: number, events: number) => void): RunGuard {
+export function guardFor(
+  limits: Limits,
+  nowMs: () => number,
+  onPoll?: (virtualUs: number, events: number) => void,
+): RunGuard {
   const started = nowMs();
   const timeoutMs = limits.timeoutMs;
   return {
     ...(limits.maxEvents !== undefined ? { maxEvents: limits.maxEvents } : {}),
     poll: (virtualUs, events) => {
       onPoll?.(virtualUs, events);
-      if (timeoutMs !== undefined && nowMs() - started > timeoutMs) return `passed its wall-clock timeout of ${formatDuration(timeoutMs * 1000)} (--timeout)`;
+      if (timeoutMs !== undefined && nowMs() - started > timeoutMs)
+        return `passed its wall-clock timeout of ${formatDuration(timeoutMs * 1000)} (--timeout)`;
       return undefined;
     },
   };

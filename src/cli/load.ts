@@ -18,5 +18,7 @@ export function loadScenario(file: string, knownBugs: readonly string[]): Loaded
     return { ok: false, messages: [`${file}: ${message}`], errors: [{ file, line: 0, col: 0, message }] };
   }
   const p = parseScenario(text, file, { knownBugs });
-  return p.ok ? { ok: true, scenario: p.scenario } : { ok: false, messages: p.errors.map(formatError), errors: p.errors };
+  return p.ok
+    ? { ok: true, scenario: p.scenario }
+    : { ok: false, messages: p.errors.map(formatError), errors: p.errors };
 }

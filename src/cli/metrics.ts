@@ -37,11 +37,15 @@ const DEFAULT_SCRAPE_US = seconds(1);
 /** The output text (or the files written, for --promtool). */
 export function metricsCommand(r: RunResult, opts: MetricsOptions): string {
   const format = (opts.format ?? 'prometheus') as MetricsFormat;
-  if (!METRICS_FORMATS.includes(format)) throw new MetricsUsageError(`--format takes one of ${METRICS_FORMATS.join(', ')}, got ${JSON.stringify(opts.format)}`);
+  if (!METRICS_FORMATS.includes(format))
+    throw new MetricsUsageError(
+      `--format takes one of ${METRICS_FORMATS.join(', ')}, got ${JSON.stringify(opts.format)}`,
+    );
   const endUs = r.scenario.durationUs;
   const signals = recordSignals(r.trace.events, endUs);
   const scrapeUs = r.scenario.alerts?.scrapeIntervalUs ?? DEFAULT_SCRAPE_US;
-  if (opts.at !== undefined && format !== 'prometheus') throw new MetricsUsageError('--at goes with --format prometheus (the other formats cover the whole run)');
+  if (opts.at !== undefined && format !== 'prometheus')
+    throw new MetricsUsageError('--at goes with --format prometheus (the other formats cover the whole run)');
   if (opts.promtoolDir !== undefined) {
     const group = r.scenario.alerts;
     if (group === undefined) throw new MetricsUsageError(`--promtool: ${r.scenario.file} has no alerts section`);
@@ -74,7 +78,8 @@ function instant(at: string | undefined, endUs: Micros): Micros {
   if (at === undefined) return endUs;
   const d = parseDuration(at);
   if (!d.ok) throw new MetricsUsageError(`--at: ${d.message}`);
-  if (d.us > endUs) throw new MetricsUsageError(`--at ${at} is outside the run, which ends at ${formatSeconds(endUs)} s`);
+  if (d.us > endUs)
+    throw new MetricsUsageError(`--at ${at} is outside the run, which ends at ${formatSeconds(endUs)} s`);
   return d.us;
 }
 
@@ -89,7 +94,8 @@ function alertReport(tl: AlertTimeline, r: RunResult): string {
     for (const a of mine) {
       const { alertname: _, ...labels } = a.labels;
       const fired = a.firedAt === undefined ? 'never fired' : `fired ${formatSeconds(a.firedAt)} s`;
-      const resolved = a.resolvedAt === undefined ? 'still active at the end' : `resolved ${formatSeconds(a.resolvedAt)} s`;
+      const resolved =
+        a.resolvedAt === undefined ? 'still active at the end' : `resolved ${formatSeconds(a.resolvedAt)} s`;
       lines.push(`${rule.name}${JSON.stringify(labels)}: active ${formatSeconds(a.activeAt)} s, ${fired}, ${resolved}`);
     }
   }

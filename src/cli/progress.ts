@@ -39,7 +39,13 @@ export class ReplayProgress {
     if (elapsed < this.afterMs || now - this.lastDrawMs < REDRAW_EVERY_MS) return;
     this.lastDrawMs = now;
     this.drawn = true;
-    this.term.write(CLEAR_LINE + progressLine(this.label, virtualUs, this.fromUs, this.toUs, events, elapsed).slice(0, Math.max(this.term.columns - 1, 10)));
+    this.term.write(
+      CLEAR_LINE +
+        progressLine(this.label, virtualUs, this.fromUs, this.toUs, events, elapsed).slice(
+          0,
+          Math.max(this.term.columns - 1, 10),
+        ),
+    );
   }
 
   /** Erases the line, if one was drawn. */
@@ -49,7 +55,14 @@ export class ReplayProgress {
   }
 }
 
-export function progressLine(label: string, virtualUs: Micros, fromUs: Micros, toUs: Micros, events: number, elapsedMs: number): string {
+export function progressLine(
+  label: string,
+  virtualUs: Micros,
+  fromUs: Micros,
+  toUs: Micros,
+  events: number,
+  elapsedMs: number,
+): string {
   const done = Math.min(Math.max((virtualUs - fromUs) / Math.max(toUs - fromUs, 1), 0), 1);
   const seconds = elapsedMs / 1000;
   const left = done > 0 ? (seconds * (1 - done)) / done : Infinity;

@@ -25,7 +25,14 @@ export function replay(s: Scenario, opts: RunOptions, cli: ReplayCli, io: CliIO)
   const err = process.stderr;
   const progress =
     io.errIsTTY && !cli.json
-      ? new ReplayProgress(s.file, -BOOTSTRAP_US, s.durationUs, { write: (t) => err.write(t), columns: err.columns || 80 }, Date.now, progressDelayMs())
+      ? new ReplayProgress(
+          s.file,
+          -BOOTSTRAP_US,
+          s.durationUs,
+          { write: (t) => err.write(t), columns: err.columns || 80 },
+          Date.now,
+          progressDelayMs(),
+        )
       : undefined;
   const guard = guardFor(cli.limits, Date.now, progress === undefined ? undefined : (t, n) => progress.update(t, n));
   let r: RunResult;

@@ -47,7 +47,8 @@ export class Balancer {
     this.index = (this.index + 1) % this.endpoints.length;
     this.conn = new Conn(this.endpoints[this.index]!, ++this.seq, this.host);
     this.failovers++;
-    if (this.tracer.on) this.tracer.emit('client-failover', undefined, { from: conn.endpoint, to: this.conn.endpoint, reason });
+    if (this.tracer.on)
+      this.tracer.emit('client-failover', undefined, { from: conn.endpoint, to: this.conn.endpoint, reason });
     conn.kill();
   }
 

@@ -154,10 +154,17 @@ export class EtcdClient {
 
   /** LeaseGrant with ID 0: the member allocates the ID. Retried on Unavailable (may leak a lease). */
   grant(ttl: number, cb: Callback<LeaseGrantResponse>, opts?: CallOptions): void {
-    invoke<LeaseGrantResponse>(this.core, { op: 'LeaseGrant', ttl, id: 0n }, 'repeatable', (res) => {
-      if (this.core.tracer.on && !isRpcError(res)) this.core.tracer.emit('client-grant', res.id, { ttl: res.ttl, endpoint: res.header.memberId });
-      cb(res);
-    }, opts);
+    invoke<LeaseGrantResponse>(
+      this.core,
+      { op: 'LeaseGrant', ttl, id: 0n },
+      'repeatable',
+      (res) => {
+        if (this.core.tracer.on && !isRpcError(res))
+          this.core.tracer.emit('client-grant', res.id, { ttl: res.ttl, endpoint: res.header.memberId });
+        cb(res);
+      },
+      opts,
+    );
   }
 
   revoke(id: bigint, cb: Callback<LeaseRevokeResponse>, opts?: CallOptions): void {
@@ -165,8 +172,19 @@ export class EtcdClient {
   }
 
   /** TTL −1 in the response means the lease was not found. */
-  timeToLive(id: bigint, o: { readonly keys?: boolean }, cb: Callback<LeaseTimeToLiveResponse>, opts?: CallOptions): void {
-    invoke<LeaseTimeToLiveResponse>(this.core, { op: 'LeaseTimeToLive', id, keys: o.keys === true }, 'repeatable', cb, opts);
+  timeToLive(
+    id: bigint,
+    o: { readonly keys?: boolean },
+    cb: Callback<LeaseTimeToLiveResponse>,
+    opts?: CallOptions,
+  ): void {
+    invoke<LeaseTimeToLiveResponse>(
+      this.core,
+      { op: 'LeaseTimeToLive', id, keys: o.keys === true },
+      'repeatable',
+      cb,
+      opts,
+    );
   }
 
   leases(cb: Callback<LeaseLeasesResponse>, opts?: CallOptions): void {
@@ -202,7 +220,11 @@ export class EtcdClient {
   }
 
   txn(
-    t: { readonly compare: readonly TxnCompare[]; readonly success: readonly TxnOp[]; readonly failure: readonly TxnOp[] },
+    t: {
+      readonly compare: readonly TxnCompare[];
+      readonly success: readonly TxnOp[];
+      readonly failure: readonly TxnOp[];
+    },
     cb: Callback<TxnResponse>,
     opts?: CallOptions,
   ): void {

@@ -19,7 +19,11 @@ export const ErrConnClosing = err('Unavailable', 'ErrConnClosing', 'transport is
 /** rpctypes.ErrLeaseNotFound as KeepAliveOnce returns it for a TTL ≤ 0 answer. */
 export const ErrLeaseNotFound = err('NotFound', 'ErrLeaseNotFound', 'etcdserver: requested lease not found');
 /** KeepAlive after the client's keepalive loop has exited (Close): clientv3.ErrKeepAliveHalted. */
-export const ErrKeepAliveHalted = err('Canceled', 'ErrKeepAliveHalted', 'etcdclient: leases keep alive halted: context canceled');
+export const ErrKeepAliveHalted = err(
+  'Canceled',
+  'ErrKeepAliveHalted',
+  'etcdclient: leases keep alive halted: context canceled',
+);
 /** concurrency.ErrSessionExpired (3.5): after waiting, the waiter's own lock key was gone. */
 export const ErrSessionExpired = err('Unknown', 'ErrSessionExpired', 'mutex: session is expired');
 /** concurrency.ErrLocked: TryLock found another owner. */

@@ -54,7 +54,12 @@ export class FencedResource {
     const at = this.clock.now();
     this.log.push({ who, at, token, accepted, highestBefore: before, ...(value !== undefined ? { value } : {}) });
     if (this.trace.enabled) {
-      this.trace.emit({ t: at, member: who, kind: 'client-fenced-write', fields: { resource: this.name, token, accepted } });
+      this.trace.emit({
+        t: at,
+        member: who,
+        kind: 'client-fenced-write',
+        fields: { resource: this.name, token, accepted },
+      });
     }
     return accepted;
   }

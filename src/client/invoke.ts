@@ -47,7 +47,8 @@ export function invoke<R extends ClientResponse>(
 
   const deadline = core.process.after(opts.timeoutUs ?? core.requestTimeoutUs, () => {
     if (done) return;
-    if (core.tracer.on) core.tracer.emit('client-rpc-timeout', leaseOf(req), { op: req.op, endpoint: inFlight?.conn.endpoint ?? '-' });
+    if (core.tracer.on)
+      core.tracer.emit('client-rpc-timeout', leaseOf(req), { op: req.op, endpoint: inFlight?.conn.endpoint ?? '-' });
     if (inFlight !== undefined) {
       inFlight.abandon();
       core.balancer.fail(inFlight.conn, 'DeadlineExceeded');
@@ -70,7 +71,13 @@ export function invoke<R extends ClientResponse>(
       if (res.code === 'Unavailable') core.balancer.fail(conn, res.name);
       const retry = isSafeRetry(policy, res) && k + 1 < UNARY_MAX_ATTEMPTS;
       if (core.tracer.on) {
-        core.tracer.emit('client-rpc-error', leaseOf(req), { op: req.op, endpoint: conn.endpoint, error: res.name, attempt: k, retry });
+        core.tracer.emit('client-rpc-error', leaseOf(req), {
+          op: req.op,
+          endpoint: conn.endpoint,
+          error: res.name,
+          attempt: k,
+          retry,
+        });
       }
       if (!retry) {
         finish(res);

@@ -1,7 +1,13 @@
 import type { Timer } from '../clock/scheduler.js';
 import type { KeepAliveResponse, KeepAliveStream, RpcError } from '../cluster/server/api.js';
 import type { CallOptions, ClientCore } from './core.js';
-import { ErrContextCanceled, ErrClientClosed, ErrDeadlineExceeded, ErrLeaseNotFound, isTransportError } from './errors.js';
+import {
+  ErrContextCanceled,
+  ErrClientClosed,
+  ErrDeadlineExceeded,
+  ErrLeaseNotFound,
+  isTransportError,
+} from './errors.js';
 import { backoffBefore } from './retry.js';
 
 /**
@@ -25,7 +31,12 @@ export interface KeepAliveOnceOptions extends CallOptions {
   readonly noDeadline?: boolean;
 }
 
-export function keepAliveOnce(core: ClientCore, id: bigint, cb: (res: KeepAliveResponse | RpcError) => void, opts: KeepAliveOnceOptions = {}): void {
+export function keepAliveOnce(
+  core: ClientCore,
+  id: bigint,
+  cb: (res: KeepAliveResponse | RpcError) => void,
+  opts: KeepAliveOnceOptions = {},
+): void {
   const { process, tracer, balancer } = core;
   if (core.closed) {
     process.after(0, () => cb(ErrClientClosed));
@@ -47,7 +58,10 @@ export function keepAliveOnce(core: ClientCore, id: bigint, cb: (res: KeepAliveR
   };
   const cancel = (): void => finish(ErrContextCanceled);
   core.inflight.add(cancel);
-  const deadline = opts.noDeadline === true ? undefined : process.after(opts.timeoutUs ?? core.requestTimeoutUs, () => finish(ErrDeadlineExceeded));
+  const deadline =
+    opts.noDeadline === true
+      ? undefined
+      : process.after(opts.timeoutUs ?? core.requestTimeoutUs, () => finish(ErrDeadlineExceeded));
 
   const once = (): void => {
     retry = undefined;

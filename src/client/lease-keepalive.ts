@@ -87,7 +87,13 @@ export class LeaseKeepAlive {
 
   keepAlive(id: bigint, opts: KeepAliveOptions = {}): KeepAliveChannel {
     const { process, tracer } = this.core;
-    const ch = new KeepAliveChannel(id, opts.requireLeader ?? this.core.requireLeader, tracer, () => process.now(), (c) => this.cancel(c));
+    const ch = new KeepAliveChannel(
+      id,
+      opts.requireLeader ?? this.core.requireLeader,
+      tracer,
+      () => process.now(),
+      (c) => this.cancel(c),
+    );
     if (this.halted) {
       // ErrKeepAliveHalted: the loop is gone, the channel comes back closed.
       ch.shut('client-closed');
@@ -97,7 +103,14 @@ export class LeaseKeepAlive {
     const now = process.now();
     let ka = this.keepAlives.get(id);
     if (ka === undefined) {
-      ka = { id, chs: [ch], ctxs: [ch.ctx], deadline: now + this.core.firstKeepAliveTimeoutUs, nextKeepAlive: now - 1, done: false };
+      ka = {
+        id,
+        chs: [ch],
+        ctxs: [ch.ctx],
+        deadline: now + this.core.firstKeepAliveTimeoutUs,
+        nextKeepAlive: now - 1,
+        done: false,
+      };
       this.keepAlives.set(id, ka);
       this.sortedCache = undefined;
     } else {
@@ -155,7 +168,8 @@ export class LeaseKeepAlive {
       onError: (e) => this.onStreamError(gen, conn, e),
     });
     this.stream = { s, conn, gen };
-    if (this.core.tracer.on) this.core.tracer.emit('client-keepalive-stream-open', undefined, { endpoint: conn.endpoint });
+    if (this.core.tracer.on)
+      this.core.tracer.emit('client-keepalive-stream-open', undefined, { endpoint: conn.endpoint });
     this.sendTimer?.cancel();
     this.sendPass(gen);
   }

@@ -189,20 +189,26 @@ export class Mutex {
         this.hdr = resp.header; // 3.4 takes the header from waitDeletes
         return done();
       }
-      this.waitDelete(last.key, resp.header.revision, (err) => (err !== undefined ? done(err) : this.waitDeletes(maxCreateRev, done)));
+      this.waitDelete(last.key, resp.header.revision, (err) =>
+        err !== undefined ? done(err) : this.waitDeletes(maxCreateRev, done),
+      );
     });
   }
 
   /** key.go waitDelete: watch `key` from `rev` until a DELETE event. */
   private waitDelete(key: string, rev: number, done: (err?: RpcError) => void): void {
-    const w = this.client.watch(key, { fromRevision: rev }, {
-      onEvents: (events) => {
-        if (!events.some((e) => e.type === 'DELETE')) return;
-        w.cancel();
-        done();
+    const w = this.client.watch(
+      key,
+      { fromRevision: rev },
+      {
+        onEvents: (events) => {
+          if (!events.some((e) => e.type === 'DELETE')) return;
+          w.cancel();
+          done();
+        },
+        onError: (e) => done(isRpcError(e) ? e : ErrLostWatcher),
       },
-      onError: (e) => done(isRpcError(e) ? e : ErrLostWatcher),
-    });
+    );
   }
 
   private acquired(cb: Callback<LockResult>, header: ResponseHeader): void {
@@ -227,7 +233,10 @@ export class Mutex {
     this.fail(cb, err);
   }
 
-  private trace<K extends 'client-lock-waiting' | 'client-lock-acquired' | 'client-lock-failed' | 'client-unlock'>(kind: K, fields: TraceFields[K]): void {
+  private trace<K extends 'client-lock-waiting' | 'client-lock-acquired' | 'client-lock-failed' | 'client-unlock'>(
+    kind: K,
+    fields: TraceFields[K],
+  ): void {
     const t = this.client.core.tracer;
     if (t.on) t.emit(kind, undefined, fields);
   }

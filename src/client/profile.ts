@@ -17,4 +17,7 @@ export interface ClientProfile {
 export const CLIENT_V3_4: ClientProfile = { name: 'v3.4', lockSkipsPostWaitCheck: true, hasTryLock: false };
 export const CLIENT_V3_5: ClientProfile = { name: 'v3.5', lockSkipsPostWaitCheck: false, hasTryLock: true };
 
-export const CLIENT_PROFILES: Readonly<Record<ClientProfile['name'], ClientProfile>> = { 'v3.4': CLIENT_V3_4, 'v3.5': CLIENT_V3_5 };
+export const CLIENT_PROFILES: Readonly<Record<ClientProfile['name'], ClientProfile>> = {
+  'v3.4': CLIENT_V3_4,
+  'v3.5': CLIENT_V3_5,
+};

@@ -26,7 +26,11 @@ export function isSafeRetry(policy: RetryPolicy, err: RpcError): boolean {
  * `jitterUp(25 ms, 0.10)`: `d * (1 + f * (2u - 1))` with u uniform in [0, 1), computed in float64 on
  * nanoseconds and truncated to a Duration as Go does, then floored to µs. One PRNG draw per call.
  */
-export function jitterUp(prng: Prng, waitUs: Micros = BACKOFF_WAIT_BETWEEN_US, fraction = BACKOFF_JITTER_FRACTION): Micros {
+export function jitterUp(
+  prng: Prng,
+  waitUs: Micros = BACKOFF_WAIT_BETWEEN_US,
+  fraction = BACKOFF_JITTER_FRACTION,
+): Micros {
   const multiplier = fraction * (prng.float() * 2 - 1);
   const ns = Math.trunc(waitUs * NANOS_PER_MICRO * (1 + multiplier));
   return Math.floor(ns / NANOS_PER_MICRO);

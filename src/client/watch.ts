@@ -82,7 +82,8 @@ export class ClientWatch {
     if (this.ended) return;
     this.stream = undefined;
     const { tracer, balancer, process } = this.core;
-    if (tracer.on) tracer.emit('client-watch-error', undefined, { key: this.key, endpoint: conn.endpoint, error: e.name });
+    if (tracer.on)
+      tracer.emit('client-watch-error', undefined, { key: this.key, endpoint: conn.endpoint, error: e.name });
     if (e.code === 'Unavailable') {
       balancer.fail(conn, e.name);
       this.reopen = process.after(RETRY_CONN_WAIT_US, () => this.open());

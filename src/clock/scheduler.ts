@@ -97,7 +97,8 @@ export class Scheduler {
       this.burstAt = e.at;
       this.burst = 0;
     }
-    if (++this.burst > this.burstCap) throw new RunStopped('livelock', e.at, this.executed, `more than ${this.burstCap} events at one virtual instant`);
+    if (++this.burst > this.burstCap)
+      throw new RunStopped('livelock', e.at, this.executed, `more than ${this.burstCap} events at one virtual instant`);
     if (this.executed >= this.nextCheck) this.checkpoint();
     this.current = e.at;
     this.executed++;
@@ -147,5 +148,4 @@ export class Scheduler {
     }
     this.nextCheck = Math.min(g.maxEvents ?? Infinity, this.nextPoll);
   }
-
 }

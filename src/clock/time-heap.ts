@@ -75,7 +75,7 @@ export class TimeHeap<T extends HeapItem> {
   /** container/heap.Init: restores the order over the items already held. */
   init(): void {
     const arr = this.arr;
-    arr.forEach((e, i) => (e.index = i));
+    for (let i = 0; i < arr.length; i++) arr[i]!.index = i;
     for (let i = (arr.length >> 1) - 1; i >= 0; i--) this.down(i);
   }
 

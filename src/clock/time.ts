@@ -51,7 +51,9 @@ export function formatSecondsShort(t: Micros): string {
   const neg = t < 0;
   const a = Math.abs(Math.round(t));
   const whole = Math.floor(a / MICROS_PER_SECOND);
-  const frac = String(a - whole * MICROS_PER_SECOND).padStart(6, '0').replace(/0+$/, '');
+  const frac = String(a - whole * MICROS_PER_SECOND)
+    .padStart(6, '0')
+    .replace(/0+$/, '');
   return `${neg && a !== 0 ? '-' : ''}${whole}${frac === '' ? '' : `.${frac}`}`;
 }
 
@@ -68,4 +70,5 @@ export const formatTimeMs = (t: Micros): string => `${formatSecondsMs(t)} s`;
 export const formatTimeColumn = (t: Micros): string => `${formatSecondsMs(t).padStart(9)} s`;
 
 /** `16.502 s` on a whole millisecond, `16.502345 s` otherwise: short where that loses nothing. */
-export const formatTimeExact = (t: Micros): string => (t % MICROS_PER_MS === 0 ? formatTimeMs(t) : `${formatSeconds(t)} s`);
+export const formatTimeExact = (t: Micros): string =>
+  t % MICROS_PER_MS === 0 ? formatTimeMs(t) : `${formatSeconds(t)} s`;

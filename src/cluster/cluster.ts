@@ -6,7 +6,16 @@ import { Marks } from '../trace/marks.js';
 import { Trace, type TraceFields, type TraceKind } from '../trace/trace.js';
 import { Network } from './network/network.js';
 import { RaftTransport } from './raft/transport.js';
-import type { ClientRequest, ClientResponse, ClusterTransport, KeepAliveHandlers, KeepAliveStream, RpcError, WatchHandlers, WatchStream } from './server/api.js';
+import type {
+  ClientRequest,
+  ClientResponse,
+  ClusterTransport,
+  KeepAliveHandlers,
+  KeepAliveStream,
+  RpcError,
+  WatchHandlers,
+  WatchStream,
+} from './server/api.js';
 import { serveUnary } from './server/client-api.js';
 import { defaultServerConfig, type ServerConfig } from './server/config.js';
 import { Disk } from './server/disk.js';
@@ -45,7 +54,11 @@ interface MemberProcesses {
 }
 
 const connectionReset: RpcError = { code: 'Unavailable', name: 'ErrConnectionReset', message: 'transport is closing' };
-const connectionRefused: RpcError = { code: 'Unavailable', name: 'ErrConnectionRefused', message: 'connection refused' };
+const connectionRefused: RpcError = {
+  code: 'Unavailable',
+  name: 'ErrConnectionRefused',
+  message: 'connection refused',
+};
 
 /**
  * A simulated etcd cluster: members n1..nN on one network and one virtual clock, each with a disk that
@@ -68,12 +81,18 @@ export class Cluster {
   constructor(config: Partial<ClusterConfig> = {}, deps: ClusterDeps = {}) {
     this.config = { ...defaultClusterConfig, ...config };
     const c = this.config;
-    if (!Number.isInteger(c.members) || c.members < 1 || c.members > 7) throw new RangeError(`cluster: members must be 1..7, got ${c.members}`);
+    if (!Number.isInteger(c.members) || c.members < 1 || c.members > 7)
+      throw new RangeError(`cluster: members must be 1..7, got ${c.members}`);
     this.sched = deps.sched ?? new Scheduler();
     this.trace = deps.trace ?? new Trace();
     this.marks = deps.marks ?? new Marks();
     this.prng = new Prng(c.seed);
-    this.network = new Network(this.sched, this.prng, { latencyUs: c.latencyUs, jitterUs: c.jitterUs, lossProbability: c.lossProbability }, this.trace);
+    this.network = new Network(
+      this.sched,
+      this.prng,
+      { latencyUs: c.latencyUs, jitterUs: c.jitterUs, lossProbability: c.lossProbability },
+      this.trace,
+    );
     this.transport = new RaftTransport(this.network);
     this.names = Array.from({ length: c.members }, (_, i) => `n${i + 1}`);
     for (const name of this.names) {
@@ -273,15 +292,19 @@ class ClientTransport implements ClusterTransport {
     let server: KeepAliveServerStream | undefined;
     let closed = false;
     const pending: bigint[] = [];
-    this.toMember(to, (s) => {
-      if (closed) return;
-      server = new KeepAliveServerStream(
-        s,
-        (r) => this.toClient(to, () => !closed && handlers.onResponse(r)),
-        (e) => this.toClient(to, () => !closed && handlers.onError(e)),
-      );
-      for (const id of pending.splice(0)) server.recv(id);
-    }, () => !closed && handlers.onError(connectionRefused));
+    this.toMember(
+      to,
+      (s) => {
+        if (closed) return;
+        server = new KeepAliveServerStream(
+          s,
+          (r) => this.toClient(to, () => !closed && handlers.onResponse(r)),
+          (e) => this.toClient(to, () => !closed && handlers.onError(e)),
+        );
+        for (const id of pending.splice(0)) server.recv(id);
+      },
+      () => !closed && handlers.onError(connectionRefused),
+    );
     return {
       send: (id) =>
         this.toMember(to, () => {
@@ -295,27 +318,42 @@ class ClientTransport implements ClusterTransport {
     };
   }
 
-  watch(to: string, key: string, opts: { prefix?: boolean; fromRevision?: number }, handlers: WatchHandlers): WatchStream {
+  watch(
+    to: string,
+    key: string,
+    opts: { prefix?: boolean; fromRevision?: number },
+    handlers: WatchHandlers,
+  ): WatchStream {
     let closed = false;
     let cancel: (() => void) | undefined;
-    this.toMember(to, (s) => {
-      if (closed) return;
-      const stream: ServedStream = {
-        requireLeader: true,
-        abort: (reason) => {
-          cancel?.();
-          s.removeStream(stream);
-          this.toClient(to, () => !closed && handlers.onError(reason === 'no-leader' ? toRpcError(ErrNoLeader) : connectionReset));
-        },
-      };
-      s.addStream(stream);
-      const watchOpts = { ...(opts.prefix === true ? { prefix: true } : {}), ...(opts.fromRevision !== undefined ? { fromRevision: opts.fromRevision } : {}) };
-      cancel = s.store.watch(key, watchOpts, (events, compacted) => {
-        if (compacted !== undefined) return stream.abort('stopped');
-        const header = s.header();
-        this.toClient(to, () => !closed && handlers.onEvents(events, header));
-      });
-    }, () => !closed && handlers.onError(connectionRefused));
+    this.toMember(
+      to,
+      (s) => {
+        if (closed) return;
+        const stream: ServedStream = {
+          requireLeader: true,
+          abort: (reason) => {
+            cancel?.();
+            s.removeStream(stream);
+            this.toClient(
+              to,
+              () => !closed && handlers.onError(reason === 'no-leader' ? toRpcError(ErrNoLeader) : connectionReset),
+            );
+          },
+        };
+        s.addStream(stream);
+        const watchOpts = {
+          ...(opts.prefix === true ? { prefix: true } : {}),
+          ...(opts.fromRevision !== undefined ? { fromRevision: opts.fromRevision } : {}),
+        };
+        cancel = s.store.watch(key, watchOpts, (events, compacted) => {
+          if (compacted !== undefined) return stream.abort('stopped');
+          const header = s.header();
+          this.toClient(to, () => !closed && handlers.onEvents(events, header));
+        });
+      },
+      () => !closed && handlers.onError(connectionRefused),
+    );
     return {
       close: () => {
         closed = true;

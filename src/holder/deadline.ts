@@ -35,23 +35,27 @@ export const deadline: HeartbeatStrategy = (host, lease) => {
   const renew = (): void => {
     if (stopped) return;
     const sent = host.clock();
-    host.client.keepAliveOnce(lease.id, (res) => {
-      if (stopped) return;
-      if (isRpcError(res)) {
-        if (res.name === ErrLeaseNotFound.name) {
-          host.noticed(lease, 'keepalive-once:ErrLeaseNotFound', 'lost');
-          return stop('lease-not-found');
+    host.client.keepAliveOnce(
+      lease.id,
+      (res) => {
+        if (stopped) return;
+        if (isRpcError(res)) {
+          if (res.name === ErrLeaseNotFound.name) {
+            host.noticed(lease, 'keepalive-once:ErrLeaseNotFound', 'lost');
+            return stop('lease-not-found');
+          }
+          host.noticed(lease, `keepalive-once:${res.name}`, 'retry');
+          renewTimer = host.process.after(RETRY_US, renew);
+          return;
         }
-        host.noticed(lease, `keepalive-once:${res.name}`, 'retry');
-        renewTimer = host.process.after(RETRY_US, renew);
-        return;
-      }
-      until = Math.max(until, sent + ttlUs(res.ttl) - host.marginUs);
-      host.renewed(lease, { ttl: res.ttl });
-      host.actsUntil(lease, until);
-      armStop();
-      renewTimer = host.process.after(nextKeepAliveDelay(lease.ttlSeconds), renew);
-    }, { timeoutUs: Math.max(1, nextKeepAliveDelay(lease.ttlSeconds)) });
+        until = Math.max(until, sent + ttlUs(res.ttl) - host.marginUs);
+        host.renewed(lease, { ttl: res.ttl });
+        host.actsUntil(lease, until);
+        armStop();
+        renewTimer = host.process.after(nextKeepAliveDelay(lease.ttlSeconds), renew);
+      },
+      { timeoutUs: Math.max(1, nextKeepAliveDelay(lease.ttlSeconds)) },
+    );
   };
   host.actsUntil(lease, until);
   armStop();

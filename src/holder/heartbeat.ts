@@ -32,7 +32,12 @@ export interface HeartbeatHost {
    */
   actsUntil(lease: HeldLease, ownClockUs: Micros): void;
   /** A signal the strategy saw, and what it concluded (`lost`, `still-held`, `retry`). */
-  noticed(lease: HeldLease, signal: string, verdict: string, fields?: Omit<TraceFields['holder-noticed'], 'signal' | 'verdict'>): void;
+  noticed(
+    lease: HeldLease,
+    signal: string,
+    verdict: string,
+    fields?: Omit<TraceFields['holder-noticed'], 'signal' | 'verdict'>,
+  ): void;
 }
 
 /** A running heartbeat: `cancel` is the holder cancelling its context (a planned stop, not a loss). */

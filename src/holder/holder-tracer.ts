@@ -21,6 +21,12 @@ export class HolderTracer {
 
   emit<K extends TraceKind>(kind: K, lease: bigint | undefined, fields: TraceFields[K]): void {
     if (!this.on) return;
-    this.trace.emit<K>({ t: this.process.now(), member: this.holder, kind, ...(lease !== undefined ? { lease } : {}), fields });
+    this.trace.emit<K>({
+      t: this.process.now(),
+      member: this.holder,
+      kind,
+      ...(lease !== undefined ? { lease } : {}),
+      fields,
+    });
   }
 }

@@ -52,7 +52,9 @@ export interface HolderEnv {
 export class Holder {
   private readonly tracer: HolderTracer;
   private readonly host: HeartbeatHost;
-  private current: { readonly lease: HeldLease; readonly token: number; readonly hb: Heartbeat; writer: Timer | undefined } | undefined;
+  private current:
+    | { readonly lease: HeldLease; readonly token: number; readonly hb: Heartbeat; writer: Timer | undefined }
+    | undefined;
 
   constructor(
     readonly spec: HolderSpec,
@@ -69,8 +71,10 @@ export class Holder {
       lost: (lease, reason, lateUs) => this.lost(lease, reason, lateUs),
       renewed: (lease, fields) => this.tracer.emit('holder-renewed', lease.id, fields),
       // Traced in virtual time, as the instant the holder's clock will read `until` if it does not jump.
-      actsUntil: (lease, until) => this.tracer.emit('holder-deadline', lease.id, { untilUs: until - process.wallNow() + process.now() }),
-      noticed: (lease, signal, verdict, fields = {}) => this.tracer.emit('holder-noticed', lease.id, { signal, verdict, ...fields }),
+      actsUntil: (lease, until) =>
+        this.tracer.emit('holder-deadline', lease.id, { untilUs: until - process.wallNow() + process.now() }),
+      noticed: (lease, signal, verdict, fields = {}) =>
+        this.tracer.emit('holder-noticed', lease.id, { signal, verdict, ...fields }),
     };
   }
 
@@ -97,19 +101,25 @@ export class Holder {
       }
       this.env.truth?.watch(name, g.id, key);
       const compare = [{ key, createRevision: 0 }];
-      client.txn({ compare, success: [{ op: 'Put', key, value: name, lease: g.id }], failure: [{ op: 'Range', key }] }, (t) => {
-        if (isRpcError(t) || !t.succeeded) {
-          this.tracer.emit('holder-acquire-failed', g.id, { key, ...(isRpcError(t) ? { err: t.name } : { held: true }) });
-          client.revoke(g.id, () => undefined);
-          return this.retry();
-        }
-        const lease: HeldLease = { id: g.id, ttlSeconds: g.ttl, grantSentAt };
-        const token = t.header.revision;
-        this.tracer.emit('holder-acquired', g.id, { key, token, ttl: g.ttl });
-        const hb = HEARTBEATS[this.spec.strategy](this.host, lease);
-        this.current = { lease, token, hb, writer: undefined };
-        this.write();
-      });
+      client.txn(
+        { compare, success: [{ op: 'Put', key, value: name, lease: g.id }], failure: [{ op: 'Range', key }] },
+        (t) => {
+          if (isRpcError(t) || !t.succeeded) {
+            this.tracer.emit('holder-acquire-failed', g.id, {
+              key,
+              ...(isRpcError(t) ? { err: t.name } : { held: true }),
+            });
+            client.revoke(g.id, () => undefined);
+            return this.retry();
+          }
+          const lease: HeldLease = { id: g.id, ttlSeconds: g.ttl, grantSentAt };
+          const token = t.header.revision;
+          this.tracer.emit('holder-acquired', g.id, { key, token, ttl: g.ttl });
+          const hb = HEARTBEATS[this.spec.strategy](this.host, lease);
+          this.current = { lease, token, hb, writer: undefined };
+          this.write();
+        },
+      );
     });
   }
 
@@ -118,7 +128,11 @@ export class Holder {
     if (c === undefined) return;
     if (c.hb.mayAct !== undefined && !c.hb.mayAct()) return;
     this.env.resource.write(this.spec.name, c.token);
-    if (this.spec.writesPerSecond > 0) c.writer = this.env.client.process.after(Math.max(1, Math.round(MICROS_PER_SECOND / this.spec.writesPerSecond)), () => this.write());
+    if (this.spec.writesPerSecond > 0)
+      c.writer = this.env.client.process.after(
+        Math.max(1, Math.round(MICROS_PER_SECOND / this.spec.writesPerSecond)),
+        () => this.write(),
+      );
   }
 
   private lost(lease: HeldLease, reason: string, lateUs = 0): void {

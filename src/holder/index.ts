@@ -4,5 +4,14 @@ export { Holder, type HolderEnv, type HolderSpec } from './holder.js';
 export { HOLDER_STRATEGIES, HOLDER_STRATEGY_NAMES, isHolderStrategy, type HolderStrategy } from './strategies.js';
 export type { Heartbeat, HeartbeatHost, HeartbeatStrategy, HeldLease } from './heartbeat.js';
 export { HolderTruth } from './truth.js';
-export { HolderRpcError, SettleGate, runUntilSettled, startUserHolder, type HolderApi, type UserHolderEnv, type UserHolderFn, type UserKeepAlive } from './user-holder.js';
+export {
+  HolderRpcError,
+  SettleGate,
+  runUntilSettled,
+  startUserHolder,
+  type HolderApi,
+  type UserHolderEnv,
+  type UserHolderFn,
+  type UserKeepAlive,
+} from './user-holder.js';
 export { HolderLedger } from './ledger.js';

@@ -48,11 +48,18 @@ export class HolderLedger {
   private see(e: TraceEvent): void {
     switch (e.kind) {
       case 'holder-acquired':
-        this.book(e.member).beliefs.push({ lease: e.lease!, token: Number(e.fields?.token), from: e.t, to: undefined, until: undefined });
+        this.book(e.member).beliefs.push({
+          lease: e.lease!,
+          token: Number(e.fields?.token),
+          from: e.t,
+          to: undefined,
+          until: undefined,
+        });
         return;
       case 'holder-stop': {
         const open = this.books.get(e.member)?.beliefs.at(-1);
-        if (open !== undefined && open.to === undefined) open.to = Math.max(open.from, e.t - Number(e.fields?.lateUs ?? 0));
+        if (open !== undefined && open.to === undefined)
+          open.to = Math.max(open.from, e.t - Number(e.fields?.lateUs ?? 0));
         return;
       }
       case 'holder-deadline': {
@@ -66,7 +73,8 @@ export class HolderLedger {
       case 'client-fenced-write': {
         const b = this.books.get(e.member);
         const open = b?.beliefs.at(-1);
-        if (b === undefined || open === undefined || open.token !== e.fields?.token || !this.revokedAt.has(open.lease)) return;
+        if (b === undefined || open === undefined || open.token !== e.fields?.token || !this.revokedAt.has(open.lease))
+          return;
         if (e.fields?.accepted === true) b.staleAccepted++;
         else b.staleRejected++;
       }
@@ -102,7 +110,8 @@ export class HolderLedger {
   overlapUs(nowUs: Micros): Micros {
     const all = [...this.books.values()].flatMap((b) => b.beliefs.map((x) => [x.from, end(x, nowUs)] as const));
     let sum = 0;
-    for (const [i, [a0, a1]] of all.entries()) for (const [b0, b1] of all.slice(i + 1)) sum += Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
+    for (const [i, [a0, a1]] of all.entries())
+      for (const [b0, b1] of all.slice(i + 1)) sum += Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
     return sum;
   }
 }

@@ -48,7 +48,11 @@ export interface HolderApi {
   revoke(id: bigint): Promise<LeaseRevokeResponse>;
   put(key: string, value: string, opts?: { readonly lease?: bigint }): Promise<PutResponse>;
   get(key: string): Promise<RangeResponse>;
-  txn(t: { readonly compare: readonly TxnCompare[]; readonly success: readonly TxnOp[]; readonly failure: readonly TxnOp[] }): Promise<TxnResponse>;
+  txn(t: {
+    readonly compare: readonly TxnCompare[];
+    readonly success: readonly TxnOp[];
+    readonly failure: readonly TxnOp[];
+  }): Promise<TxnResponse>;
   timeToLive(id: bigint): Promise<LeaseTimeToLiveResponse>;
   keepAliveOnce(id: bigint): Promise<KeepAliveResponse>;
   keepAlive(id: bigint): UserKeepAlive;
@@ -131,7 +135,13 @@ export function startUserHolder(fn: UserHolderFn, env: UserHolderEnv, failed: (m
   const api: HolderApi = {
     name: env.name,
     now: () => p.wallNow(),
-    sleep: (us) => new Promise<void>((resolve) => p.after(Math.max(0, Math.round(us)), () => (gate.mark(), resolve()))),
+    sleep: (us) =>
+      new Promise<void>((resolve) =>
+        p.after(Math.max(0, Math.round(us)), () => {
+          gate.mark();
+          resolve();
+        }),
+      ),
     grant: (ttl) =>
       call<LeaseGrantResponse>((cb) => client.grant(ttl, cb)).then((g) => {
         env.truth?.watch(env.name, g.id);
@@ -155,15 +165,21 @@ export function startUserHolder(fn: UserHolderFn, env: UserHolderEnv, failed: (m
       current = undefined;
     },
     actsUntil(until) {
-      if (current !== undefined) tracer.emit('holder-deadline', current.lease, { untilUs: until - p.wallNow() + p.now() });
+      if (current !== undefined)
+        tracer.emit('holder-deadline', current.lease, { untilUs: until - p.wallNow() + p.now() });
     },
     write: (token) => env.resource.write(env.name, token),
   };
   p.deliver(p.generation, () => {
     fn(api).catch((e: unknown) => {
       const where = thrownAt(e);
-      tracer.emit('holder-failed', current?.lease, { error: e instanceof Error ? e.message : String(e), ...(where !== undefined ? { at: where } : {}) });
-      failed(`holder ${env.name} threw${where !== undefined ? ` at ${where}` : ''}: ${e instanceof Error ? e.message : String(e)}`);
+      tracer.emit('holder-failed', current?.lease, {
+        error: e instanceof Error ? e.message : String(e),
+        ...(where !== undefined ? { at: where } : {}),
+      });
+      failed(
+        `holder ${env.name} threw${where !== undefined ? ` at ${where}` : ''}: ${e instanceof Error ? e.message : String(e)}`,
+      );
     });
   });
 }
@@ -175,10 +191,16 @@ function userKeepAlive(client: EtcdClient, id: bigint, gate: SettleGate): UserKe
   ch.onResponse((r) => {
     const w = waiting.shift();
     if (w === undefined) queued.push(r);
-    else (gate.mark(), w(r));
+    else {
+      gate.mark();
+      w(r);
+    }
   });
   ch.onClose(() => {
-    for (const w of waiting.splice(0)) (gate.mark(), w(undefined));
+    for (const w of waiting.splice(0)) {
+      gate.mark();
+      w(undefined);
+    }
   });
   return {
     next() {

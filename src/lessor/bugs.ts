@@ -135,5 +135,5 @@ export type BugSet = ReadonlySet<BugName | FixName>;
 export const NO_BUGS: BugSet = new Set();
 
 export function isBugName(s: string): s is BugName {
-  return Object.prototype.hasOwnProperty.call(BUGS, s);
+  return Object.hasOwn(BUGS, s);
 }

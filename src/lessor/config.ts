@@ -69,7 +69,8 @@ export interface ResolvedLessorConfig {
 export function resolveConfig(c: Partial<LessorConfig>): ResolvedLessorConfig {
   const cfg = { ...defaultLessorConfig, ...c };
   const nonNegInt = (v: number, what: string): void => {
-    if (!Number.isSafeInteger(v) || v < 0) throw new InvalidArgumentError(`${what} must be a non-negative integer, got ${v}`);
+    if (!Number.isSafeInteger(v) || v < 0)
+      throw new InvalidArgumentError(`${what} must be a non-negative integer, got ${v}`);
   };
   nonNegInt(cfg.minLeaseTTLSeconds, 'minLeaseTTLSeconds');
   nonNegInt(cfg.checkpointIntervalUs, 'checkpointIntervalUs');

@@ -24,7 +24,8 @@ export const FIXES = {
     title: 'a leader that lost its term answers TimeToLive and forwarded renewals from its own lessor',
     links: ['etcd-io/etcd#15247'],
     profiles: ['v3.4', 'v3.5'],
-    effect: 'LeaseTimeToLive on a member that believes it leads, and the peer /leases and /leases/internal handlers, first confirm leadership with a ReadIndex round, else refuse (ErrLeaderChanged, or a retryable HTTP error)',
+    effect:
+      'LeaseTimeToLive on a member that believes it leads, and the peer /leases and /leases/internal handlers, first confirm leadership with a ReadIndex round, else refuse (ErrLeaderChanged, or a retryable HTTP error)',
   },
   'renew-rechecks-primary': {
     finding: 'renew-acknowledged-after-demotion',
@@ -38,7 +39,8 @@ export const FIXES = {
     title: 'a frozen leader, resumed, revokes and checkpoints on the strength of one stale tick',
     links: ['etcd-io/etcd#18428', 'etcd-io/etcd#15247'],
     profiles: ['v3.4', 'v3.5'],
-    effect: 'revoke, checkpoint and renew on the leader always confirm leadership with a ReadIndex round (no isActive shortcut), in every profile',
+    effect:
+      'revoke, checkpoint and renew on the leader always confirm leadership with a ReadIndex round (no isActive shortcut), in every profile',
   },
 } as const satisfies Record<string, FixInfo>;
 
@@ -47,5 +49,5 @@ export type FixName = keyof typeof FIXES;
 export const FIX_NAMES = Object.keys(FIXES) as FixName[];
 
 export function isFixName(s: string): s is FixName {
-  return Object.prototype.hasOwnProperty.call(FIXES, s);
+  return Object.hasOwn(FIXES, s);
 }

@@ -51,7 +51,9 @@ export interface LeaseCheckpoint {
  */
 export type Checkpointer = (checkpoints: readonly LeaseCheckpoint[], done: (err?: LeaseError) => void) => void;
 
-export type RenewOutcome = { readonly ttl: number; readonly err?: undefined } | { readonly ttl: -1; readonly err: LeaseError };
+export type RenewOutcome =
+  | { readonly ttl: number; readonly err?: undefined }
+  | { readonly ttl: -1; readonly err: LeaseError };
 
 /**
  * The lessor of one member (etcd's Lessor interface). Grant, Revoke, Checkpoint, Attach and Detach run
@@ -159,7 +161,8 @@ class LessorImpl implements Lessor {
 
   grant(id: LeaseID, ttl: number): Lease {
     checkLeaseId(id);
-    if (!Number.isSafeInteger(ttl)) throw new InvalidArgumentError(`lease TTL must be a whole number of seconds, got ${ttl}`);
+    if (!Number.isSafeInteger(ttl))
+      throw new InvalidArgumentError(`lease TTL must be a whole number of seconds, got ${ttl}`);
     if (id === NoLease) throw ErrLeaseNotFound;
     // The upper bound is checked before the minimum clamp, so no TTL is ever too small.
     if (ttl > MaxLeaseTTL) throw ErrLeaseTTLTooLarge;
@@ -174,7 +177,8 @@ class LessorImpl implements Lessor {
     this.metrics.grantedTotal++;
     this.metrics.observeTTL(l.ttl);
     // Bug D1: registering on a follower leaks an entry nobody will ever pop.
-    if (primary || this.bug('register-expiry-on-followers')) this.notifier.registerOrUpdate(id, this.heapTime(l.expiry));
+    if (primary || this.bug('register-expiry-on-followers'))
+      this.notifier.registerOrUpdate(id, this.heapTime(l.expiry));
     if (primary) this.scheduleCheckpointIfNeeded(l);
     if (this.trace.enabled) this.emit('lease-grant', id, { ttl: l.ttl, expiry: l.expiry });
     return l;
@@ -260,7 +264,8 @@ class LessorImpl implements Lessor {
     this.cp!([{ id, remainingTTL: 0 }], (err) => {
       if (err !== undefined && this.config.profile.checkpointerReturnsError) return done({ ttl: -1, err });
       // Proposed fix: the checkpoint took a raft round trip, across which this lessor may have been demoted.
-      if (this.fix('renew-rechecks-primary') && (!this.isPrimary() || this.demotec !== dc)) return done({ ttl: -1, err: ErrNotPrimary });
+      if (this.fix('renew-rechecks-primary') && (!this.isPrimary() || this.demotec !== dc))
+        return done({ ttl: -1, err: ErrNotPrimary });
       this.finishRenew(id, l, done);
     });
   }
@@ -312,7 +317,8 @@ class LessorImpl implements Lessor {
       if (schedule) this.scheduleCheckpointIfNeeded(l);
     }
     let spread = 0;
-    if (ordered.length >= this.config.leaseRevokeRate && !this.bug('no-promote-spreading')) spread = this.spreadPileup(now, extend, ordered);
+    if (ordered.length >= this.config.leaseRevokeRate && !this.bug('no-promote-spreading'))
+      spread = this.spreadPileup(now, extend, ordered);
     if (this.trace.enabled) {
       this.emit('lessor-promote', undefined, { extend, leases: ordered.length, spread });
       // One line per lease, so `explain` can say what this promotion did to each of them.
@@ -429,7 +435,13 @@ class LessorImpl implements Lessor {
     const now = this.proc.now();
     const heapNow = this.heapNow();
     for (;;) {
-      const s = expireExists(this.notifier, this.leaseMap, heapNow, this.config.expiredLeaseRetryIntervalUs, this.bug('no-expired-lease-retry'));
+      const s = expireExists(
+        this.notifier,
+        this.leaseMap,
+        heapNow,
+        this.config.expiredLeaseRetryIntervalUs,
+        this.bug('no-expired-lease-retry'),
+      );
       if (s === EMPTY || s === NOT_DUE) break;
       if (s === STALE) continue;
       if (s.expired(now)) {
@@ -594,4 +606,3 @@ function compareExpiry(a: Micros, b: Micros): number {
   if (a === b) return 0;
   return a < b ? -1 : 1;
 }
-

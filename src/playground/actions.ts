@@ -29,7 +29,10 @@ export function stepOf(a: Action, atUs: Micros): Record<string, unknown> {
     case 'heal':
       return { at, heal: {} };
     case 'pause-client':
-      return { at, pause: a.forUs === undefined ? { client: a.client } : { client: a.client, for: formatDuration(a.forUs) } };
+      return {
+        at,
+        pause: a.forUs === undefined ? { client: a.client } : { client: a.client, for: formatDuration(a.forUs) },
+      };
     case 'resume-client':
       return { at, resume: { client: a.client } };
     case 'grant':

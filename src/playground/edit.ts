@@ -3,12 +3,17 @@
  * times and settings become the file's fields. The text is what exports, what the URL carries and what
  * `lessor-sim run` replays, so the page and the CLI can only ever disagree about nothing.
  */
-import { isMap, isSeq, parseDocument, type Document, YAMLMap, YAMLSeq } from 'yaml';
+import { isMap, isSeq, parseDocument, type Document, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { Micros } from '../clock/time.js';
 import type { Scenario } from '../scenario/types.js';
 
 /** A field of the scenario the settings panel changes; a path into the YAML document. */
-export type SettingPath = readonly ['profile'] | readonly ['seed'] | readonly ['bugs'] | readonly ['duration'] | readonly ['cluster', string];
+export type SettingPath =
+  | readonly ['profile']
+  | readonly ['seed']
+  | readonly ['bugs']
+  | readonly ['duration']
+  | readonly ['cluster', string];
 
 const WRITE = { lineWidth: 0 } as const;
 
@@ -23,10 +28,12 @@ function open(text: string): Document {
 export function insertStep(text: string, scenario: Scenario, atUs: Micros, step: Record<string, unknown>): string {
   const doc = open(text);
   const steps = doc.get('steps', true);
-  if (!isSeq(steps) || steps.items.length !== scenario.steps.length) throw new Error('the scenario’s steps are not one plain YAML list');
+  if (!isSeq(steps) || steps.items.length !== scenario.steps.length)
+    throw new Error('the scenario’s steps are not one plain YAML list');
   const index = scenario.steps.filter((s) => s.atUs <= atUs).length;
   const node = doc.createNode(step) as YAMLMap;
-  for (const pair of node.items) if (isMap(pair.value) || isSeq(pair.value)) (pair.value as YAMLMap | YAMLSeq).flow = true;
+  for (const pair of node.items)
+    if (isMap(pair.value) || isSeq(pair.value)) (pair.value as YAMLMap | YAMLSeq).flow = true;
   node.flow = true;
   steps.items.splice(index, 0, node);
   return doc.toString(WRITE);

@@ -40,7 +40,10 @@ export function lessonOf(result: RunResult): Lesson {
   }
   // A stop sits at the last event it narrates (lines show milliseconds; events fall within ±0.5 ms).
   const times = result.trace.events.map(eventTime);
-  const settled = stops.map((s) => ({ atUs: lastEventBefore(times, (lastTime(s.lines) ?? s.atUs) + 500), lines: s.lines }));
+  const settled = stops.map((s) => ({
+    atUs: lastEventBefore(times, (lastTime(s.lines) ?? s.atUs) + 500),
+    lines: s.lines,
+  }));
   return {
     title: result.scenario.name,
     intro: result.scenario.description?.trim() ?? `${result.scenario.name}: no description in the file.`,

@@ -20,7 +20,9 @@ import type { Snapshot } from './snapshot.js';
 import { clientNamesOf, StateFold, type RenewalInFlight } from './state-fold.js';
 import { eventTime, type TraceEvent } from './trace-adapter.js';
 
-export type Opened = { readonly ok: true; readonly session: Session } | { readonly ok: false; readonly messages: readonly string[] };
+export type Opened =
+  | { readonly ok: true; readonly session: Session }
+  | { readonly ok: false; readonly messages: readonly string[] };
 
 /** Actions land on whole milliseconds, so the exported steps read like hand-written ones. */
 const ACTION_GRAIN_US = 1_000;
@@ -43,7 +45,9 @@ export class Session {
 
   static open(text: string, file: string): Opened {
     const p = parseScenario(text, file, { knownBugs: BUG_NAMES });
-    return p.ok ? { ok: true, session: new Session(text, file, p.scenario) } : { ok: false, messages: p.errors.map(formatError) };
+    return p.ok
+      ? { ok: true, session: new Session(text, file, p.scenario) }
+      : { ok: false, messages: p.errors.map(formatError) };
   }
 
   get cursor(): Micros {

@@ -49,7 +49,13 @@ export interface Snapshot {
 /** At most this many leases are listed; a storm of thousands is summarized by its count. */
 export const LISTED_LEASES = 40;
 
-export function snapshot(t: Micros, cluster: Cluster, labels: LabelBook, deadlines: DeadlineBook, clients: readonly ClientView[]): Snapshot {
+export function snapshot(
+  t: Micros,
+  cluster: Cluster,
+  labels: LabelBook,
+  deadlines: DeadlineBook,
+  clients: readonly ClientView[],
+): Snapshot {
   const members = cluster.names.map((name): MemberState => {
     const s = cluster.server(name);
     if (s === undefined) return { name, status: 'crashed', role: '-', term: 0, primary: false };
@@ -63,7 +69,8 @@ export function snapshot(t: Micros, cluster: Cluster, labels: LabelBook, deadlin
   });
   const primaryName = actingPrimary(members);
   // Any running member's replicated view lists the leases; the primary's adds real deadlines.
-  const source = cluster.server(primaryName ?? '') ?? cluster.names.map((n) => cluster.server(n)).find((s) => s !== undefined);
+  const source =
+    cluster.server(primaryName ?? '') ?? cluster.names.map((n) => cluster.server(n)).find((s) => s !== undefined);
   const all = source?.lessor.leases() ?? [];
   const byGrant = [...all].sort((a, b) => a.grantSeq - b.grantSeq);
   const leases = byGrant.slice(0, LISTED_LEASES).map((l): LeaseState => {
@@ -80,8 +87,24 @@ export function snapshot(t: Micros, cluster: Cluster, labels: LabelBook, deadlin
     };
   });
   const kvs = source?.store.rangeAll() ?? [];
-  const keys = kvs.map((kv): KeyState => ({ key: kv.key, lease: kv.lease, label: kv.lease === 0n ? undefined : labels.labelOf(kv.lease), modRevision: kv.modRevision }));
-  return { t, members, primary: primaryName, leases, leaseCount: all.length, keys, revision: source?.store.currentRevision ?? 0, clients };
+  const keys = kvs.map(
+    (kv): KeyState => ({
+      key: kv.key,
+      lease: kv.lease,
+      label: kv.lease === 0n ? undefined : labels.labelOf(kv.lease),
+      modRevision: kv.modRevision,
+    }),
+  );
+  return {
+    t,
+    members,
+    primary: primaryName,
+    leases,
+    leaseCount: all.length,
+    keys,
+    revision: source?.store.currentRevision ?? 0,
+    clients,
+  };
 }
 
 /**

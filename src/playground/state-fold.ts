@@ -8,8 +8,23 @@ import type { Micros } from '../clock/time.js';
 import type { ClientView } from '../scenario/replay/runner.js';
 import { formatLeaseId } from '../trace/trace.js';
 import type { DeadlineBook } from './deadlines.js';
-import { actingPrimary, LISTED_LEASES, type KeyState, type LeaseState, type MemberState, type Snapshot } from './snapshot.js';
-import { eventExpiry, eventField, eventKind, eventLease, eventMember, eventTime, type TraceEvent } from './trace-adapter.js';
+import {
+  actingPrimary,
+  LISTED_LEASES,
+  type KeyState,
+  type LeaseState,
+  type MemberState,
+  type Snapshot,
+} from './snapshot.js';
+import {
+  eventExpiry,
+  eventField,
+  eventKind,
+  eventLease,
+  eventMember,
+  eventTime,
+  type TraceEvent,
+} from './trace-adapter.js';
 
 interface FoldLease {
   ttl: number;
@@ -57,7 +72,16 @@ export class StateFold {
     readonly memberNames: readonly string[],
     private readonly clientNames: ReadonlySet<string>,
   ) {
-    for (const name of memberNames) this.members.set(name, { status: 'running', role: 'follower', term: 0, primary: false, leases: new Map(), keys: new Map(), revision: 1 });
+    for (const name of memberNames)
+      this.members.set(name, {
+        status: 'running',
+        role: 'follower',
+        term: 0,
+        primary: false,
+        leases: new Map(),
+        keys: new Map(),
+        revision: 1,
+      });
   }
 
   fold(e: TraceEvent): void {
@@ -106,7 +130,12 @@ export class StateFold {
         for (const l of m.leases.values()) l.expiry = FOREVER;
         return;
       case 'lease-grant':
-        if (id !== undefined) m.leases.set(id, { ttl: Number(eventField(e, 'ttl') ?? 0), expiry: eventExpiry(e) ?? FOREVER, keys: new Set() });
+        if (id !== undefined)
+          m.leases.set(id, {
+            ttl: Number(eventField(e, 'ttl') ?? 0),
+            expiry: eventExpiry(e) ?? FOREVER,
+            keys: new Set(),
+          });
         return;
       case 'lease-renew':
       case 'lease-promoted': {
@@ -124,14 +153,18 @@ export class StateFold {
       case 'lease-detach': {
         const l = id === undefined ? undefined : m.leases.get(id);
         const keys = eventField(e, 'keys')?.split(',') ?? [];
-        for (const k of keys) if (k !== '') (kind === 'lease-attach' ? l?.keys.add(k) : l?.keys.delete(k));
+        for (const k of keys) if (k !== '') kind === 'lease-attach' ? l?.keys.add(k) : l?.keys.delete(k);
         return;
       }
       case 'kv-put': {
         const key = eventField(e, 'key');
         const rev = Number(eventField(e, 'rev') ?? m.revision);
         const lease = eventField(e, 'lease');
-        if (key !== undefined) m.keys.set(key, { lease: lease === undefined ? 0n : BigInt.asIntN(64, BigInt(`0x${lease}`)), modRevision: rev });
+        if (key !== undefined)
+          m.keys.set(key, {
+            lease: lease === undefined ? 0n : BigInt.asIntN(64, BigInt(`0x${lease}`)),
+            modRevision: rev,
+          });
         m.revision = Math.max(m.revision, rev);
         return;
       }
@@ -157,14 +190,16 @@ export class StateFold {
     else if (kind === 'client-keepalive-closed' && id !== undefined) {
       c.keepAlives.set(id, false);
       c.inFlight.delete(id);
-    } else if (kind === 'client-keepalive-send' && id !== undefined) c.inFlight.set(id, { sentUs: eventTime(e), endpoint: eventField(e, 'endpoint') ?? '?' });
+    } else if (kind === 'client-keepalive-send' && id !== undefined)
+      c.inFlight.set(id, { sentUs: eventTime(e), endpoint: eventField(e, 'endpoint') ?? '?' });
     else if (kind === 'client-keepalive-recv' && id !== undefined) c.inFlight.delete(id);
   }
 
   /** Renewals sent and not answered yet, oldest first. */
   inFlight(): RenewalInFlight[] {
     const out: RenewalInFlight[] = [];
-    for (const [client, c] of this.clients) for (const [lease, f] of c.inFlight) out.push({ client, lease, label: this.labels.get(lease), ...f });
+    for (const [client, c] of this.clients)
+      for (const [lease, f] of c.inFlight) out.push({ client, lease, label: this.labels.get(lease), ...f });
     return out.sort((a, b) => a.sentUs - b.sentUs);
   }
 
@@ -193,8 +228,24 @@ export class StateFold {
         keys: [...l.keys].sort(),
       };
     });
-    const keys = source === undefined ? [] : [...source.keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, k]): KeyState => ({ key, lease: k.lease, label: k.lease === 0n ? undefined : labels.get(k.lease), modRevision: k.modRevision }));
-    const clients: ClientView[] = [...this.clients].map(([name, c]) => ({ name, paused: c.paused, keepAlives: [...c.keepAlives].map(([lease, alive]) => ({ lease, alive })) }));
+    const keys =
+      source === undefined
+        ? []
+        : [...source.keys]
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            .map(
+              ([key, k]): KeyState => ({
+                key,
+                lease: k.lease,
+                label: k.lease === 0n ? undefined : labels.get(k.lease),
+                modRevision: k.modRevision,
+              }),
+            );
+    const clients: ClientView[] = [...this.clients].map(([name, c]) => ({
+      name,
+      paused: c.paused,
+      keepAlives: [...c.keepAlives].map(([lease, alive]) => ({ lease, alive })),
+    }));
     return { t, members, primary, leases, leaseCount: all.length, keys, revision: source?.revision ?? 0, clients };
   }
 }

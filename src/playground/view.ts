@@ -20,7 +20,8 @@ export function membersHtml(s: Snapshot): string {
 }
 
 function memberCard(m: MemberState, s: Snapshot): string {
-  const lessor = m.status === 'crashed' ? 'down' : m.primary ? 'primary lessor' : 'demoted lessor (every lease at forever)';
+  const lessor =
+    m.status === 'crashed' ? 'down' : m.primary ? 'primary lessor' : 'demoted lessor (every lease at forever)';
   const acts =
     m.status === 'crashed'
       ? btn('restart', { member: m.name }, 'restart', 'start it again from what it persisted')
@@ -29,7 +30,9 @@ function memberCard(m: MemberState, s: Snapshot): string {
             ? btn('resume', { member: m.name }, 'resume', 'SIGCONT')
             : btn('pause', { member: m.name }, 'pause', 'SIGSTOP: the member stops doing anything'),
           btn('crash', { member: m.name }, 'crash', 'stop it; volatile state is lost'),
-          m.role === 'leader' ? '' : btn('transfer-leader', { to: m.name }, 'make leader', 'etcdctl move-leader to this member'),
+          m.role === 'leader'
+            ? ''
+            : btn('transfer-leader', { to: m.name }, 'make leader', 'etcdctl move-leader to this member'),
           btn('isolate', { member: m.name }, 'isolate', 'partition it from the other members'),
         ].join('');
   return `<div class="card member ${h(m.status)} role-${h(m.role)}" data-member="${h(m.name)}" data-select="member:${h(m.name)}">
@@ -41,7 +44,8 @@ function memberCard(m: MemberState, s: Snapshot): string {
 export function leasesHtml(s: Snapshot): string {
   if (s.leaseCount === 0) return '<p class="none">no leases</p>';
   const rows = s.leases.map((l) => leaseRow(l, s)).join('');
-  const more = s.leaseCount > LISTED_LEASES ? `<p class="none">… and ${s.leaseCount - LISTED_LEASES} more leases</p>` : '';
+  const more =
+    s.leaseCount > LISTED_LEASES ? `<p class="none">… and ${s.leaseCount - LISTED_LEASES} more leases</p>` : '';
   return rows + more;
 }
 
@@ -61,8 +65,12 @@ function leaseRow(l: LeaseState, s: Snapshot): string {
       bar += `<div class="was" style="left:${(was * 100).toFixed(1)}%" title="deadline before the leader change"></div>`;
     }
     bar += '</div>';
-    left = l.remainingUs > 0 ? `${secs(l.remainingUs)} left, expires at ${secs(l.expiryUs!, 3)}` : `expired ${secs(-l.remainingUs)} ago, awaiting the run loop`;
-    if (l.beforeLeaderChangeUs !== undefined) left += `; before the leader change it was ${secs(l.beforeLeaderChangeUs, 3)}`;
+    left =
+      l.remainingUs > 0
+        ? `${secs(l.remainingUs)} left, expires at ${secs(l.expiryUs!, 3)}`
+        : `expired ${secs(-l.remainingUs)} ago, awaiting the run loop`;
+    if (l.beforeLeaderChangeUs !== undefined)
+      left += `; before the leader change it was ${secs(l.beforeLeaderChangeUs, 3)}`;
   }
   const label = l.label ?? l.hex;
   return `<div class="lease" data-lease="${h(label)}" data-select="lease:${h(formatLeaseId(l.id))}">
@@ -74,7 +82,10 @@ ${bar}<div class="left">${h(left)}</div>
 export function keysHtml(s: Snapshot): string {
   if (s.keys.length === 0) return `<p class="none">no keys (revision ${s.revision})</p>`;
   const rows = s.keys
-    .map((k) => `<tr data-key="${h(k.key)}"><td>${h(k.key)}</td><td>${k.lease === 0n ? '-' : h(k.label ?? formatLeaseId(k.lease))}</td><td>${k.modRevision}</td></tr>`)
+    .map(
+      (k) =>
+        `<tr data-key="${h(k.key)}"><td>${h(k.key)}</td><td>${k.lease === 0n ? '-' : h(k.label ?? formatLeaseId(k.lease))}</td><td>${k.modRevision}</td></tr>`,
+    )
     .join('');
   return `<table><tr><th>key</th><th>lease</th><th>mod rev</th></tr>${rows}</table><p class="none">revision ${s.revision}</p>`;
 }
@@ -83,7 +94,12 @@ export function clientsHtml(s: Snapshot): string {
   if (s.clients.length === 0) return '<p class="none">no clients yet</p>';
   return s.clients
     .map((c) => {
-      const streams = c.keepAlives.map((k) => `<span class="ka ${k.alive ? 'alive' : 'lost'}">${h(formatLeaseId(k.lease))} ${k.alive ? 'alive' : 'closed'}</span>`).join(' ');
+      const streams = c.keepAlives
+        .map(
+          (k) =>
+            `<span class="ka ${k.alive ? 'alive' : 'lost'}">${h(formatLeaseId(k.lease))} ${k.alive ? 'alive' : 'closed'}</span>`,
+        )
+        .join(' ');
       const act = c.paused
         ? btn('resume-client', { client: c.name }, 'resume', 'SIGCONT')
         : btn('pause-client', { client: c.name }, 'GC pause 12 s', 'kill -STOP for 12 s');
@@ -95,14 +111,17 @@ export function clientsHtml(s: Snapshot): string {
 /** Renewals in flight, and the lease and key writes the primary applied last (raft entries as they commit). */
 export function flowHtml(s: Snapshot, inFlight: readonly RenewalInFlight[], commits: readonly string[]): string {
   const shown = inFlight.slice(0, 12);
-  const renewals = shown.length === 0
-    ? '<p class="none">no renewal in flight</p>'
-    : `<ul class="flow">${shown
-        .map((f) => {
-          const via = s.primary !== undefined && f.endpoint !== s.primary ? ` → forwarded to the leader ${s.primary}` : '';
-          return `<li>${h(f.client)} → ${h(f.endpoint)}${h(via)}: renew ${h(f.label ?? formatLeaseId(f.lease))}, sent ${secs(s.t - f.sentUs, 3)} ago</li>`;
-        })
-        .join('')}${inFlight.length > shown.length ? `<li>… ${inFlight.length - shown.length} more</li>` : ''}</ul>`;
-  const applied = commits.length === 0 ? '<p class="none">nothing applied yet</p>' : `<pre>${h(commits.join('\n'))}</pre>`;
+  const renewals =
+    shown.length === 0
+      ? '<p class="none">no renewal in flight</p>'
+      : `<ul class="flow">${shown
+          .map((f) => {
+            const via =
+              s.primary !== undefined && f.endpoint !== s.primary ? ` → forwarded to the leader ${s.primary}` : '';
+            return `<li>${h(f.client)} → ${h(f.endpoint)}${h(via)}: renew ${h(f.label ?? formatLeaseId(f.lease))}, sent ${secs(s.t - f.sentUs, 3)} ago</li>`;
+          })
+          .join('')}${inFlight.length > shown.length ? `<li>… ${inFlight.length - shown.length} more</li>` : ''}</ul>`;
+  const applied =
+    commits.length === 0 ? '<p class="none">nothing applied yet</p>' : `<pre>${h(commits.join('\n'))}</pre>`;
   return `<h3>renewals in flight</h3>${renewals}<h3>applied on the primary (raft entries)</h3>${applied}`;
 }

@@ -16,7 +16,14 @@ export * as leaseCommands from './commands/lease-commands.js';
 export * as faultCommandSpecs from './commands/fault-commands.js';
 export * as lockCommands from './commands/lock-commands.js';
 
-export { formatStep, formatStepFlow, formatAction, formatAssertion, type DraftStep, type DraftAssertion } from './draft/format-step.js';
+export {
+  formatStep,
+  formatStepFlow,
+  formatAction,
+  formatAssertion,
+  type DraftStep,
+  type DraftAssertion,
+} from './draft/format-step.js';
 export { DEFAULT_SCENARIO_CLUSTER, formatSetup, type RunSetup } from './draft/run-setup.js';
 export { ScenarioDraft, draftScenario, renderScenario, type DraftLayout } from './draft/scenario-draft.js';
 
@@ -32,13 +39,27 @@ export type { ExpectCandidate, Violation } from './monitors/violation.js';
 export { checkRun, checkScenario, type CheckOptions, type RunCheck, type CheckVerdict } from './check/check-run.js';
 export { draftRun, type DraftedRun } from './check/draft-run.js';
 export { counterexample, type Counterexample, type CounterexampleOptions } from './check/counterexample.js';
-export { PropertyViolation, assertLeaseProperty, counterexampleOf, findCounterexample, leaseProperty, type LeasePropertyOptions } from './check/lease-property.js';
+export {
+  PropertyViolation,
+  assertLeaseProperty,
+  counterexampleOf,
+  findCounterexample,
+  leaseProperty,
+  type LeasePropertyOptions,
+} from './check/lease-property.js';
 export { campaignRun, runSeedOf, type CampaignSpec, type RunOutcome } from './check/campaign.js';
 export { classifyViolation, type Classification } from './check/classify.js';
 
 export { BUG_FAMILIES, CHECKPOINTING_OFF, type BugFamily, type FamilyName } from './families/bug-families.js';
 export { at, scripted, type Timed } from './families/scripted.js';
-export { checkHolderRun, checkHolderRunAsync, holderRunArb, holderScenario, type HolderCampaignOptions, type HolderVerdict } from './holders/holder-campaign.js';
+export {
+  checkHolderRun,
+  checkHolderRunAsync,
+  holderRunArb,
+  holderScenario,
+  type HolderCampaignOptions,
+  type HolderVerdict,
+} from './holders/holder-campaign.js';
 
 export * from './drift/index.js';
 export * from './storm/index.js';

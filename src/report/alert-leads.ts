@@ -22,12 +22,18 @@ export function alertLeads(r: RunResult, tl: AlertTimeline | undefined = alertTi
   const out: string[] = [];
   for (const rule of tl.group.rules) {
     const fired = firstFiring(tl, rule.name);
-    if (keys.length === 0) out.push(`alert ${rule.name}: ${fired === undefined ? 'never fired' : `first fired at ${sec(fired)}`}; no key was deleted`);
+    if (keys.length === 0)
+      out.push(
+        `alert ${rule.name}: ${fired === undefined ? 'never fired' : `first fired at ${sec(fired)}`}; no key was deleted`,
+      );
     for (const key of keys) {
       const del = firstDelete(r.trace.events, key)!;
       const deleted = `${key} was deleted at ${sec(del)}`;
       if (fired === undefined) out.push(`alert ${rule.name}: never fired (${deleted})`);
-      else out.push(`alert ${rule.name}: fired at ${sec(fired)}, ${fired <= del ? `${sec(del - fired)} before` : `only ${sec(fired - del)} after`} ${deleted}`);
+      else
+        out.push(
+          `alert ${rule.name}: fired at ${sec(fired)}, ${fired <= del ? `${sec(del - fired)} before` : `only ${sec(fired - del)} after`} ${deleted}`,
+        );
     }
   }
   return out;

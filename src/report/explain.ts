@@ -1,7 +1,15 @@
-import { MICROS_PER_SECOND, formatSeconds, formatSecondsMs, formatSecondsShort, formatTimeExact, formatTimeMs, type Micros } from '../clock/time.js';
+import {
+  MICROS_PER_SECOND,
+  formatSeconds,
+  formatSecondsMs,
+  formatSecondsShort,
+  formatTimeExact,
+  formatTimeMs,
+  type Micros,
+} from '../clock/time.js';
 import { FOREVER } from '../lessor/lease.js';
 import type { RunResult } from '../scenario/replay/runner.js';
-import { formatLeaseId, type EventOf, type TraceEvent } from '../trace/trace.js';
+import { formatLeaseId, type EventOf } from '../trace/trace.js';
 import { alertLeads } from './alert-leads.js';
 import { holderStories } from './holder-story.js';
 
@@ -12,7 +20,7 @@ const FAULTS: Readonly<Record<string, string>> = {
   'member-crash': 'crashed',
   'member-pause': 'was paused',
   'member-resume': 'resumed',
-  'member-clock-jump': "had its wall clock jump",
+  'member-clock-jump': 'had its wall clock jump',
   'net-partition': 'the network was partitioned',
   'net-heal': 'the network healed',
 };
@@ -59,12 +67,17 @@ export function explain(result: RunResult, label?: string): string[] {
   for (const e of result.trace.events) {
     if (e.kind === 'raft-leader' && e.member === e.fields?.leader) {
       leader = e.member;
-      for (const c of chains.values()) if (!c.ended) c.links.push(`${e.member} became leader at ${formatTimeExact(e.t)} (term ${String(e.fields.term)})`);
+      for (const c of chains.values())
+        if (!c.ended)
+          c.links.push(`${e.member} became leader at ${formatTimeExact(e.t)} (term ${String(e.fields.term)})`);
       continue;
     }
     const fault = FAULTS[e.kind];
     if (fault !== undefined && (e.member === leader || e.member === 'sim')) {
-      const what = e.member === 'sim' ? `${fault} at ${formatTimeExact(e.t)}` : `leader ${e.member} ${fault} at ${formatTimeExact(e.t)}`;
+      const what =
+        e.member === 'sim'
+          ? `${fault} at ${formatTimeExact(e.t)}`
+          : `leader ${e.member} ${fault} at ${formatTimeExact(e.t)}`;
       for (const c of chains.values()) if (!c.ended) c.links.push(what);
       if (e.member === leader && e.kind === 'member-crash') leader = undefined;
       continue;
@@ -110,12 +123,18 @@ export function explain(result: RunResult, label?: string): string[] {
         break;
       }
       case 'lease-checkpoint':
-        if (primaryEvent) chainOf(e.lease).links.push(`checkpointed at ${formatTimeExact(e.t)}: ${String(e.fields?.remaining)} s remaining`);
+        if (primaryEvent)
+          chainOf(e.lease).links.push(
+            `checkpointed at ${formatTimeExact(e.t)}: ${String(e.fields?.remaining)} s remaining`,
+          );
         break;
       case 'lease-expired': {
         const c = chainOf(e.lease);
         flushRenewals(c);
-        if (c.offeredAt === undefined) c.links.push(`expired at ${expiryText(e.fields?.expiry)}; the 500 ms run loop offered it for revocation at ${formatTimeExact(e.t)}`);
+        if (c.offeredAt === undefined)
+          c.links.push(
+            `expired at ${expiryText(e.fields?.expiry)}; the 500 ms run loop offered it for revocation at ${formatTimeExact(e.t)}`,
+          );
         else c.links.push(`still unrevoked, offered again at ${formatTimeExact(e.t)} (retry interval)`);
         c.offeredAt = e.t;
         break;
@@ -126,7 +145,9 @@ export function explain(result: RunResult, label?: string): string[] {
         flushRenewals(c);
         const keys = e.fields?.keys ?? [];
         const cause = c.offeredAt !== undefined ? 'after expiry' : 'by a client LeaseRevoke';
-        c.links.push(`revoked at ${formatTimeExact(e.t)} ${cause}${keys.length > 0 ? `, deleting ${keys.join(', ')}` : ''}`);
+        c.links.push(
+          `revoked at ${formatTimeExact(e.t)} ${cause}${keys.length > 0 ? `, deleting ${keys.join(', ')}` : ''}`,
+        );
         c.ended = true;
         break;
       }
@@ -146,7 +167,15 @@ export function explain(result: RunResult, label?: string): string[] {
   }
   // Holders tell their own stories (only in scenarios with holder steps; not when one lease is asked for).
   if (label === undefined) out.push(...holderStories(result));
-  if (label !== undefined && out.length === 0) out.push(`no lease is labelled ${label} in this scenario (labels: ${result.labels.entries().map(([l]) => l).join(', ') || 'none'})`);
+  if (label !== undefined && out.length === 0)
+    out.push(
+      `no lease is labelled ${label} in this scenario (labels: ${
+        result.labels
+          .entries()
+          .map(([l]) => l)
+          .join(', ') || 'none'
+      })`,
+    );
   // With alert rules, each alert's lead over the losses (a whole-run view, so not under --lease).
   if (label === undefined) out.push(...alertLeads(result));
   return out;

@@ -9,13 +9,26 @@ const at = (t: Micros): string => `${(t / 1e6).toFixed(3)} s`;
  * its key → the lease was revoked → what the holder noticed and concluded → when it stopped acting.
  */
 export function holderStories(result: RunResult): string[] {
-  const stories = new Map<bigint, { holder: string; links: { t: Micros; text: string }[]; stoppedAt: Micros | undefined; revokedAt: Micros | undefined }>();
+  const stories = new Map<
+    bigint,
+    {
+      holder: string;
+      links: { t: Micros; text: string }[];
+      stoppedAt: Micros | undefined;
+      revokedAt: Micros | undefined;
+    }
+  >();
   const order: bigint[] = [];
   for (const e of result.trace.events) {
     if (!e.kind.startsWith('holder-') || e.lease === undefined) continue;
     const f = fieldsOf(e);
     if (e.kind === 'holder-acquired') {
-      stories.set(e.lease, { holder: e.member, links: [{ t: e.t, text: `acquired ${String(f.key)} at ${at(e.t)} (token ${String(f.token)})` }], stoppedAt: undefined, revokedAt: undefined });
+      stories.set(e.lease, {
+        holder: e.member,
+        links: [{ t: e.t, text: `acquired ${String(f.key)} at ${at(e.t)} (token ${String(f.token)})` }],
+        stoppedAt: undefined,
+        revokedAt: undefined,
+      });
       order.push(e.lease);
       continue;
     }
@@ -32,8 +45,14 @@ export function holderStories(result: RunResult): string[] {
       case 'holder-stop': {
         const late = Number(f.lateUs ?? 0);
         const stoppedAt = e.t - late;
-        const after = s.revokedAt !== undefined && stoppedAt > s.revokedAt ? `, ${((stoppedAt - s.revokedAt) / 1e6).toFixed(3)} s after the revoke` : '';
-        s.links.push({ t: stoppedAt, text: `stopped acting at ${at(stoppedAt)} (${String(f.reason)}${late > 0 ? `, noticed at ${at(e.t)}` : ''})${after}` });
+        const after =
+          s.revokedAt !== undefined && stoppedAt > s.revokedAt
+            ? `, ${((stoppedAt - s.revokedAt) / 1e6).toFixed(3)} s after the revoke`
+            : '';
+        s.links.push({
+          t: stoppedAt,
+          text: `stopped acting at ${at(stoppedAt)} (${String(f.reason)}${late > 0 ? `, noticed at ${at(e.t)}` : ''})${after}`,
+        });
         s.stoppedAt = stoppedAt;
         break;
       }
@@ -46,8 +65,15 @@ export function holderStories(result: RunResult): string[] {
   return order.map((id) => {
     const s = stories.get(id)!;
     const believing = s.revokedAt !== undefined && (s.stoppedAt === undefined || s.stoppedAt > s.revokedAt);
-    const links = [...s.links].sort((a, b) => a.t - b.t).map((l) => (l.t === s.revokedAt && believing ? `${l.text} while it still believed it held the lock` : l.text));
-    if (s.stoppedAt === undefined) links.push(s.revokedAt !== undefined ? 'still believed it held the lock when the run ended, although its lease was gone' : 'still held the lock when the run ended');
+    const links = [...s.links]
+      .sort((a, b) => a.t - b.t)
+      .map((l) => (l.t === s.revokedAt && believing ? `${l.text} while it still believed it held the lock` : l.text));
+    if (s.stoppedAt === undefined)
+      links.push(
+        s.revokedAt !== undefined
+          ? 'still believed it held the lock when the run ended, although its lease was gone'
+          : 'still held the lock when the run ended',
+      );
     return `holder ${s.holder}, lease ${formatLeaseId(id)}: ${links.join(' → ')}`;
   });
 }

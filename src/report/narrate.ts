@@ -10,7 +10,15 @@ export interface NarrateOptions {
 }
 
 /** Events that happen on every member at apply time: narrated once, from the leader. */
-const REPLICATED = new Set(['lease-grant', 'lease-revoke', 'lease-checkpoint', 'kv-put', 'kv-delete', 'lease-attach', 'lease-detach']);
+const REPLICATED = new Set([
+  'lease-grant',
+  'lease-revoke',
+  'lease-checkpoint',
+  'kv-put',
+  'kv-delete',
+  'lease-attach',
+  'lease-detach',
+]);
 
 /**
  * The replay as a story: one line per step, lease event, leadership change, fault and verdict, in time
@@ -24,7 +32,8 @@ export function narrate(result: RunResult, opts: NarrateOptions = {}): string[] 
     const label = labels.labelOf(id);
     return label === undefined ? formatLeaseId(id) : `${label} (${formatLeaseId(id)})`;
   };
-  const short = (id: bigint | undefined): string => (id === undefined ? '?' : (labels.labelOf(id) ?? formatLeaseId(id)));
+  const short = (id: bigint | undefined): string =>
+    id === undefined ? '?' : (labels.labelOf(id) ?? formatLeaseId(id));
   let leader: string | undefined;
   const out: string[] = [];
   for (const e of result.trace.events) {
@@ -60,7 +69,9 @@ function describe(
     case 'ctl-error':
       return `${String(e.fields?.op)} failed: ${String(e.fields?.err)}`;
     case 'ctl-ok':
-      return e.fields?.op === 'put' ? `put ${String(e.fields?.key)} done at revision ${String(e.fields?.rev)} (the fencing token)` : `${String(e.fields?.op)} ok${fieldsText(fieldsOf(e), ['op'])}`;
+      return e.fields?.op === 'put'
+        ? `put ${String(e.fields?.key)} done at revision ${String(e.fields?.rev)} (the fencing token)`
+        : `${String(e.fields?.op)} ok${fieldsText(fieldsOf(e), ['op'])}`;
     case 'lease-grant':
       return `lease ${short(e.lease)} granted with TTL ${String(e.fields?.ttl)} s, expires at ${expiry(e.fields?.expiry)} s`;
     case 'lease-renew':
@@ -76,7 +87,9 @@ function describe(
       return `lease ${short(e.lease)} revoked${keys !== undefined && keys.length > 0 ? `: deleted ${keys.join(', ')}` : ' (no keys)'}`;
     }
     case 'server-expired-revoke':
-      return e.fields?.ok === true ? undefined : `revoke of expired lease ${short(e.lease)} failed: ${String(e.fields?.err)} (retried after the retry interval)`;
+      return e.fields?.ok === true
+        ? undefined
+        : `revoke of expired lease ${short(e.lease)} failed: ${String(e.fields?.err)} (retried after the retry interval)`;
     case 'server-expired-revoke-skipped':
       return `skipped revoking ${String(e.fields?.count)} expired leases: leadership not confirmed`;
     case 'server-checkpoint-refused':
@@ -88,7 +101,11 @@ function describe(
     case 'lessor-expired-dropped':
       return `expired batch of ${String(e.fields?.count)} dropped: the revoke channel is full`;
     case 'raft-leader':
-      return e.member === e.fields?.leader ? `became leader (term ${String(e.fields?.term)})` : verbose ? `follows ${String(e.fields?.leader)} (term ${String(e.fields?.term)})` : undefined;
+      return e.member === e.fields?.leader
+        ? `became leader (term ${String(e.fields?.term)})`
+        : verbose
+          ? `follows ${String(e.fields?.leader)} (term ${String(e.fields?.term)})`
+          : undefined;
     case 'raft-step-down':
       return `stepped down (${String(e.fields?.reason)})`;
     case 'member-crash':

@@ -29,16 +29,22 @@ function holderLines(r: RunResult): string[] {
 export function summary(r: RunResult): string[] {
   const out: string[] = [];
   if (r.setupError !== undefined) out.push(`SETUP ERROR  ${r.scenario.file}: ${r.setupError}`);
-  if (r.stopped !== undefined) out.push(`STOPPED  ${r.scenario.file}: at ${formatSeconds(r.stopped.atUs)} s after ${r.stopped.events} events: ${r.stopped.message}; later assertions were not evaluated`);
+  if (r.stopped !== undefined)
+    out.push(
+      `STOPPED  ${r.scenario.file}: at ${formatSeconds(r.stopped.atUs)} s after ${r.stopped.events} events: ${r.stopped.message}; later assertions were not evaluated`,
+    );
   for (const a of r.assertions) {
     const where = `${r.scenario.file}:${a.step.pos.line}`;
-    out.push(`${a.pass ? 'PASS' : 'FAIL'}  ${where}  at ${formatSeconds(a.atUs)} s  ${a.text}${a.pass ? '' : ` — got ${a.got}`}`);
+    out.push(
+      `${a.pass ? 'PASS' : 'FAIL'}  ${where}  at ${formatSeconds(a.atUs)} s  ${a.text}${a.pass ? '' : ` — got ${a.got}`}`,
+    );
   }
   out.push(...holderLines(r));
   out.push(`trace sha256 ${r.trace.hash()}`);
   const passed = r.assertions.filter((a) => a.pass).length;
   // A setup error or a stop counts as one failure: the scenario did not run as written.
-  const failed = r.assertions.length - passed + (r.setupError !== undefined ? 1 : 0) + (r.stopped !== undefined ? 1 : 0);
+  const failed =
+    r.assertions.length - passed + (r.setupError !== undefined ? 1 : 0) + (r.stopped !== undefined ? 1 : 0);
   out.push(`${passed} passed, ${failed} failed`);
   return out;
 }
@@ -53,10 +59,25 @@ export function toJson(r: RunResult): object {
     seed: r.seed,
     passed: r.passed,
     setupError: r.setupError ?? null,
-    stopped: r.stopped === undefined ? null : { reason: r.stopped.reason, atSeconds: r.stopped.atUs / 1e6, events: r.stopped.events, message: r.stopped.message },
+    stopped:
+      r.stopped === undefined
+        ? null
+        : {
+            reason: r.stopped.reason,
+            atSeconds: r.stopped.atUs / 1e6,
+            events: r.stopped.events,
+            message: r.stopped.message,
+          },
     traceHash: r.trace.hash(),
     events: r.trace.length,
-    assertions: r.assertions.map((a) => ({ line: a.step.pos.line, col: a.step.pos.col, atSeconds: a.atUs / 1e6, pass: a.pass, expect: a.text, got: a.got })),
+    assertions: r.assertions.map((a) => ({
+      line: a.step.pos.line,
+      col: a.step.pos.col,
+      atSeconds: a.atUs / 1e6,
+      pass: a.pass,
+      expect: a.text,
+      got: a.got,
+    })),
     ...(h !== undefined ? { holders: h } : {}),
   };
 }

@@ -26,7 +26,10 @@ export function checkMetricNames(expr: Expr, node: PScalar, ctx: ParseContext): 
     if (EMITTED_METRICS.includes(s.name!)) continue;
     ok = false;
     // The node's text does not say whether it was quoted, so positions are the value's start plus a character.
-    ctx.error(node.pos, `no component emits metric ${quote(s.name!)} at character ${s.at + 1}${didYouMean(s.name!, EMITTED_METRICS)}`);
+    ctx.error(
+      node.pos,
+      `no component emits metric ${quote(s.name!)} at character ${s.at + 1}${didYouMean(s.name!, EMITTED_METRICS)}`,
+    );
   }
   return ok;
 }
@@ -110,8 +113,13 @@ const wholeMs = (where: string): Codec<number> => {
 };
 
 const GROUP_FIELDS: FieldsFor<AlertGroup> = {
-  intervalUs: def('interval', wholeMs('interval'), seconds(1), 'The rule group\'s evaluation interval.'),
-  scrapeIntervalUs: def('scrape-interval', wholeMs('scrape-interval'), seconds(1), 'How often every member and client is scraped.'),
+  intervalUs: def('interval', wholeMs('interval'), seconds(1), "The rule group's evaluation interval."),
+  scrapeIntervalUs: def(
+    'scrape-interval',
+    wholeMs('scrape-interval'),
+    seconds(1),
+    'How often every member and client is scraped.',
+  ),
   rules: req('rules', list(rule), 'Alerting rules: alert, expr, for, labels.'),
 };
 

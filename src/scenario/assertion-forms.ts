@@ -21,7 +21,17 @@ import {
   ttl,
 } from './codecs.js';
 import type { ParseContext } from './context.js';
-import { complete, decodeFields, def, fieldList, fieldSchema, objectSchema, req, type FieldMap, type FieldsFor } from './fields.js';
+import {
+  complete,
+  decodeFields,
+  def,
+  fieldList,
+  fieldSchema,
+  objectSchema,
+  req,
+  type FieldMap,
+  type FieldsFor,
+} from './fields.js';
 import { quote } from './node.js';
 import { key, via } from './kinds/shared-fields.js';
 import { didYouMean } from './suggest.js';
@@ -39,20 +49,32 @@ const MAX = Number.MAX_SAFE_INTEGER;
 const keyField = req('key', key, 'Key to read.');
 const lease = req('lease', leaseRef, 'Label of a lease granted by an earlier step.');
 const holder = req('holder', holderRef, 'Name of a holder started by an earlier holder step.');
-const revisionRange = req('revision', range(int(0, MAX, 'a revision (0 or more)'), 'revision bounds'), 'Bounds: { min, max }, either optional.');
+const revisionRange = req(
+  'revision',
+  range(int(0, MAX, 'a revision (0 or more)'), 'revision bounds'),
+  'Bounds: { min, max }, either optional.',
+);
 const leaseCount = mapped(
-  object<{ count: number }>({ count: req('count', int(0, MAX, 'a lease count (0 or more)'), 'Number of leases listed.') }, 'leases assertion'),
+  object<{ count: number }>(
+    { count: req('count', int(0, MAX, 'a lease count (0 or more)'), 'Number of leases listed.') },
+    'leases assertion',
+  ),
   (v) => v.count,
 );
 
 export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFields<F>> } = {
   'key-exists': {
-    description: 'A linearizable read of the key on the leader (with via: a serializable read on that member) finds it / does not.',
+    description:
+      'A linearizable read of the key on the leader (with via: a serializable read on that member) finds it / does not.',
     fields: { key: keyField, exists: req('exists', bool, 'Whether the read finds the key.'), via },
   },
   'key-value': {
     description: 'The read finds the key with this value.',
-    fields: { key: keyField, value: req('value', text('a value', { anyScalar: true, allowEmpty: true }), 'Expected value.'), via },
+    fields: {
+      key: keyField,
+      value: req('value', text('a value', { anyScalar: true, allowEmpty: true }), 'Expected value.'),
+      via,
+    },
   },
   'key-revision': {
     description: "Extension: the key's mod revision is within bounds.",
@@ -64,7 +86,11 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
   },
   'lease-ttl': {
     description: 'LeaseTimeToLive reports a TTL in [min, max] seconds (etcd truncates toward zero).',
-    fields: { lease, ttlSeconds: req('ttl', range(ttl, 'ttl bounds'), 'Bounds in seconds: { min, max }, either optional.'), via },
+    fields: {
+      lease,
+      ttlSeconds: req('ttl', range(ttl, 'ttl bounds'), 'Bounds in seconds: { min, max }, either optional.'),
+      via,
+    },
   },
   'lease-keys': {
     description: 'Extension: LeaseTimeToLive with keys lists exactly these keys (in any order).',
@@ -113,7 +139,11 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
       "Extension: the member's lessor holds this many entries in its expiry queue (etcd's lease expired notifier). A follower should hold none (bug D1, etcd-io/etcd#11495).",
     fields: {
       member: req('member', member, 'Member whose lessor is inspected.'),
-      entries: req('expiry-queue', range(int(0, MAX, 'a count (0 or more)'), 'entry-count bounds'), 'Bounds: { min, max }, either optional.'),
+      entries: req(
+        'expiry-queue',
+        range(int(0, MAX, 'a count (0 or more)'), 'entry-count bounds'),
+        'Bounds: { min, max }, either optional.',
+      ),
     },
   },
   'leases-count': {
@@ -122,20 +152,39 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
   },
   ...SIGNAL_FORMS,
   'holder-acting': {
-    description: 'Extension: the holder believes, at this instant, that it holds its lock (its critical section runs) / does not.',
+    description:
+      'Extension: the holder believes, at this instant, that it holds its lock (its critical section runs) / does not.',
     fields: { holder, acting: req('acting', bool, 'Whether it believes it holds the lock.') },
   },
   'holder-after-loss': {
-    description: 'Extension: how long so far the holder went on believing it held the lock after its lease was really revoked.',
-    fields: { holder, afterLossUs: req('believed-after-loss', range(duration(), 'duration bounds'), 'Bounds: { min, max } as durations, either optional.') },
+    description:
+      'Extension: how long so far the holder went on believing it held the lock after its lease was really revoked.',
+    fields: {
+      holder,
+      afterLossUs: req(
+        'believed-after-loss',
+        range(duration(), 'duration bounds'),
+        'Bounds: { min, max } as durations, either optional.',
+      ),
+    },
   },
   'holder-stale-accepted': {
-    description: "Extension: the fenced resource accepted exactly this many of the holder's writes made after its lease was revoked.",
-    fields: { holder, staleAccepted: req('stale-accepted', int(0, MAX, 'a count (0 or more)'), 'Number of stale writes accepted.') },
+    description:
+      "Extension: the fenced resource accepted exactly this many of the holder's writes made after its lease was revoked.",
+    fields: {
+      holder,
+      staleAccepted: req('stale-accepted', int(0, MAX, 'a count (0 or more)'), 'Number of stale writes accepted.'),
+    },
   },
   'holders-overlap': {
     description: 'Extension: how long so far two or more holders believed at once that they held the lock.',
-    fields: { overlapUs: req('overlap', range(duration(), 'duration bounds'), 'Bounds: { min, max } as durations, either optional; { max: 0s } for none.') },
+    fields: {
+      overlapUs: req(
+        'overlap',
+        range(duration(), 'duration bounds'),
+        'Bounds: { min, max } as durations, either optional; { max: 0s } for none.',
+      ),
+    },
   },
 };
 
@@ -149,7 +198,12 @@ interface FormEntry {
 export const FORMS: readonly FormEntry[] = (Object.entries(ASSERTION_FORMS) as [AssertionForm, FormSpec<object>][]).map(
   ([form, spec]) => {
     const fields = fieldList(spec.fields);
-    return { form, spec, required: fields.filter((f) => f.presence === 'required').map((f) => f.key), allowed: fields.map((f) => f.key) };
+    return {
+      form,
+      spec,
+      required: fields.filter((f) => f.presence === 'required').map((f) => f.key),
+      allowed: fields.map((f) => f.key),
+    };
   },
 );
 
@@ -164,7 +218,10 @@ export function decodeAssertion(map: FieldMap, ctx: ParseContext, alsoAllowed: r
   const unknown = map.entries.filter((e) => !ASSERTION_KEYS.includes(e.key));
   for (const e of unknown) {
     const expected = [...ASSERTION_KEYS, ...alsoAllowed];
-    ctx.error(e.keyPos, `unknown key ${quote(e.key)} in expect step; expected one of: ${expected.join(', ')}${didYouMean(e.key, expected)}`);
+    ctx.error(
+      e.keyPos,
+      `unknown key ${quote(e.key)} in expect step; expected one of: ${expected.join(', ')}${didYouMean(e.key, expected)}`,
+    );
   }
   if (unknown.length > 0) return INVALID;
 
@@ -201,7 +258,11 @@ export function assertionSchema(extra: Record<string, JsonSchema>): JsonSchema {
   return {
     anyOf: FORMS.map((f) => {
       const schema = objectSchema(f.spec.fields, f.spec.description);
-      return { title: f.form, ...schema, properties: { ...(schema.properties as Record<string, JsonSchema>), ...extra } };
+      return {
+        title: f.form,
+        ...schema,
+        properties: { ...(schema.properties as Record<string, JsonSchema>), ...extra },
+      };
     }),
   };
 }
@@ -213,7 +274,8 @@ export function assertionFieldSchemas(): Record<string, JsonSchema> {
     const schema = fieldSchema(f);
     const seen = out[f.key];
     // A key shared by forms (key, lease, via…) usually means the same; describe it once when it does.
-    out[f.key] = seen === undefined || JSON.stringify(seen) === JSON.stringify(schema) ? schema : { anyOf: [seen, schema] };
+    out[f.key] =
+      seen === undefined || JSON.stringify(seen) === JSON.stringify(schema) ? schema : { anyOf: [seen, schema] };
   }
   return out;
 }

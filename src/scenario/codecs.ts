@@ -11,7 +11,8 @@ import type { IntRange, SourcePos } from './types.js';
 export const bool: Codec<boolean> = {
   expected: 'true or false',
   schema: { type: 'boolean' },
-  decode: (node, ctx) => (node.kind === 'scalar' && typeof node.value === 'boolean' ? node.value : mismatch(ctx, node, 'true or false')),
+  decode: (node, ctx) =>
+    node.kind === 'scalar' && typeof node.value === 'boolean' ? node.value : mismatch(ctx, node, 'true or false'),
 };
 
 interface TextOptions {
@@ -33,7 +34,8 @@ export function text(expected: string, opts: TextOptions = {}): Codec<string> {
       if (node.kind !== 'scalar' || node.value === null) return mismatch(ctx, node, expected);
       if (typeof node.value !== 'string' && !opts.anyScalar) return mismatch(ctx, node, expected);
       const s = typeof node.value === 'string' ? node.value : node.text;
-      if ((s === '' && !opts.allowEmpty) || (opts.pattern && !opts.pattern.test(s))) return mismatch(ctx, node, expected);
+      if ((s === '' && !opts.allowEmpty) || (opts.pattern && !opts.pattern.test(s)))
+        return mismatch(ctx, node, expected);
       return s;
     },
   };
@@ -46,7 +48,8 @@ export function oneOf<V extends string>(values: readonly V[]): Codec<V> {
     schema: { enum: values },
     decode(node, ctx) {
       const v = node.kind === 'scalar' ? node.text : '';
-      if (node.kind === 'scalar' && typeof node.value === 'string' && (values as readonly string[]).includes(v)) return v as V;
+      if (node.kind === 'scalar' && typeof node.value === 'string' && (values as readonly string[]).includes(v))
+        return v as V;
       return reject(ctx, node, `expected ${expected}, found ${describeNode(node)}${didYouMean(v, values)}`);
     },
   };
@@ -115,7 +118,8 @@ export function duration(opts: { readonly signed?: boolean; readonly positive?: 
     schema: { type: 'string', pattern: `^${opts.signed ? '[-+]?' : ''}${DURATION}$` },
     decode(node, ctx) {
       if (node.kind !== 'scalar' || typeof node.value !== 'string') {
-        const numeric = node.kind === 'scalar' && ['number', 'bigint'].includes(typeof node.value) && node.text.length <= 20;
+        const numeric =
+          node.kind === 'scalar' && ['number', 'bigint'].includes(typeof node.value) && node.text.length <= 20;
         const hint = numeric ? ` (a duration needs a unit: ${node.text}s, ${node.text}ms)` : '';
         return reject(ctx, node, `expected ${expected}, found ${describeNode(node)}${hint}`);
       }
@@ -153,7 +157,11 @@ export const client = text('a client name such as c1 (lowercase letters, digits 
 export const leaseLabel = text('a lease label (a non-empty name)', { anyScalar: true });
 
 /** A name that some earlier step must have introduced; `unknown` phrases the error when none did. */
-function reference(base: Codec<string>, known: (name: string, ctx: ParseContext) => boolean, unknown: (name: string) => string): Codec<string> {
+function reference(
+  base: Codec<string>,
+  known: (name: string, ctx: ParseContext) => boolean,
+  unknown: (name: string) => string,
+): Codec<string> {
   return {
     expected: base.expected,
     schema: base.schema,
@@ -168,7 +176,8 @@ function reference(base: Codec<string>, known: (name: string, ctx: ParseContext)
 export const leaseRef = reference(
   leaseLabel,
   (label, ctx) => ctx.labels.find(label) !== undefined,
-  (label) => `lease label ${quote(label)} is not granted by any earlier step; a label must be defined by grant or grant-many before it is used`,
+  (label) =>
+    `lease label ${quote(label)} is not granted by any earlier step; a label must be defined by grant or grant-many before it is used`,
 );
 
 export const lockName = text('a lock name such as /locks/payment', { anyScalar: true });
@@ -305,7 +314,10 @@ function decodeGroup(g: PNode, seen: Map<string, SourcePos>, ctx: ParseContext):
     const first = m === INVALID ? undefined : seen.get(m);
     if (m === INVALID) ok = false;
     else if (first) {
-      ctx.error(n.pos, `member ${m} is in two groups (first at ${first.line}:${first.col}); a member belongs to one group`);
+      ctx.error(
+        n.pos,
+        `member ${m} is in two groups (first at ${first.line}:${first.col}); a member belongs to one group`,
+      );
       ok = false;
     } else {
       seen.set(m, n.pos);
@@ -315,9 +327,12 @@ function decodeGroup(g: PNode, seen: Map<string, SourcePos>, ctx: ParseContext):
   return ok ? names : INVALID;
 }
 
-export const holderName = text('a holder name such as h1 (lowercase letters, digits and dashes, starting with a letter)', {
-  pattern: /^[a-z][a-z0-9-]*$/,
-});
+export const holderName = text(
+  'a holder name such as h1 (lowercase letters, digits and dashes, starting with a letter)',
+  {
+    pattern: /^[a-z][a-z0-9-]*$/,
+  },
+);
 
 export const holderRef = reference(
   holderName,
@@ -333,8 +348,17 @@ export function holderStrategy(builtIn: readonly string[]): Codec<string> {
     schema: { anyOf: [{ enum: builtIn }, { type: 'string', pattern: '^user:[a-z][a-z0-9-]*$' }] },
     decode(node, ctx) {
       const v = node.kind === 'scalar' ? node.text : '';
-      if (node.kind === 'scalar' && typeof node.value === 'string' && (builtIn.includes(v) || /^user:[a-z][a-z0-9-]*$/.test(v))) return v;
-      return reject(ctx, node, `unknown holder strategy ${node.kind === 'scalar' ? quote(v) : describeNode(node)}; expected ${expected}${didYouMean(v, builtIn)}`);
+      if (
+        node.kind === 'scalar' &&
+        typeof node.value === 'string' &&
+        (builtIn.includes(v) || /^user:[a-z][a-z0-9-]*$/.test(v))
+      )
+        return v;
+      return reject(
+        ctx,
+        node,
+        `unknown holder strategy ${node.kind === 'scalar' ? quote(v) : describeNode(node)}; expected ${expected}${didYouMean(v, builtIn)}`,
+      );
     },
   };
 }

@@ -4,7 +4,9 @@
  */
 import type { Micros } from '../clock/time.js';
 
-export type DurationResult = { readonly ok: true; readonly us: Micros } | { readonly ok: false; readonly message: string };
+export type DurationResult =
+  | { readonly ok: true; readonly us: Micros }
+  | { readonly ok: false; readonly message: string };
 
 /** Largest first; parsing requires this order so `1s1h` is flagged instead of silently summed. */
 const UNITS: readonly (readonly [name: string, us: bigint, rank: number])[] = [
@@ -23,7 +25,10 @@ const MAX_US = BigInt(Number.MAX_SAFE_INTEGER);
 const DURATION_EXAMPLES = 'e.g. 250ms, 4s, 4.5s, 1m30s or 2h; units h, m, s, ms, us';
 
 export function parseDuration(text: string, opts: { readonly signed?: boolean } = {}): DurationResult {
-  const bad = (why: string): DurationResult => ({ ok: false, message: `bad duration "${text.slice(0, MAX_TEXT)}": ${why}` });
+  const bad = (why: string): DurationResult => ({
+    ok: false,
+    message: `bad duration "${text.slice(0, MAX_TEXT)}": ${why}`,
+  });
   if (text.length > MAX_TEXT) return bad(`longer than ${MAX_TEXT} characters`);
   let body = text;
   let negative = false;
@@ -34,7 +39,7 @@ export function parseDuration(text: string, opts: { readonly signed?: boolean } 
   }
   if (body === '') return bad(`expected a number with a unit (${DURATION_EXAMPLES})`);
   if (/^\d+(\.\d+)?$/.test(body)) return bad(`missing unit; write e.g. ${body}s or ${body}ms (units h, m, s, ms, us)`);
-  if (/\d+(\.\d+)?ns/.test(body)) return bad('nanoseconds are below the simulation\'s resolution of 1us');
+  if (/\d+(\.\d+)?ns/.test(body)) return bad("nanoseconds are below the simulation's resolution of 1us");
 
   let total = 0n;
   let lastRank = -1;
@@ -51,7 +56,7 @@ export function parseDuration(text: string, opts: { readonly signed?: boolean } 
     lastRank = rank;
     const scale = 10n ** BigInt(frac.length);
     const fracUs = BigInt(frac || '0') * unitUs;
-    if (fracUs % scale !== 0n) return bad('not a whole number of microseconds (the simulation\'s resolution is 1us)');
+    if (fracUs % scale !== 0n) return bad("not a whole number of microseconds (the simulation's resolution is 1us)");
     total += BigInt(whole) * unitUs + fracUs / scale;
     if (total > MAX_US) return bad(`too large; the limit is ${formatDuration(Number.MAX_SAFE_INTEGER)}`);
   }

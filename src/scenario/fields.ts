@@ -113,7 +113,10 @@ export function decodeFields<T>(
     given.set(e.key, e.value);
     if (!known.includes(e.key)) {
       ok = false;
-      ctx.error(e.keyPos, `unknown key ${quote(e.key)} in ${where}; expected one of: ${known.join(', ')}${didYouMean(e.key, known)}`);
+      ctx.error(
+        e.keyPos,
+        `unknown key ${quote(e.key)} in ${where}; expected one of: ${known.join(', ')}${didYouMean(e.key, known)}`,
+      );
     }
   }
   const value: Record<string, unknown> = {};

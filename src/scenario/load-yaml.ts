@@ -69,7 +69,10 @@ class Converter {
     if (depth > MAX_DEPTH) this.abort(pos, `nested deeper than ${MAX_DEPTH} levels`);
     if (isAlias(node)) return this.alias(node.source, pos);
     if (node.tag !== undefined && !ALLOWED_TAGS.has(node.tag)) {
-      this.abort(pos, `tag ${node.tag} is not allowed; scenario files are plain data (strings, numbers, booleans, lists, maps)`);
+      this.abort(
+        pos,
+        `tag ${node.tag} is not allowed; scenario files are plain data (strings, numbers, booleans, lists, maps)`,
+      );
     }
     if (node.anchor) this.anchors.set(node.anchor, 'pending');
     const out = this.build(node, pos, depth);
@@ -122,7 +125,10 @@ class Converter {
     const size = this.sizes.get(target) ?? 1;
     this.expanded += size;
     if (this.expanded > MAX_ALIAS_EXPANSION) {
-      this.abort(pos, `YAML aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes (a billion-laughs file?); write the values out instead`);
+      this.abort(
+        pos,
+        `YAML aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes (a billion-laughs file?); write the values out instead`,
+      );
     }
     // Errors about the value as a whole point at the alias; errors inside it point at the anchored original.
     return this.sized({ ...target, pos }, size);

@@ -11,7 +11,13 @@ import { quote } from './node.js';
 import { steps } from './steps.js';
 import { alertsSection } from './alerts-section.js';
 import { didYouMean } from './suggest.js';
-import { DIFF_EVENT_KINDS, PROFILE_NAMES, type ScenarioCluster, type ExpectedDifference, type Scenario } from './types.js';
+import {
+  DIFF_EVENT_KINDS,
+  PROFILE_NAMES,
+  type ScenarioCluster,
+  type ExpectedDifference,
+  type Scenario,
+} from './types.js';
 
 const count = int(1, MAX_MEMBERS, `a member count from 1 to ${MAX_MEMBERS}`);
 
@@ -45,7 +51,12 @@ const CLUSTER_FIELDS: FieldsFor<ScenarioCluster> = {
     false,
     '--experimental-enable-lease-checkpoint-persist; etcd requires lease-checkpoint with it.',
   ),
-  checkpointIntervalUs: def('checkpoint-interval', duration({ positive: true }), seconds(300), 'LessorConfig.CheckpointInterval.'),
+  checkpointIntervalUs: def(
+    'checkpoint-interval',
+    duration({ positive: true }),
+    seconds(300),
+    'LessorConfig.CheckpointInterval.',
+  ),
   revokeRatePerSecond: def(
     'revoke-rate',
     int(2, Number.MAX_SAFE_INTEGER, 'a whole number of leases per second, at least 2 (Promote divides by (3*rate)/4)'),
@@ -59,13 +70,13 @@ const CLUSTER_FIELDS: FieldsFor<ScenarioCluster> = {
   clusterVersion: opt(
     'cluster-version',
     text('a cluster version such as 3.5.0 or 3.6.0', { pattern: /^\d+\.\d+\.\d+$/ }),
-    'Extension: the cluster version (3.6.0 or later persists checkpoints); unset leaves the profile\'s own.',
+    "Extension: the cluster version (3.6.0 or later persists checkpoints); unset leaves the profile's own.",
   ),
   preVote: def('pre-vote', bool, false, 'Extension: raft pre-vote (--pre-vote).'),
   expiredLeaseRetryUs: opt(
     'expired-lease-retry',
     duration({ positive: true }),
-    'Extension: LessorConfig.ExpiredLeasesRetryInterval; unset derives etcd\'s ReqTimeout(), 5s + 2 × election-timeout.',
+    "Extension: LessorConfig.ExpiredLeasesRetryInterval; unset derives etcd's ReqTimeout(), 5s + 2 × election-timeout.",
   ),
   snapshotCount: def(
     'snapshot-count',
@@ -83,8 +94,10 @@ function checkCluster(d: Decoded<ScenarioCluster>, ctx: ParseContext): boolean {
   const errors = ctx.errors.count;
   const at = (p: keyof ScenarioCluster) => posOf[p] ?? pos;
   const wholeMs = (us: Micros) => us % 1000 === 0;
-  if (!wholeMs(c.heartbeatUs)) ctx.error(at('heartbeatUs'), 'heartbeat must be whole milliseconds, as etcd\'s --heartbeat-interval');
-  if (!wholeMs(c.electionTimeoutUs)) ctx.error(at('electionTimeoutUs'), 'election-timeout must be whole milliseconds, as etcd\'s --election-timeout');
+  if (!wholeMs(c.heartbeatUs))
+    ctx.error(at('heartbeatUs'), "heartbeat must be whole milliseconds, as etcd's --heartbeat-interval");
+  if (!wholeMs(c.electionTimeoutUs))
+    ctx.error(at('electionTimeoutUs'), "election-timeout must be whole milliseconds, as etcd's --election-timeout");
   if (c.electionTimeoutUs < 5 * c.heartbeatUs) {
     // Point at whichever of the two the file wrote; the election timeout when it wrote both.
     ctx.error(
@@ -93,10 +106,16 @@ function checkCluster(d: Decoded<ScenarioCluster>, ctx: ParseContext): boolean {
     );
   }
   if (c.electionTimeoutUs > ms(MAX_ELECTION_MS)) {
-    ctx.error(at('electionTimeoutUs'), `election-timeout ${formatDuration(c.electionTimeoutUs)} is longer than etcd's limit of ${MAX_ELECTION_MS}ms`);
+    ctx.error(
+      at('electionTimeoutUs'),
+      `election-timeout ${formatDuration(c.electionTimeoutUs)} is longer than etcd's limit of ${MAX_ELECTION_MS}ms`,
+    );
   }
   if (c.leaseCheckpointPersist && !c.leaseCheckpoint) {
-    ctx.error(at('leaseCheckpointPersist'), 'lease-checkpoint-persist requires lease-checkpoint: true (etcd refuses to start otherwise)');
+    ctx.error(
+      at('leaseCheckpointPersist'),
+      'lease-checkpoint-persist requires lease-checkpoint: true (etcd refuses to start otherwise)',
+    );
   }
   return ctx.errors.count === errors;
 }
@@ -119,8 +138,16 @@ const bugName: Codec<string> = {
 
 const DIFFERENCE_FIELDS: FieldsFor<Omit<ExpectedDifference, 'line'>> = {
   kind: req('kind', oneOf(DIFF_EVENT_KINDS), 'The kind of event, as `diff` prints it.'),
-  subject: req('subject', text('an event subject such as L1, /locks/a or "L1 (c1)"', { anyScalar: true }), 'The event\'s subject, exactly as `diff` prints it.'),
-  nth: opt('nth', int(1, Number.MAX_SAFE_INTEGER, 'a position from 1'), 'Only the nth such event (diff\'s #n); every one when absent.'),
+  subject: req(
+    'subject',
+    text('an event subject such as L1, /locks/a or "L1 (c1)"', { anyScalar: true }),
+    "The event's subject, exactly as `diff` prints it.",
+  ),
+  nth: opt(
+    'nth',
+    int(1, Number.MAX_SAFE_INTEGER, 'a position from 1'),
+    "Only the nth such event (diff's #n); every one when absent.",
+  ),
   reason: req('reason', text('a reason'), 'Why the model and etcd 3.4.23 differ here; `diff` prints it.'),
 };
 
@@ -146,10 +173,19 @@ export const TOP_LEVEL_FIELDS: FieldsFor<ScenarioFields> = {
   author: opt('author', text('an author'), 'Extension: who wrote the scenario.'),
   tags: def('tags', list(text('a tag'), { unique: true }), [], 'Extension: labels for finding scenarios in a library.'),
   profile: def('profile', oneOf(PROFILE_NAMES), 'v3.5', 'etcd behaviour profile: v3.4 (3.4.23) or v3.5 (3.5.33).'),
-  seed: def('seed', int(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'an integer seed'), 1, 'PRNG seed; the CLI\'s --seed overrides it.'),
+  seed: def(
+    'seed',
+    int(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'an integer seed'),
+    1,
+    "PRNG seed; the CLI's --seed overrides it.",
+  ),
   cluster: def('cluster', cluster, defaultsOf(CLUSTER_FIELDS), 'The simulated etcd cluster.'),
   bugs: def('bugs', list(bugName, { unique: true }), [], 'Names of historical etcd bugs to switch on.'),
-  alerts: opt('alerts', alertsSection, 'Extension: Prometheus-style alerting rules evaluated on the simulated metrics (see docs/signals.md).'),
+  alerts: opt(
+    'alerts',
+    alertsSection,
+    'Extension: Prometheus-style alerting rules evaluated on the simulated metrics (see docs/signals.md).',
+  ),
   fixes: opt(
     'fixes',
     list(oneOf(FIX_NAMES), { unique: true }),
@@ -164,6 +200,6 @@ export const TOP_LEVEL_FIELDS: FieldsFor<ScenarioFields> = {
   durationUs: opt(
     'duration',
     duration(),
-    'Extension: virtual time to run until; not before the last step, at most 24h. Default: 1s after the last step\'s last action.',
+    "Extension: virtual time to run until; not before the last step, at most 24h. Default: 1s after the last step's last action.",
   ),
 };

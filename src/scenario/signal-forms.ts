@@ -21,7 +21,8 @@ const alertRef: Codec<string> = {
     const name = alertNameText.decode(node, ctx);
     if (name === INVALID || ctx.alerts.has(name)) return name;
     const known = [...ctx.alerts];
-    const defined = known.length > 0 ? `the alerts section defines: ${known.join(', ')}` : 'the file has no alerts section';
+    const defined =
+      known.length > 0 ? `the alerts section defines: ${known.join(', ')}` : 'the file has no alerts section';
     return reject(ctx, node, `no alert rule named ${quote(name)}; ${defined}${didYouMean(name, known)}`);
   },
 };
@@ -44,21 +45,24 @@ const metricSelector: Codec<MetricValueAssertion['metric']> = {
     if (node.kind !== 'scalar' || typeof node.value !== 'string') return mismatch(ctx, node, this.expected);
     const p = parsePromQL(node.value);
     if (!p.ok) return reject(ctx, node, `metric does not parse: ${p.message}`);
-    if (p.expr.kind !== 'selector' || p.expr.offsetUs !== 0) return reject(ctx, node, `expected ${this.expected}, without functions or offset`);
+    if (p.expr.kind !== 'selector' || p.expr.offsetUs !== 0)
+      return reject(ctx, node, `expected ${this.expected}, without functions or offset`);
     return checkMetricNames(p.expr, node, ctx) ? { text: node.value, selector: p.expr } : INVALID;
   },
 };
 
 export const SIGNAL_FORMS = {
   'alert-firing': {
-    description: 'Extension: some instance of the alert (a rule of the alerts section) is firing / none is, by the last rule evaluation.',
+    description:
+      'Extension: some instance of the alert (a rule of the alerts section) is firing / none is, by the last rule evaluation.',
     fields: {
       alert: req('alert', alertRef, 'Name of a rule in the alerts section.'),
       firing: req('firing', bool, 'Whether the alert is firing.'),
     } satisfies Fields<AlertFiringAssertion>,
   },
   'alert-lead': {
-    description: 'Extension: the alert first fired at least `lead` before the key was first deleted (the loss it warns of).',
+    description:
+      'Extension: the alert first fired at least `lead` before the key was first deleted (the loss it warns of).',
     fields: {
       alert: req('alert', alertRef, 'Name of a rule in the alerts section.'),
       key: req('fired-before-delete-of', key, 'The key whose deletion (revoke or delete) is the loss.'),
@@ -68,7 +72,11 @@ export const SIGNAL_FORMS = {
   'metric-value': {
     description: 'Extension: the sum of the series the selector picks, at this instant, is within bounds.',
     fields: {
-      metric: req('metric', metricSelector, 'A metric selector such as etcd_lease_renewal_failures_total{client="c1"}.'),
+      metric: req(
+        'metric',
+        metricSelector,
+        'A metric selector such as etcd_lease_renewal_failures_total{client="c1"}.',
+      ),
       value: req('value', range(number, 'metric value bounds'), 'Bounds: { min, max }, either optional.'),
     } satisfies Fields<MetricValueAssertion>,
   },

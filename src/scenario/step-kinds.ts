@@ -19,7 +19,13 @@ import type { Step } from './types.js';
 export type { FieldKind, KindSpec, StepOf } from './kinds/entry.js';
 
 /** In the order messages and the schema list the kinds. */
-export const STEP_KINDS: StepKindEntries<FieldKind> = { ...LEASE_STEPS, ...FAULT_STEPS, ...LEASE_EXTENSION_STEPS, ...LOCK_STEPS, ...HOLDER_STEPS };
+export const STEP_KINDS: StepKindEntries<FieldKind> = {
+  ...LEASE_STEPS,
+  ...FAULT_STEPS,
+  ...LEASE_EXTENSION_STEPS,
+  ...LOCK_STEPS,
+  ...HOLDER_STEPS,
+};
 
 /**
  * The entry of a kind. For a step of several possible kinds the entry's functions take any of them:

@@ -10,7 +10,16 @@ import { INVALID, mismatch, type Codec, type Invalid, type JsonSchema } from './
 import { duration } from './codecs.js';
 import type { ParseContext } from './context.js';
 import { formatDuration } from './duration.js';
-import { complete, decodeFields, fieldKeys, fieldList, fieldSchema, req, type FieldMap, type FieldsFor } from './fields.js';
+import {
+  complete,
+  decodeFields,
+  fieldKeys,
+  fieldList,
+  fieldSchema,
+  req,
+  type FieldMap,
+  type FieldsFor,
+} from './fields.js';
 import { quote, type PEntry, type PMap, type PNode } from './node.js';
 import { STEP_KINDS, type FieldKind, type KindSpec } from './step-kinds.js';
 import { closest } from './suggest.js';
@@ -64,12 +73,18 @@ interface DecodedStep {
 }
 
 function decodeStep(item: PNode, ctx: ParseContext): DecodedStep {
-  if (item.kind !== 'map') return { step: mismatch(ctx, item, 'a step: a map with "at" and one action such as "grant"') };
+  if (item.kind !== 'map')
+    return { step: mismatch(ctx, item, 'a step: a map with "at" and one action such as "grant"') };
   const action = findAction(item, ctx);
   const fields = action === INVALID ? INVALID : mergeFields(item, action, ctx);
   if (action === INVALID || fields === INVALID) return { step: INVALID };
   const where = `${action.kind} step`;
-  const atDecoded = decodeFields(AT, { entries: fields.entries.filter((e) => e.key === 'at'), pos: fields.pos }, where, ctx);
+  const atDecoded = decodeFields(
+    AT,
+    { entries: fields.entries.filter((e) => e.key === 'at'), pos: fields.pos },
+    where,
+    ctx,
+  );
   const atUs = complete(atDecoded);
   const at = atUs === INVALID ? undefined : { atUs: atUs.atUs, pos: atDecoded.posOf.atUs ?? item.pos };
   const rest = { entries: fields.entries.filter((e) => e.key !== 'at'), pos: fields.pos };
@@ -104,7 +119,10 @@ function findAction(step: PMap, ctx: ParseContext): Action | Invalid {
   const [first, second] = actions;
   if (first && !second) return { kind: first.key as StepKind, entry: first };
   if (first && second) {
-    ctx.error(second.keyPos, `step has more than one action (${actions.map((e) => e.key).join(', ')}); a step holds exactly one`);
+    ctx.error(
+      second.keyPos,
+      `step has more than one action (${actions.map((e) => e.key).join(', ')}); a step holds exactly one`,
+    );
     return INVALID;
   }
   const expected = `expected one of: ${STEP_KIND_NAMES.join(', ')}`;
@@ -127,7 +145,10 @@ function mergeFields(step: PMap, action: Action, ctx: ParseContext): FieldMap | 
     const twin = beside.find((b) => b.key === e.key);
     if (twin) {
       ok = false;
-      ctx.error(e.keyPos, `key ${quote(e.key)} is given twice: beside "${action.kind}" (line ${twin.keyPos.line}) and inside it`);
+      ctx.error(
+        e.keyPos,
+        `key ${quote(e.key)} is given twice: beside "${action.kind}" (line ${twin.keyPos.line}) and inside it`,
+      );
     }
   }
   return ok ? { entries: [...beside, ...inner.entries], pos: inner.pos } : INVALID;
@@ -156,7 +177,13 @@ export function stepSchemaDefs(): Record<string, JsonSchema> {
 }
 
 /** The action key holds the fields (`inner`) or nothing; then the fields sit beside it. */
-function stepSchema(kind: StepKind, description: string, fields: object, inner: JsonSchema, mustHave: readonly string[]): JsonSchema {
+function stepSchema(
+  kind: StepKind,
+  description: string,
+  fields: object,
+  inner: JsonSchema,
+  mustHave: readonly string[],
+): JsonSchema {
   return {
     title: kind,
     description,
@@ -165,6 +192,8 @@ function stepSchema(kind: StepKind, description: string, fields: object, inner: 
     required: [kind],
     additionalProperties: false,
     // A required key may be written beside the action key or inside its map.
-    allOf: mustHave.map((k) => ({ anyOf: [{ required: [k] }, { properties: { [kind]: { type: 'object', required: [k] } } }] })),
+    allOf: mustHave.map((k) => ({
+      anyOf: [{ required: [k] }, { properties: { [kind]: { type: 'object', required: [k] } } }],
+    })),
   };
 }

@@ -26,7 +26,11 @@ export function familiesOf(emitters: readonly Emitter[]): FamilyDef[] {
 }
 
 /** Every event up to `endUs` (all of them by default) through fresh emitters. */
-export function recordSignals(events: readonly TraceEvent[], endUs: Micros, emitters: readonly Emitter[] = defaultEmitters()): Signals {
+export function recordSignals(
+  events: readonly TraceEvent[],
+  endUs: Micros,
+  emitters: readonly Emitter[] = defaultEmitters(),
+): Signals {
   const store = new SignalStore(familiesOf(emitters));
   for (const e of events) {
     if (e.t > endUs) break;

@@ -97,7 +97,8 @@ export class SignalStore {
   touch(familyName: string, labels: Labels, t: Micros): void {
     const f = this.family(familyName);
     if (f.type === 'histogram') {
-      for (const le of [...(f.buckets ?? []).map(String), '+Inf']) this.get(f, `${f.name}_bucket`, { ...labels, le }, t);
+      for (const le of [...(f.buckets ?? []).map(String), '+Inf'])
+        this.get(f, `${f.name}_bucket`, { ...labels, le }, t);
       this.get(f, `${f.name}_sum`, labels, t);
       this.get(f, `${f.name}_count`, labels, t);
     } else this.get(f, f.name, labels, t);

@@ -59,7 +59,13 @@ export interface TraceFields {
   'client-resume': Empty;
   'client-failover': { readonly from: string; readonly to: string; readonly reason: string };
   'client-rpc-timeout': { readonly op: string; readonly endpoint: string };
-  'client-rpc-error': { readonly op: string; readonly endpoint: string; readonly error: string; readonly attempt: number; readonly retry: boolean };
+  'client-rpc-error': {
+    readonly op: string;
+    readonly endpoint: string;
+    readonly error: string;
+    readonly attempt: number;
+    readonly retry: boolean;
+  };
   'client-session-start': { readonly ttl: number };
   'client-session-done': { readonly reason: string };
   'client-keepalive-start': { readonly requireLeader: boolean };
@@ -88,7 +94,12 @@ export interface TraceFields {
   /** A deadline holder's self-imposed end of acting, on the virtual clock. */
   'holder-deadline': { readonly untilUs: Micros };
   /** A signal that may mean loss, and what the strategy made of it (`lost`, `retry`, `still-held`). */
-  'holder-noticed': { readonly signal: string; readonly verdict: string; readonly ttl?: number; readonly timetolive?: string | number };
+  'holder-noticed': {
+    readonly signal: string;
+    readonly verdict: string;
+    readonly ttl?: number;
+    readonly timetolive?: string | number;
+  };
   /** `lateUs`: how long after its lease was really revoked it stopped. */
   'holder-stop': { readonly reason: string; readonly lateUs?: Micros };
   'holder-failed': { readonly error: string; readonly at?: string };

@@ -19,18 +19,29 @@ export function formatLeaseId(id: bigint): string {
   return BigInt.asUintN(64, id).toString(16);
 }
 
-const seconds = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? formatSecondsShort(v) : undefined);
+const seconds = (v: unknown): string | undefined =>
+  typeof v === 'number' && Number.isFinite(v) ? formatSecondsShort(v) : undefined;
 
 /**
  * Fields printed in a style of their own (a value of another type than the style's prints plainly);
  * any other field prints by its value's type.
  */
 const STYLED: ReadonlyMap<string, (v: unknown) => string | undefined> = new Map([
-  ['expiry', (v: unknown) => (typeof v === 'number' && (Number.isFinite(v) || v === Number.POSITIVE_INFINITY) ? formatExpiry(v) : undefined)],
+  [
+    'expiry',
+    (v: unknown) =>
+      typeof v === 'number' && (Number.isFinite(v) || v === Number.POSITIVE_INFINITY) ? formatExpiry(v) : undefined,
+  ],
   ['extend', seconds],
   ['delta', seconds],
   ['lease', (v: unknown) => (typeof v === 'bigint' ? formatLeaseId(v) : undefined)],
-  ['groups', (v: unknown) => (Array.isArray(v) && v.every((g) => Array.isArray(g)) ? v.map((g: readonly string[]) => g.join(',')).join('|') : undefined)],
+  [
+    'groups',
+    (v: unknown) =>
+      Array.isArray(v) && v.every((g) => Array.isArray(g))
+        ? v.map((g: readonly string[]) => g.join(',')).join('|')
+        : undefined,
+  ],
 ]);
 
 /** A field in its own style (an expiry, a lease ID, partition groups), or undefined for a plain one. */

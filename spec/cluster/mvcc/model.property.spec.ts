@@ -77,7 +77,16 @@ class Model {
 
 function expectSame(s: MvccStore, idx: FakeLeaseIndex, m: Model): void {
   const expected = [...m.kvs].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, kv]) => ({ key: k, ...kv }));
-  expect(s.rangeAll().map(({ key: k, value, lease, createRevision, modRevision, version }) => ({ key: k, value, lease, createRevision, modRevision, version }))).toEqual(expected);
+  expect(
+    s.rangeAll().map(({ key: k, value, lease, createRevision, modRevision, version }) => ({
+      key: k,
+      value,
+      lease,
+      createRevision,
+      modRevision,
+      version,
+    })),
+  ).toEqual(expected);
   expect(s.currentRevision).toBe(m.rev);
   expect(m.rev).toBe(1 + m.changedTxns);
   expect(new Map([...idx.itemMap].sort())).toEqual(new Map([...m.itemMap()].sort()));
@@ -97,7 +106,10 @@ describe('mvcc store against a reference model', () => {
           if (st.kind === 'revoke') {
             // The lessor's revoke: the store's view of the lease, sorted, deleted in one transaction.
             const keys = m.leased(st.lease).sort();
-            m.txn(keys.map((k) => ({ kind: 'delete', key: k })), () => true);
+            m.txn(
+              keys.map((k) => ({ kind: 'delete', key: k })),
+              () => true,
+            );
             idx.revoke(st.lease, s.rangeDeleter);
             idx.grant(st.lease);
           } else if (st.single) {

@@ -28,7 +28,14 @@ describe('mvcc revisions', () => {
     s.put('/a', '1'); // 2
     s.put('/b', '1'); // 3
     s.put('/a', '2'); // 4
-    expect(s.range('/a')).toMatchObject({ key: '/a', value: '2', createRevision: 2, modRevision: 4, version: 2, lease: 0n });
+    expect(s.range('/a')).toMatchObject({
+      key: '/a',
+      value: '2',
+      createRevision: 2,
+      modRevision: 4,
+      version: 2,
+      lease: 0n,
+    });
     s.deleteRange('/a'); // 5
     expect(s.range('/a')).toBeUndefined();
     s.put('/a', '3'); // 6

@@ -10,7 +10,11 @@ function scripted(seed: number): RaftCluster {
     c.run(ms(150));
     c.leader()?.propose(`v${i}`);
     if (i === 5) c.crash(c.leader()?.id ?? 'n1');
-    if (i === 10) c.net.partition([['n1', 'n2'], ['n3', 'n4', 'n5']]);
+    if (i === 10)
+      c.net.partition([
+        ['n1', 'n2'],
+        ['n3', 'n4', 'n5'],
+      ]);
     if (i === 15) c.net.heal();
   }
   c.run(ms(5000));

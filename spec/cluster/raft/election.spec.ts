@@ -50,7 +50,9 @@ describe('first election', () => {
       { leader: undefined, role: 'candidate', term: 1 },
       { leader: 'n1', role: 'leader', term: 1 },
     ]);
-    expect(c.softStates.get('n2')!.map(({ leader, role }) => ({ leader, role }))).toEqual([{ leader: 'n1', role: 'follower' }]);
+    expect(c.softStates.get('n2')!.map(({ leader, role }) => ({ leader, role }))).toEqual([
+      { leader: 'n1', role: 'follower' },
+    ]);
   });
 
   it('with PreVote the election still takes a single campaign() and one term', () => {

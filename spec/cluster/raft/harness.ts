@@ -4,7 +4,14 @@ import { Scheduler } from '../../../src/clock/scheduler.js';
 import type { Micros } from '../../../src/clock/time.js';
 import { Trace } from '../../../src/trace/trace.js';
 import { Network, type NetworkConfig } from '../../../src/cluster/network/index.js';
-import { RaftNode, RaftStorage, RaftTransport, type Entry, type RaftConfig, type SoftState } from '../../../src/cluster/raft/index.js';
+import {
+  RaftNode,
+  RaftStorage,
+  RaftTransport,
+  type Entry,
+  type RaftConfig,
+  type SoftState,
+} from '../../../src/cluster/raft/index.js';
 
 export interface ClusterOptions {
   readonly members?: number;
@@ -174,14 +181,17 @@ export class RaftCluster {
     const c = this.committed.get(e.index);
     if (c === undefined) this.committed.set(e.index, e);
     else if (c.term !== e.term || c.data !== e.data) {
-      throw new Error(`state machine safety: ${id} applied ${e.term}/${String(e.data)} at ${e.index}, another member ${c.term}/${String(c.data)}`);
+      throw new Error(
+        `state machine safety: ${id} applied ${e.term}/${String(e.data)} at ${e.index}, another member ${c.term}/${String(c.data)}`,
+      );
     }
     let durable = 0;
     for (const s of this.storages.values()) {
       const se = s.entry(e.index);
       if (se !== undefined && se.term === e.term) durable++;
     }
-    if (durable < Math.floor(this.ids.length / 2) + 1) throw new Error(`entry ${e.index} applied by ${id} is durable on only ${durable} members`);
+    if (durable < Math.floor(this.ids.length / 2) + 1)
+      throw new Error(`entry ${e.index} applied by ${id} is durable on only ${durable} members`);
     // A leader applies what it commits in the same event, so the first leader to apply an entry committed it.
     const node = this.nodes.get(id);
     if (node?.role === 'leader' && !this.commitTerm.has(e.index)) this.commitTerm.set(e.index, node.term);
@@ -192,13 +202,15 @@ export class RaftCluster {
     this.softStates.get(id)!.push({ ...s, t: this.now });
     if (s.role !== 'leader') return;
     const other = this.leaderOfTerm.get(s.term);
-    if (other !== undefined && other !== id) throw new Error(`election safety: ${other} and ${id} both lead term ${s.term}`);
+    if (other !== undefined && other !== id)
+      throw new Error(`election safety: ${other} and ${id} both lead term ${s.term}`);
     this.leaderOfTerm.set(s.term, id);
     for (const [i, term] of this.commitTerm) {
       if (term >= s.term) continue;
       const e = this.committed.get(i)!;
       const mine = node.log.entry(i);
-      if (mine?.term !== e.term || mine.data !== e.data) throw new Error(`leader completeness: ${id} (term ${s.term}) lacks entry ${i} committed in term ${term}`);
+      if (mine?.term !== e.term || mine.data !== e.data)
+        throw new Error(`leader completeness: ${id} (term ${s.term}) lacks entry ${i} committed in term ${term}`);
     }
   }
 }

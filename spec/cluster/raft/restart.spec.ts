@@ -46,7 +46,12 @@ describe('crash and restart', () => {
     c.restart('n3', true);
     c.run(ms(300));
     expect(c.appliedBy('n3').slice(0, before.length)).toEqual(before);
-    expect(c.appliedBy('n3').slice(before.length).map((a) => a.entry.data)).toEqual(['b']);
+    expect(
+      c
+        .appliedBy('n3')
+        .slice(before.length)
+        .map((a) => a.entry.data),
+    ).toEqual(['b']);
   });
 
   it('an entry committed with a member’s ack survives that member’s crash, and it alone can carry it on', () => {

@@ -31,7 +31,11 @@ const scenario = fc.record({
   jitterUs: fc.constantFrom(0, ms(3)),
   lossProbability: fc.constantFrom(0, 0.05),
   /** Each command comes `gap` percent of an election timeout after the previous one. */
-  steps: fc.array(fc.record({ gap: fc.integer({ min: 0, max: 150 }), command }), { minLength: 5, maxLength: 40, size: 'max' }),
+  steps: fc.array(fc.record({ gap: fc.integer({ min: 0, max: 150 }), command }), {
+    minLength: 5,
+    maxLength: 40,
+    size: 'max',
+  }),
 });
 
 type Scenario = typeof scenario extends fc.Arbitrary<infer S> ? S : never;
@@ -61,7 +65,9 @@ function apply(c: RaftCluster, cmd: Command): void {
       return;
     case 'partition': {
       const groups: string[][] = [[], [], []];
-      c.ids.forEach((m, i) => groups[cmd.groupOf[i]!]!.push(m));
+      c.ids.forEach((m, i) => {
+        groups[cmd.groupOf[i]!]!.push(m);
+      });
       c.net.partition(groups.filter((g) => g.length > 0));
       return;
     }
@@ -105,7 +111,8 @@ function run(s: Scenario): void {
   };
   const appliedEverywhere = () => c.ids.every((id) => c.appliedBy(id).some((a) => a.entry.data === 'final'));
   for (let attempt = 0; !appliedEverywhere(); attempt++) {
-    if (attempt === 5 || c.runUntil(settled, ms(20_000)) === undefined) throw new Error('no progress after healing everything');
+    if (attempt === 5 || c.runUntil(settled, ms(20_000)) === undefined)
+      throw new Error('no progress after healing everything');
     c.leader()!.propose('final');
     c.runUntil(appliedEverywhere, ms(3000));
   }
@@ -125,7 +132,9 @@ describe('raft safety under random faults', () => {
     );
     if (out.failed) {
       const cause = out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance);
-      throw new Error(`raft safety property failed: ${cause}\nreplay with FC_SEED=${out.seed}\n${fc.defaultReportMessage(out) ?? ''}`);
+      throw new Error(
+        `raft safety property failed: ${cause}\nreplay with FC_SEED=${out.seed}\n${fc.defaultReportMessage(out) ?? ''}`,
+      );
     }
   }, 60_000);
 });

@@ -8,7 +8,14 @@ import { leaseRenew } from '../../../src/cluster/server/lease-ops.js';
 
 function clientOn(c: Cluster, endpoints: string[]) {
   const p = new Process('c1', c.sched);
-  return new EtcdClient({ name: 'c1', process: p, transport: c.connect('c1', p), prng: c.prng.fork('c1'), endpoints, dialKeepAliveTimeUs: 0 });
+  return new EtcdClient({
+    name: 'c1',
+    process: p,
+    transport: c.connect('c1', p),
+    prng: c.prng.fork('c1'),
+    endpoints,
+    dialKeepAliveTimeUs: 0,
+  });
 }
 
 describe('faults seen by a client', () => {

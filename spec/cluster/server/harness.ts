@@ -1,7 +1,13 @@
 import { Process } from '../../../src/clock/process.js';
-import { type Micros } from '../../../src/clock/time.js';
+import type { Micros } from '../../../src/clock/time.js';
 import { Cluster, type ClusterConfig } from '../../../src/cluster/cluster.js';
-import { isRpcError, type ClientRequest, type ClientResponse, type ClusterTransport, type RpcError } from '../../../src/cluster/server/api.js';
+import {
+  isRpcError,
+  type ClientRequest,
+  type ClientResponse,
+  type ClusterTransport,
+  type RpcError,
+} from '../../../src/cluster/server/api.js';
 
 /** A cluster plus one raw client transport, with a helper that runs a request to completion. */
 export function clusterHarness(cfg: Partial<ClusterConfig> = {}) {
@@ -17,7 +23,8 @@ export function clusterHarness(cfg: Partial<ClusterConfig> = {}) {
   };
   const grant = (ttl: number, via = 'n1'): bigint => {
     const r = call(via, { op: 'LeaseGrant', ttl, id: 0n });
-    if (r === undefined || isRpcError(r) || r.op !== 'LeaseGrant') throw new Error(`grant failed: ${JSON.stringify(r)}`);
+    if (r === undefined || isRpcError(r) || r.op !== 'LeaseGrant')
+      throw new Error(`grant failed: ${JSON.stringify(r)}`);
     return r.id;
   };
   return { c, t, call, grant };

@@ -49,7 +49,8 @@ describe('leader change', () => {
     c.runUntil(seconds(1));
     const order: string[] = [];
     c.trace.subscribe((e) => {
-      if (e.member === 'n3' && (e.kind === 'raft-leader' || e.kind === 'lessor-promote')) order.push(`${e.kind}@${e.t}`);
+      if (e.member === 'n3' && (e.kind === 'raft-leader' || e.kind === 'lessor-promote'))
+        order.push(`${e.kind}@${e.t}`);
     });
     c.transferLeader('n3');
     c.runUntil(seconds(2));
@@ -128,7 +129,11 @@ describe('revocation', () => {
     for (const n of c.names) {
       const list: Array<[string, number]> = [];
       events.set(n, list);
-      c.server(n)!.store.watch('/', { prefix: true }, (evs) => evs.forEach((e) => list.push([e.key, e.revision])));
+      c.server(n)!.store.watch('/', { prefix: true }, (evs) =>
+        evs.forEach((e) => {
+          list.push([e.key, e.revision]);
+        }),
+      );
     }
     const before = c.server('n1')!.store.currentRevision;
     call('n2', { op: 'LeaseRevoke', id });
@@ -191,7 +196,8 @@ describe('consistent index (what a restart applies again)', () => {
     // What Promote found: the new leader's lease lasts remaining TTL (or the full 30 s when 0) + 1 s ET.
     let promotedFor: number | undefined;
     c.trace.subscribe((e) => {
-      if (e.kind === 'lessor-promote' && promotedFor === undefined) promotedFor = (c.server(e.member)!.lessor.lookup(id)!.expiry - e.t) / MICROS_PER_SECOND;
+      if (e.kind === 'lessor-promote' && promotedFor === undefined)
+        promotedFor = (c.server(e.member)!.lessor.lookup(id)!.expiry - e.t) / MICROS_PER_SECOND;
     });
     c.runUntil(seconds(10));
     return { promotedFor, behind: indexes };
@@ -230,9 +236,17 @@ describe('response headers', () => {
     const { c, t } = clusterHarness();
     c.runUntil(seconds(1));
     const revs: number[] = [];
-    for (const k of ['/a', '/b', '/c']) t.unary('n1', { op: 'Put', key: k, value: 'v', lease: 0n }, (r) => revs.push('header' in r ? r.header.revision : -1));
+    for (const k of ['/a', '/b', '/c'])
+      t.unary('n1', { op: 'Put', key: k, value: 'v', lease: 0n }, (r) =>
+        revs.push('header' in r ? r.header.revision : -1),
+      );
     c.runUntil(seconds(2));
     expect(revs).toEqual([2, 3, 4]);
-    for (const [k, rev] of [['/a', 2], ['/b', 3], ['/c', 4]] as const) expect(c.server('n1')!.store.range(k)?.modRevision).toBe(rev);
+    for (const [k, rev] of [
+      ['/a', 2],
+      ['/b', 3],
+      ['/c', 4],
+    ] as const)
+      expect(c.server('n1')!.store.range(k)?.modRevision).toBe(rev);
   });
 });

@@ -9,7 +9,20 @@ test('a counterexample is shrunk and printed as a scenario that fails on replay'
     {
       setup: { members: [3], checkpoint: true, bugs: ['no-leadership-check-on-revoke'] },
       workload: { ttl: { min: 3, max: 10 }, weights: { revoke: 0, delete: 0 } },
-      faults: { weights: { 'transfer-leader': 3, crash: 1, restart: 1, 'stall-raft': 2, partition: 0, heal: 0, 'pause-member': 0, 'pause-client': 0, 'stall-apply': 0, clock: 0 } },
+      faults: {
+        weights: {
+          'transfer-leader': 3,
+          crash: 1,
+          restart: 1,
+          'stall-raft': 2,
+          partition: 0,
+          heal: 0,
+          'pause-member': 0,
+          'pause-client': 0,
+          'stall-apply': 0,
+          clock: 0,
+        },
+      },
       properties: ['no-early-expiry', 'single-acting-primary'],
     },
     { numRuns: 300, seed: 20261129 },
@@ -21,6 +34,8 @@ test('a counterexample is shrunk and printed as a scenario that fails on replay'
   const parsed = parseScenario(cx.yaml, 'cx.yaml');
   expect(parsed.ok).toBe(true);
   if (!parsed.ok) return;
-  const failed = runScenario(parsed.scenario).assertions.filter((a) => !a.pass).map((a) => a.step.pos.line);
+  const failed = runScenario(parsed.scenario)
+    .assertions.filter((a) => !a.pass)
+    .map((a) => a.step.pos.line);
   expect(failed).toEqual(cx.expectLine === undefined ? [] : [cx.expectLine]);
 }, 120_000);

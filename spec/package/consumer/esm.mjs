@@ -7,7 +7,10 @@ import { createLessor } from 'lessor-sim/lessor';
 import { EtcdClient } from 'lessor-sim/client';
 import schema from 'lessor-sim/schema.json' with { type: 'json' };
 
-const parsed = parseScenario('name: esm\ncluster: { members: 1 }\nsteps:\n  - at: 0s\n    grant: { lease: L1, ttl: 5 }\n  - at: 6s\n    expect: { lease: L1, exists: false }\n', 'esm.yaml');
+const parsed = parseScenario(
+  'name: esm\ncluster: { members: 1 }\nsteps:\n  - at: 0s\n    grant: { lease: L1, ttl: 5 }\n  - at: 6s\n    expect: { lease: L1, exists: false }\n',
+  'esm.yaml',
+);
 assert.ok(parsed.ok);
 const r = runScenario(parsed.scenario);
 assert.ok(r.passed);

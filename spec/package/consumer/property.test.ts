@@ -17,8 +17,12 @@ test('no generated run of the fixed model revokes a lease early (fc.assert)', ()
   fc.assert(leaseProperty(options), { numRuns: 8, seed: 7 });
 }, 60_000);
 
-propTest.prop([runArb(options)], { numRuns: 8, seed: 11 })('every generated run replays with no violation (test.prop)', (run) => {
-  const verdict = checkRun(run, { properties: ['no-early-expiry', 'key-lease-atomicity'] });
-  expect(verdict.violation).toBeUndefined();
-  expect(verdict.result.trace.length).toBeGreaterThan(0);
-}, 60_000);
+propTest.prop([runArb(options)], { numRuns: 8, seed: 11 })(
+  'every generated run replays with no violation (test.prop)',
+  (run) => {
+    const verdict = checkRun(run, { properties: ['no-early-expiry', 'key-lease-atomicity'] });
+    expect(verdict.violation).toBeUndefined();
+    expect(verdict.result.trace.length).toBeGreaterThan(0);
+  },
+  60_000,
+);

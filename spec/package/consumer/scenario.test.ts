@@ -4,7 +4,7 @@ import { formatError, parseScenario, runScenario, type RunResult } from 'lessor-
 import { explain, summary } from 'lessor-sim/report';
 import { expect, test } from 'vitest';
 
-export const YAML = `
+const YAML = `
 name: consumer-expiry
 profile: v3.5
 seed: 3
@@ -20,7 +20,7 @@ steps:
     expect: { key: /svc/a, exists: false }
 `;
 
-export const HASH = '914438c72bfafc416ec36c02e393eda8766f4b2fcc24a59a6129a8176e93245f';
+const HASH = '914438c72bfafc416ec36c02e393eda8766f4b2fcc24a59a6129a8176e93245f';
 
 function replay(text: string): RunResult {
   const parsed = parseScenario(text, 'consumer.yaml');

@@ -11,21 +11,24 @@ const only = (events: Parameters<typeof measureDrift>[0]): LeaseDrift => {
 };
 
 describe('early expiry (negative drift) without a bug switch', () => {
-  it.each([V3_4, V3_5])('$name: a leader paused across an election revokes a lease the new leader just renewed (C4)', (profile) => {
-    // The lease expires during the pause; on resume the held run-loop tick offers it, the held raft tick
-    // makes ensureLeadership's isActive pass (3.5), and raft forwards the revoke to the new leader.
-    const r = runDrift({
-      cluster: { profile },
-      leases: [{ id: 1n, ttl: 3, at: seconds(1) }],
-      renews: [{ id: 1n, at: seconds(4.002), via: 'n1' }],
-      faults: [{ at: seconds(3.8) + 1, kind: 'pause-leader', forUs: seconds(1.503) }],
-      untilUs: seconds(15),
-    });
-    const d = only(r.events);
-    expect(d.anchor).toBe('renew');
-    expect(d.staleRevoke).toBe(true);
-    expect(d.driftUs!).toBeLessThan(-seconds(2.9)); // revoked 2 ms after a renewal for 3 s
-  });
+  it.each([V3_4, V3_5])(
+    '$name: a leader paused across an election revokes a lease the new leader just renewed (C4)',
+    (profile) => {
+      // The lease expires during the pause; on resume the held run-loop tick offers it, the held raft tick
+      // makes ensureLeadership's isActive pass (3.5), and raft forwards the revoke to the new leader.
+      const r = runDrift({
+        cluster: { profile },
+        leases: [{ id: 1n, ttl: 3, at: seconds(1) }],
+        renews: [{ id: 1n, at: seconds(4.002), via: 'n1' }],
+        faults: [{ at: seconds(3.8) + 1, kind: 'pause-leader', forUs: seconds(1.503) }],
+        untilUs: seconds(15),
+      });
+      const d = only(r.events);
+      expect(d.anchor).toBe('renew');
+      expect(d.staleRevoke).toBe(true);
+      expect(d.driftUs!).toBeLessThan(-seconds(2.9)); // revoked 2 ms after a renewal for 3 s
+    },
+  );
 
   it('a checkpoint computed before a renewal is applied between its clearing entry and its refresh (A7)', () => {
     // Apply loop stalled: the renewal's clearing checkpoint and the run loop's checkpoint (remaining 1 s)

@@ -16,16 +16,34 @@ const fault: fc.Arbitrary<Fault> = fc.oneof(
   fc.record({ at, kind: fc.constant('pause-leader' as const), forUs: duration }),
   fc.record({ at, kind: fc.constant('pause-follower' as const), forUs: duration }),
   fc.record({ at, kind: fc.constant('partition-leader' as const), forUs: duration }),
-  fc.record({ at, kind: fc.constant('stall-leader' as const), loop: fc.constantFrom('raft' as const, 'apply' as const), forUs: duration }),
+  fc.record({
+    at,
+    kind: fc.constant('stall-leader' as const),
+    loop: fc.constantFrom('raft' as const, 'apply' as const),
+    forUs: duration,
+  }),
 );
 
 const scenario = fc.record({
   profile: fc.constantFrom(V3_5, V3_4),
-  checkpoint: fc.option(fc.record({ intervalUs: fc.constantFrom(seconds(3.2), seconds(4.501)), persist: fc.boolean() }), { nil: undefined }),
+  checkpoint: fc.option(
+    fc.record({ intervalUs: fc.constantFrom(seconds(3.2), seconds(4.501)), persist: fc.boolean() }),
+    { nil: undefined },
+  ),
   latencyUs: fc.constantFrom(ms(1), ms(3)),
   fsyncUs: fc.constantFrom(0, 300),
-  leases: fc.array(fc.record({ ttl: fc.integer({ min: 2, max: 14 }), delayUs: fc.integer({ min: 0, max: ms(700) }) }), { minLength: 1, maxLength: 3 }),
-  renews: fc.array(fc.record({ lease: fc.nat(2), at: fc.integer({ min: seconds(1.5), max: seconds(9) }), via: fc.constantFrom('n1', 'n2', 'n3') }), { maxLength: 3 }),
+  leases: fc.array(fc.record({ ttl: fc.integer({ min: 2, max: 14 }), delayUs: fc.integer({ min: 0, max: ms(700) }) }), {
+    minLength: 1,
+    maxLength: 3,
+  }),
+  renews: fc.array(
+    fc.record({
+      lease: fc.nat(2),
+      at: fc.integer({ min: seconds(1.5), max: seconds(9) }),
+      via: fc.constantFrom('n1', 'n2', 'n3'),
+    }),
+    { maxLength: 3 },
+  ),
   faults: fc.array(fault, { maxLength: 5 }),
 });
 
@@ -40,10 +58,18 @@ function run(s: Scenario) {
       profile: s.profile,
       latencyUs: s.latencyUs,
       fsyncUs: s.fsyncUs,
-      ...(s.checkpoint === undefined ? {} : { leaseCheckpoint: true, checkpointIntervalUs: s.checkpoint.intervalUs, leaseCheckpointPersist: s.checkpoint.persist }),
+      ...(s.checkpoint === undefined
+        ? {}
+        : {
+            leaseCheckpoint: true,
+            checkpointIntervalUs: s.checkpoint.intervalUs,
+            leaseCheckpointPersist: s.checkpoint.persist,
+          }),
     },
     leases,
-    renews: s.renews.filter((r) => r.lease < leases.length).map((r) => ({ id: BigInt(r.lease + 1), at: r.at, via: r.via })),
+    renews: s.renews
+      .filter((r) => r.lease < leases.length)
+      .map((r) => ({ id: BigInt(r.lease + 1), at: r.at, via: r.via })),
     faults: s.faults,
     untilUs,
   });
@@ -67,7 +93,9 @@ describe('TTL drift over random leader changes, pauses, partitions and stalls', 
             ttlUs: d.ttl * MICROS_PER_SECOND,
             electionTimeoutUs: seconds(1),
             commitLatencyUs,
-            ...(s.checkpoint === undefined ? {} : { checkpointIntervalUs: s.checkpoint.intervalUs, loopWorkUs: commitLatencyUs }),
+            ...(s.checkpoint === undefined
+              ? {}
+              : { checkpointIntervalUs: s.checkpoint.intervalUs, loopWorkUs: commitLatencyUs }),
             spreadDelayUs: d.maxSpreadUs,
             retryIntervalUs: seconds(7),
             failedAttempts: d.failedAttempts,

@@ -17,7 +17,13 @@ describe('revoke storm on a stable leader', () => {
           latencyUs: fc.constantFrom(ms(1), ms(3)),
         }),
         (s) => {
-          const run = runStorm({ leases: s.leases, ttl: s.ttl, grantSpanUs: s.spanUs, cluster: { latencyUs: s.latencyUs }, untilUs: seconds(60) });
+          const run = runStorm({
+            leases: s.leases,
+            ttl: s.ttl,
+            grantSpanUs: s.spanUs,
+            cluster: { latencyUs: s.latencyUs },
+            untilUs: seconds(60),
+          });
           checkStableDrain(run, s.leases, 2 * s.latencyUs);
         },
       ),
@@ -39,7 +45,12 @@ describe('revoke storm on a stable leader', () => {
     });
     expect(run.revoked).toBe(3000);
     expect(run.events.filter((e) => e.kind === 'lessor-promote')).toHaveLength(1);
-    expect(maxInWindow(run.events.filter((e) => e.kind === 'lease-expired').map((e) => e.t), MICROS_PER_SECOND).count).toBe(1000);
+    expect(
+      maxInWindow(
+        run.events.filter((e) => e.kind === 'lease-expired').map((e) => e.t),
+        MICROS_PER_SECOND,
+      ).count,
+    ).toBe(1000);
     expect(maxInWindow([...primaryRevokes(run.events).values()], MICROS_PER_SECOND).count).toBe(1500);
   });
 });

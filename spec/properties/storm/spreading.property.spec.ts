@@ -50,7 +50,12 @@ describe('Promote spreading after a leader change', () => {
     // 4000 leases of TTL 10 and 2000 of TTL 13: the first window pushes TTL-10 leases out to +5.3 s; one
     // TTL-13 lease joins it and drops nextWindow to base + its delay, so the next TTL-13 lease opens a
     // second window whose pushed leases land in the same seconds as the first's.
-    const run = runStorm({ leases: 6000, ttl: (i) => (i < 4000 ? 10 : 13), transferAtUs: seconds(3), untilUs: seconds(60) });
+    const run = runStorm({
+      leases: 6000,
+      ttl: (i) => (i < 4000 ? 10 : 13),
+      transferAtUs: seconds(3),
+      untilUs: seconds(60),
+    });
     const r = spreadReport(promoteRecords(run.events).find((p) => p.leases.length > 0)!, 1000);
     expect(r.mismatches).toEqual([]);
     expect(r.maxPushedPerWindowSecond).toBe(T);

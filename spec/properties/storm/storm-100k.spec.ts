@@ -10,6 +10,8 @@ describe('100,000 leases expiring together', () => {
     const f = checkStableDrain(run, 100_000, 2000);
     // 200 iterations of 500: the last batch goes out 99.5 s after the first, then drains in 32 rounds.
     expect(f.drainUs).toBe(seconds(99.5) + 32 * 2000 + 498_000);
-    console.log(`100k storm: drain ${formatSeconds(f.drainUs)} s, peak ${f.peakPerSecond}/s, worst lag ${formatSeconds(f.worstLag)} s\n${formatRateCurve(revokeRateCurve(run.events, seconds(1)), 6)}`);
+    console.log(
+      `100k storm: drain ${formatSeconds(f.drainUs)} s, peak ${f.peakPerSecond}/s, worst lag ${formatSeconds(f.worstLag)} s\n${formatRateCurve(revokeRateCurve(run.events, seconds(1)), 6)}`,
+    );
   });
 });

@@ -1,7 +1,13 @@
 import { expect } from 'vitest';
 import type { Micros } from '../../../src/clock/time.js';
 import { MICROS_PER_SECOND } from '../../../src/clock/time.js';
-import { drainBound, maxInWindow, primaryRevokes, stormDeadlines, type StormRun } from '../../../src/properties/storm/index.js';
+import {
+  drainBound,
+  maxInWindow,
+  primaryRevokes,
+  stormDeadlines,
+  type StormRun,
+} from '../../../src/properties/storm/index.js';
 
 /**
  * The storm properties every run must satisfy on a stable leader: offers (`lease-expired` on the primary)

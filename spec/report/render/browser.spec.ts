@@ -22,7 +22,7 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 /** Where the screenshot is left for people to look at. */
-export const SCREENSHOT = join(tmpdir(), 'lessor-sim-render', 'leader-change.png');
+const SCREENSHOT = join(tmpdir(), 'lessor-sim-render', 'leader-change.png');
 
 function resolvable(name: string): boolean {
   try {
@@ -64,7 +64,13 @@ interface PlaywrightCore {
   chromium: {
     launchPersistentContext(
       userDataDir: string,
-      opts: { executablePath: string; headless: boolean; args: string[]; viewport: { width: number; height: number }; timeout: number },
+      opts: {
+        executablePath: string;
+        headless: boolean;
+        args: string[];
+        viewport: { width: number; height: number };
+        timeout: number;
+      },
     ): Promise<BrowserContext>;
   };
 }
@@ -98,12 +104,16 @@ describe('timeline page in headless Chromium', () => {
         for (const m of ['n1', 'n2', 'n3']) expect(await page.locator(`svg [data-lane="member:${m}"]`).count()).toBe(1);
         for (const c of ['c1', 'c2']) expect(await page.locator(`svg [data-lane="client:${c}"]`).count()).toBe(1);
         expect(await page.locator('svg [data-lane^="lease:"]').count()).toBe(3);
-        expect(await page.locator('[data-lane^="lease:"][data-label="L1"] .lane-label .label').textContent()).toBe('L1 · TTL 6 s');
+        expect(await page.locator('[data-lane^="lease:"][data-label="L1"] .lane-label .label').textContent()).toBe(
+          'L1 · TTL 6 s',
+        );
         expect(await page.locator('[data-lane="member:n1"] .role-leader').count()).toBeGreaterThan(0);
 
         const tip = page.locator('#tip');
         expect(await tip.isVisible()).toBe(false);
-        await page.locator('[data-lane^="lease:"][data-label="L2"] [data-kind="lease-revoke"]').hover({ timeout: 5_000 });
+        await page
+          .locator('[data-lane^="lease:"][data-label="L2"] [data-kind="lease-revoke"]')
+          .hover({ timeout: 5_000 });
         expect(await tip.isVisible()).toBe(true);
         const revokeTip = (await tip.textContent()) ?? '';
         expect(revokeTip).toContain('lease-revoke');

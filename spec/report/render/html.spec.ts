@@ -28,7 +28,8 @@ describe('renderTimelineHtml', () => {
   });
 
   it('has a lane per member, lease and client, each with a readable label', () => {
-    for (const id of ['member:n1', 'member:n2', 'member:n3', 'client:c1', 'client:c2', 'harness', 'ctl']) expect(html).toContain(`data-lane="${id}"`);
+    for (const id of ['member:n1', 'member:n2', 'member:n3', 'client:c1', 'client:c2', 'harness', 'ctl'])
+      expect(html).toContain(`data-lane="${id}"`);
     for (const label of ['L1', 'L2', 'session of c2']) expect(html).toContain(`data-label="${label}"`);
     expect(laneMarkup(html, 'member:n1')).toContain('>n1</text>');
     expect(html).toMatch(/class="label"[^>]*>L1 · TTL 6 s<\/text>/);
@@ -68,13 +69,24 @@ describe('renderTimelineHtml', () => {
     const evil = '</pre><script>alert("x")</script><img src=x onerror=alert(1)> & "quotes" \'too\'';
     const scenario = parseFixture(
       'evil.yaml',
-      ['name: evil', `description: ${JSON.stringify(evil)}`, 'steps:', '  - at: 0s', '    grant: { lease: L1, ttl: 3 }', '  - at: 0s', `    put: { key: "/k<script>x</script>", value: v, lease: L1 }`, ''].join('\n'),
+      [
+        'name: evil',
+        `description: ${JSON.stringify(evil)}`,
+        'steps:',
+        '  - at: 0s',
+        '    grant: { lease: L1, ttl: 3 }',
+        '  - at: 0s',
+        `    put: { key: "/k<script>x</script>", value: v, lease: L1 }`,
+        '',
+      ].join('\n'),
     );
     const page = renderTimelineHtml(runScenario(scenario), { title: '<b>t</b>' });
     expect(page.match(/<script/g)).toHaveLength(1);
     expect(page).not.toContain('<img');
     expect(page).not.toContain('<b>t</b>');
-    expect(page).toContain('&lt;/pre&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot; &#39;too&#39;');
+    expect(page).toContain(
+      '&lt;/pre&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot; &#39;too&#39;',
+    );
     expect(page).toContain('/k&lt;script&gt;x&lt;/script&gt;');
     expect(page).toContain('<title>&lt;b&gt;t&lt;/b&gt;</title>');
   });
@@ -119,7 +131,13 @@ describe('renderTimelineHtml', () => {
   });
 
   it('draws at most maxLeaseLanes lease lanes and says how many more there are', () => {
-    const events = Array.from({ length: 30 }, (_, i) => ({ t: i * 1000, member: 'n1', kind: 'lease-grant' as const, lease: BigInt(i + 1), fields: { ttl: 5, expiry: seconds(5) } }));
+    const events = Array.from({ length: 30 }, (_, i) => ({
+      t: i * 1000,
+      member: 'n1',
+      kind: 'lease-grant' as const,
+      lease: BigInt(i + 1),
+      fields: { ttl: 5, expiry: seconds(5) },
+    }));
     const page = renderTimelineHtml(syntheticRun(events), { maxLeaseLanes: 10 });
     expect(page.match(/data-lane="lease:/g)).toHaveLength(10);
     expect(page).toContain('… 20 more leases granted later are not drawn');

@@ -37,7 +37,10 @@ describe('member lanes', () => {
   it('n1 leads from the bootstrap election until the transfer at 4 s, then follows', () => {
     const roles = member(tl, 'n1').roles;
     const leader = roles.find((s) => s.state === 'leader')!;
-    const stepDown = find(lc.trace.events, (e) => e.member === 'n1' && e.kind === 'raft-role' && e.fields?.role === 'follower');
+    const stepDown = find(
+      lc.trace.events,
+      (e) => e.member === 'n1' && e.kind === 'raft-role' && e.fields?.role === 'follower',
+    );
     expect(leader.startUs).toBeLessThan(0);
     expect(leader.endUs).toBe(stepDown.t);
     expect(leader.endUs).toBeGreaterThanOrEqual(seconds(4));
@@ -92,7 +95,11 @@ describe('lease lanes', () => {
     expect(l2.revokedUs!).toBeGreaterThan(expiry);
     expect(l2.revokedUs! - expiry).toBeLessThan(seconds(0.6));
     expect(l2.ttl.at(-1)!.endUs).toBe(l2.revokedUs);
-    expect(l2.marks.filter((m) => m.kind === 'lease-revoke').map((m) => m.line.split(' ')[1])).toEqual(['n1', 'n2', 'n3']);
+    expect(l2.marks.filter((m) => m.kind === 'lease-revoke').map((m) => m.line.split(' ')[1])).toEqual([
+      'n1',
+      'n2',
+      'n3',
+    ]);
     expect(l2.marks.find((m) => m.kind === 'lease-revoke')!.line).toContain('keys=/svc/b');
   });
 
@@ -159,7 +166,9 @@ describe('client lanes', () => {
     const c2 = client(tl, 'c2');
     const acquired = find(lc.trace.events, (e) => e.member === 'c2' && e.kind === 'client-lock-acquired');
     expect(c2.locks).toHaveLength(1);
-    expect(c2.locks[0]!.spans).toEqual([expect.objectContaining({ state: 'held', startUs: acquired.t, endUs: tl.endUs })]);
+    expect(c2.locks[0]!.spans).toEqual([
+      expect.objectContaining({ state: 'held', startUs: acquired.t, endUs: tl.endUs }),
+    ]);
     expect(c2.writes.map((w) => w.variant)).toEqual(['accepted']);
   });
 
@@ -185,7 +194,11 @@ describe('markers and assertions', () => {
     expect(kinds).toContain(`restart@${seconds(14)}`);
     expect(kinds).toContain(`clock@${seconds(11)}`);
     expect(kinds).toContain(`fail@${seconds(19)}`);
-    expect(tl.markers.filter((m) => m.kind === 'leader').map((m) => m.label)).toEqual(['n1 leads (term 1)', 'n2 leads (term 2)', 'n3 leads (term 4)']);
+    expect(tl.markers.filter((m) => m.kind === 'leader').map((m) => m.label)).toEqual([
+      'n1 leads (term 1)',
+      'n2 leads (term 2)',
+      'n3 leads (term 4)',
+    ]);
     expect(tl.partitions).toEqual([expect.objectContaining({ startUs: seconds(7), endUs: seconds(9) })]);
   });
 
@@ -205,28 +218,53 @@ describe('nothing in the trace is lost', () => {
     for (const r of [lc, runFixture('fencing.yaml')]) {
       const t = extractTimeline(r);
       const shown = new Set<string>();
-      const add = (ls: readonly string[]): void => ls.forEach((l) => shown.add(l));
+      const add = (ls: readonly string[]): void =>
+        ls.forEach((l) => {
+          shown.add(l);
+        });
       for (const m of t.members) {
-        m.roles.forEach((s) => add(s.lines));
+        m.roles.forEach((s) => {
+          add(s.lines);
+        });
         add(m.lessor.map((x) => x.line));
         add(m.ticks.map((x) => x.line));
       }
       for (const l of t.leases) {
-        l.ttl.forEach((s) => add(s.lines));
+        l.ttl.forEach((s) => {
+          add(s.lines);
+        });
         add(l.marks.map((x) => x.line));
       }
       for (const c of t.clients) {
-        c.paused.forEach((s) => add(s.lines));
-        c.keepAlives.forEach((k) => (k.spans.forEach((s) => add(s.lines)), add(k.marks.map((x) => x.line))));
-        c.locks.forEach((k) => (k.spans.forEach((s) => add(s.lines)), add(k.marks.map((x) => x.line))));
+        c.paused.forEach((s) => {
+          add(s.lines);
+        });
+        c.keepAlives.forEach((k) => {
+          k.spans.forEach((s) => {
+            add(s.lines);
+          });
+          add(k.marks.map((x) => x.line));
+        });
+        c.locks.forEach((k) => {
+          k.spans.forEach((s) => {
+            add(s.lines);
+          });
+          add(k.marks.map((x) => x.line));
+        });
         add(c.writes.map((x) => x.line));
         add(c.ticks.map((x) => x.line));
       }
       add(t.harness.ticks.map((x) => x.line));
       add(t.ctl.ticks.map((x) => x.line));
-      t.markers.forEach((m) => add(m.lines));
-      t.partitions.forEach((p) => add(p.lines));
-      t.assertions.forEach((a) => a.traceLine !== undefined && shown.add(a.traceLine));
+      t.markers.forEach((m) => {
+        add(m.lines);
+      });
+      t.partitions.forEach((p) => {
+        add(p.lines);
+      });
+      t.assertions.forEach((a) => {
+        a.traceLine !== undefined && shown.add(a.traceLine);
+      });
       expect(r.trace.lines().filter((l) => !shown.has(l))).toEqual([]);
     }
   });

@@ -30,7 +30,8 @@ export function decodePng(buf: Uint8Array): Png {
       width = dv.getUint32(0);
       height = dv.getUint32(4);
       const [depth, color, , , interlace] = [data[8], data[9], data[10], data[11], data[12]];
-      if (depth !== 8 || interlace !== 0 || (color !== 2 && color !== 6)) throw new Error(`unsupported PNG (depth ${depth}, color ${color}, interlace ${interlace})`);
+      if (depth !== 8 || interlace !== 0 || (color !== 2 && color !== 6))
+        throw new Error(`unsupported PNG (depth ${depth}, color ${color}, interlace ${interlace})`);
       channels = color === 6 ? 4 : 3;
     } else if (type === 'IDAT') idat.push(data);
     else if (type === 'IEND') break;

@@ -14,7 +14,13 @@ describe('axis', () => {
   });
 
   it('ticks every multiple of the step inside the range, including negatives', () => {
-    expect(axisTicks(new TimeScale(-1_000_000, 9_000_000, 0, 500)).map((t) => t.label)).toEqual(['0s', '2s', '4s', '6s', '8s']);
+    expect(axisTicks(new TimeScale(-1_000_000, 9_000_000, 0, 500)).map((t) => t.label)).toEqual([
+      '0s',
+      '2s',
+      '4s',
+      '6s',
+      '8s',
+    ]);
     const scale = new TimeScale(-3_000_000, 9_000_000, 0, 1000);
     expect(axisTicks(scale).map((t) => t.label)).toEqual(['-2s', '0s', '2s', '4s', '6s', '8s']);
     expect(scale.x(-3_000_000)).toBe(0);

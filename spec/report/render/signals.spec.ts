@@ -30,7 +30,8 @@ describe('signal panel', () => {
 
   it('draws an alert lane per rule and a lane per plotted series', () => {
     const html = renderTimelineHtml(r);
-    for (const name of ['LeaseRenewalFailures', 'LeaseRenewalFailing', 'EtcdMemberDown', 'KeepAliveLeaseExpired']) expect(html).toContain(`data-lane="alert:${name}"`);
+    for (const name of ['LeaseRenewalFailures', 'LeaseRenewalFailing', 'EtcdMemberDown', 'KeepAliveLeaseExpired'])
+      expect(html).toContain(`data-lane="alert:${name}"`);
     expect(html).toContain('data-lane="series:etcd_lease_renewal_failures_total{client=&quot;c1&quot;}"');
   });
 
@@ -42,10 +43,14 @@ describe('signal panel', () => {
 });
 
 describe('explain', () => {
-  it('states each alert\'s lead over the loss it warns of', () => {
+  it("states each alert's lead over the loss it warns of", () => {
     const lines = explain(replay('scenarios/signals/paused-client-renewals.yaml'));
-    expect(lines).toContain('alert ClientDown: fired at 12 s, 4.502 s before /locks/payment-42 was deleted at 16.502 s');
-    expect(lines).toContain('alert LeaseRenewalFailing: fired at 22 s, only 5.498 s after /locks/payment-42 was deleted at 16.502 s');
+    expect(lines).toContain(
+      'alert ClientDown: fired at 12 s, 4.502 s before /locks/payment-42 was deleted at 16.502 s',
+    );
+    expect(lines).toContain(
+      'alert LeaseRenewalFailing: fired at 22 s, only 5.498 s after /locks/payment-42 was deleted at 16.502 s',
+    );
     expect(lines).toContain('alert LeaseRenewalFailures: never fired (/locks/payment-42 was deleted at 16.502 s)');
   });
 

@@ -32,7 +32,13 @@ export function runFixture(name: string): RunResult {
 /** A run made by hand: the events as given, for traces the simulator does not (yet) produce. */
 export function syntheticRun(
   events: readonly TraceEvent[],
-  opts: { members?: number; durationS?: number; labels?: Record<string, bigint>; description?: string; assertions?: AssertionResult[] } = {},
+  opts: {
+    members?: number;
+    durationS?: number;
+    labels?: Record<string, bigint>;
+    description?: string;
+    assertions?: AssertionResult[];
+  } = {},
 ): RunResult {
   const text = [
     'name: synthetic',

@@ -25,35 +25,56 @@ export interface CheckCommandOptions {
   readonly timeoutMs: number | undefined;
 }
 
-const list = (vs: readonly string[]): string[] => vs.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+const list = (vs: readonly string[]): string[] =>
+  vs
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 
 function int(flag: string, v: string, min: number): number {
-  if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`${flag} takes an integer of at least ${min}, got ${JSON.stringify(v)}`);
+  if (!/^\d+$/.test(v) || Number(v) < min)
+    throw new UsageError(`${flag} takes an integer of at least ${min}, got ${JSON.stringify(v)}`);
   return Number(v);
 }
 
 /** The campaign `check`'s flags ask for; `randomSeed` draws the seed when none is given. */
 export function checkOptions(inv: Pick<Invocation, 'flags'>, randomSeed: () => number): CheckCommandOptions {
   const flag = (name: string): string | undefined => str(inv, name);
-  const v = { runs: flag('runs'), seed: flag('seed'), 'time-budget': flag('time-budget'), shard: flag('shard'), workers: flag('workers'), out: flag('out'), 'max-events': flag('max-events'), timeout: flag('timeout') };
+  const v = {
+    runs: flag('runs'),
+    seed: flag('seed'),
+    'time-budget': flag('time-budget'),
+    shard: flag('shard'),
+    workers: flag('workers'),
+    out: flag('out'),
+    'max-events': flag('max-events'),
+    timeout: flag('timeout'),
+  };
   const properties = list(flagList(inv, 'property'));
-  for (const p of properties) if (!isPropertyName(p)) throw new UsageError(`unknown property ${JSON.stringify(p)}; known: ${PROPERTY_NAMES.join(', ')}`);
+  for (const p of properties)
+    if (!isPropertyName(p))
+      throw new UsageError(`unknown property ${JSON.stringify(p)}; known: ${PROPERTY_NAMES.join(', ')}`);
   const bugs = list(flagList(inv, 'bugs'));
   for (const b of bugs) if (!isBugName(b)) throw new UsageError(`unknown bug ${JSON.stringify(b)}`);
   const named = list(flagList(inv, 'fixes'));
   const fixes = named.includes('all') ? FIX_NAMES : named;
-  for (const f of fixes) if (!isFixName(f)) throw new UsageError(`unknown fix ${JSON.stringify(f)}; known: ${FIX_NAMES.join(', ')}, or all`);
+  for (const f of fixes)
+    if (!isFixName(f)) throw new UsageError(`unknown fix ${JSON.stringify(f)}; known: ${FIX_NAMES.join(', ')}, or all`);
   let budgetUs: Micros | undefined;
   if (v['time-budget'] !== undefined) {
     const d = parseDuration(v['time-budget']);
-    if (!d.ok || d.us <= 0) throw new UsageError(`--time-budget takes a positive duration such as 60s, got ${JSON.stringify(v['time-budget'])}`);
+    if (!d.ok || d.us <= 0)
+      throw new UsageError(
+        `--time-budget takes a positive duration such as 60s, got ${JSON.stringify(v['time-budget'])}`,
+      );
     budgetUs = d.us;
   }
   let shard = { index: 1, count: 1 };
   if (v.shard !== undefined) {
     const m = /^(\d+)\/(\d+)$/.exec(v.shard);
     const [i, n] = m === null ? [0, 0] : [Number(m[1]), Number(m[2])];
-    if (n < 1 || i < 1 || i > n) throw new UsageError(`--shard takes i/n with 1 <= i <= n, got ${JSON.stringify(v.shard)}`);
+    if (n < 1 || i < 1 || i > n)
+      throw new UsageError(`--shard takes i/n with 1 <= i <= n, got ${JSON.stringify(v.shard)}`);
     shard = { index: i, count: n };
   }
   const runs = v.runs !== undefined ? int('--runs', v.runs, 0) : budgetUs === undefined ? 1000 : undefined;
@@ -77,7 +98,8 @@ export function checkOptions(inv: Pick<Invocation, 'flags'>, randomSeed: () => n
 function timeoutOf(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const d = parseDuration(v);
-  if (!d.ok || d.us <= 0) throw new UsageError(`--timeout takes a positive wall-clock duration such as 30s, got ${JSON.stringify(v)}`);
+  if (!d.ok || d.us <= 0)
+    throw new UsageError(`--timeout takes a positive wall-clock duration such as 30s, got ${JSON.stringify(v)}`);
   return d.us / 1000;
 }
 

@@ -29,7 +29,9 @@ export async function runCheck(o: CheckCommandOptions, io: CliIO, junit?: string
     ...(o.properties !== undefined ? { properties: o.properties } : {}),
     ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
   };
-  io.err(`lessor-sim check: campaign seed ${o.seed}${o.seedGiven ? '' : ' (random)'}, ${o.runs ?? 'unbounded'} runs, shard ${o.shard.index}/${o.shard.count}, ${o.workers} workers`);
+  io.err(
+    `lessor-sim check: campaign seed ${o.seed}${o.seedGiven ? '' : ' (random)'}, ${o.runs ?? 'unbounded'} runs, shard ${o.shard.index}/${o.shard.count}, ${o.workers} workers`,
+  );
   const outcomes: RunOutcome[] = [];
   const started = Date.now();
   let violations = 0;
@@ -66,7 +68,9 @@ export async function runCheck(o: CheckCommandOptions, io: CliIO, junit?: string
   outcomes.sort((a, b) => a.index - b.index);
   const files = summarize(o, outcomes, seconds, io);
   if (junit !== undefined) writeOutput(junit, checkJunit(o, outcomes, files, seconds, startedAt));
-  const unexplained = outcomes.filter((r) => r.violation !== undefined && r.classification?.finding === undefined).length;
+  const unexplained = outcomes.filter(
+    (r) => r.violation !== undefined && r.classification?.finding === undefined,
+  ).length;
   if (violations > 0 && !(o.allowKnown && unexplained === 0)) return 1;
   return stopped > 0 ? STOPPED_EXIT_CODE : 0;
 }
@@ -79,7 +83,12 @@ function shardSize(o: CheckCommandOptions): number | undefined {
 }
 
 /** Prints the summary and writes the counterexamples; returns each written file by run index. */
-function summarize(o: CheckCommandOptions, outcomes: readonly RunOutcome[], seconds: number, io: CliIO): ReadonlyMap<number, string> {
+function summarize(
+  o: CheckCommandOptions,
+  outcomes: readonly RunOutcome[],
+  seconds: number,
+  io: CliIO,
+): ReadonlyMap<number, string> {
   const written = new Map<number, string>();
   const failing = outcomes.filter((r) => r.violation !== undefined);
   const range = outcomes.length === 0 ? 'none' : `indices ${outcomes[0]!.index}..${outcomes.at(-1)!.index}`;
@@ -88,7 +97,9 @@ function summarize(o: CheckCommandOptions, outcomes: readonly RunOutcome[], seco
   );
   for (const r of failing) {
     const v = r.violation!;
-    io.out(`  run ${r.index} (run seed ${r.runSeed}): ${v.property} at ${formatSeconds(v.atUs)} s, trace line ${v.traceLine}: ${v.message}`);
+    io.out(
+      `  run ${r.index} (run seed ${r.runSeed}): ${v.property} at ${formatSeconds(v.atUs)} s, trace line ${v.traceLine}: ${v.message}`,
+    );
     io.out(`    class: ${classLine(r)}`);
     if (o.out !== undefined && r.counterexample !== undefined) {
       const file = join(o.out, `check-${o.seed}-${r.index}-${v.property}.yaml`);
@@ -99,7 +110,10 @@ function summarize(o: CheckCommandOptions, outcomes: readonly RunOutcome[], seco
   }
   for (const r of outcomes) {
     const s = r.stopped;
-    if (s !== undefined) io.out(`  run ${r.index} (run seed ${r.runSeed}): stopped at ${formatSeconds(s.atUs)} s after ${s.events} events, not judged: ${s.message}`);
+    if (s !== undefined)
+      io.out(
+        `  run ${r.index} (run seed ${r.runSeed}): stopped at ${formatSeconds(s.atUs)} s after ${s.events} events, not judged: ${s.message}`,
+      );
   }
   const byProperty = new Map<string, number>();
   for (const r of failing) byProperty.set(r.violation!.property, (byProperty.get(r.violation!.property) ?? 0) + 1);
@@ -111,31 +125,62 @@ function summarize(o: CheckCommandOptions, outcomes: readonly RunOutcome[], seco
   }
   if (byClass.size > 0) {
     io.out('violations by finding class (docs/findings/CLASS.md):');
-    const order = [...byClass.keys()].sort((a, b) => (a === UNEXPLAINED ? 1 : b === UNEXPLAINED ? -1 : a.localeCompare(b)));
+    const order = [...byClass.keys()].sort((a, b) =>
+      a === UNEXPLAINED ? 1 : b === UNEXPLAINED ? -1 : a.localeCompare(b),
+    );
     for (const c of order) {
       const rs = byClass.get(c)!;
       io.out(`  ${c.padEnd(36)} ${String(rs.length).padStart(5)}  runs ${rs.map((r) => r.index).join(', ')}`);
     }
   }
-  io.out(`reproduce: ${reproduceLine(o)}${o.out === undefined && failing.length > 0 ? ' --out DIR   (to shrink and write counterexamples)' : ''}`);
+  io.out(
+    `reproduce: ${reproduceLine(o)}${o.out === undefined && failing.length > 0 ? ' --out DIR   (to shrink and write counterexamples)' : ''}`,
+  );
   return written;
 }
 
 /** One test case per property checked; a violated one lists its runs and how to replay each. */
-function checkJunit(o: CheckCommandOptions, outcomes: readonly RunOutcome[], files: ReadonlyMap<number, string>, seconds: number, when: Date): string {
+function checkJunit(
+  o: CheckCommandOptions,
+  outcomes: readonly RunOutcome[],
+  files: ReadonlyMap<number, string>,
+  seconds: number,
+  when: Date,
+): string {
   const cases: JUnitCase[] = (o.properties ?? PROPERTY_NAMES).map((p) => {
     const bad = outcomes.filter((r) => r.violation?.property === p);
     if (bad.length === 0) return { name: p, classname: 'lessor-sim.check', seconds: 0 };
     const lines = bad.map((r) => {
       const v = r.violation!;
       const file = files.get(r.index);
-      const replay = file !== undefined ? `npx lessor-sim run ${file}` : `npx ${reproduceLine(o)} --property ${p} --out DIR`;
+      const replay =
+        file !== undefined ? `npx lessor-sim run ${file}` : `npx ${reproduceLine(o)} --property ${p} --out DIR`;
       return `run ${r.index} (run seed ${r.runSeed}) at ${(v.atUs / 1e6).toFixed(6)} s, trace line ${v.traceLine}: ${v.message}\nreplay: ${replay}`;
     });
-    return { name: p, classname: 'lessor-sim.check', seconds: 0, failure: { message: `${bad.length} of ${outcomes.length} runs violated ${p}: ${bad[0]!.violation!.message}`, type: 'property', text: lines.join('\n') } };
+    return {
+      name: p,
+      classname: 'lessor-sim.check',
+      seconds: 0,
+      failure: {
+        message: `${bad.length} of ${outcomes.length} runs violated ${p}: ${bad[0]!.violation!.message}`,
+        type: 'property',
+        text: lines.join('\n'),
+      },
+    };
   });
   return junitXml(
-    [{ name: 'lessor-sim check', package: 'lessor-sim.check', seconds, properties: [['reproduce', reproduceLine(o)], ['runs', String(outcomes.length)]], cases }],
+    [
+      {
+        name: 'lessor-sim check',
+        package: 'lessor-sim.check',
+        seconds,
+        properties: [
+          ['reproduce', reproduceLine(o)],
+          ['runs', String(outcomes.length)],
+        ],
+        cases,
+      },
+    ],
     when,
   );
 }

@@ -9,16 +9,33 @@ export const checkCommand: Command = {
   args: '',
   positionals: { min: 0, max: 0 },
   flags: {
-    runs: { type: 'string', value: 'N', help: 'runs in the whole campaign (default 1000, or unbounded with --time-budget)' },
+    runs: {
+      type: 'string',
+      value: 'N',
+      help: 'runs in the whole campaign (default 1000, or unbounded with --time-budget)',
+    },
     seed: { type: 'string', value: 'S', help: 'campaign seed (default: random, printed)' },
     'time-budget': { type: 'string', value: 'D', help: 'stop starting runs after D (e.g. 60s, 5m)' },
-    property: { type: 'string', multiple: true, value: 'NAME', help: 'check only these properties (repeatable or comma-separated); default all' },
+    property: {
+      type: 'string',
+      multiple: true,
+      value: 'NAME',
+      help: 'check only these properties (repeatable or comma-separated); default all',
+    },
     bugs: { type: 'string', multiple: true, value: 'a,b', help: 'historical bug switches every run has on' },
     out: { type: 'string', value: 'DIR', help: 'shrink each failing run and write its counterexample scenario to DIR' },
     shard: { type: 'string', value: 'i/n', help: "run the i-th of n contiguous slices of the campaign's runs" },
     workers: { type: 'string', value: 'N', help: "worker threads (default: the machine's available parallelism)" },
-    'max-events': { type: 'string', value: 'N', help: "each run's event budget: a run past it is stopped, listed with its seed and not judged" },
-    timeout: { type: 'string', value: 'D', help: "each run's wall-clock limit (e.g. 30s), shrinking included; a run past it is stopped likewise" },
+    'max-events': {
+      type: 'string',
+      value: 'N',
+      help: "each run's event budget: a run past it is stopped, listed with its seed and not judged",
+    },
+    timeout: {
+      type: 'string',
+      value: 'D',
+      help: "each run's wall-clock limit (e.g. 30s), shrinking included; a run past it is stopped likewise",
+    },
     ...REPORTER_FLAGS,
   },
   details: [

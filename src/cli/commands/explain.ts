@@ -23,7 +23,9 @@ export const explainCommand: Command = {
     // Labels are known once the grants have run (grant-many names them by count).
     if (label !== undefined && !r.labels.entries().some(([l]) => l === label)) {
       const known = r.labels.entries().map(([l]) => l);
-      throw new UsageError(`--lease ${label}: ${scenario!.file} grants no lease labelled ${label} (labels: ${known.join(', ') || 'none'})`);
+      throw new UsageError(
+        `--lease ${label}: ${scenario!.file} grants no lease labelled ${label} (labels: ${known.join(', ') || 'none'})`,
+      );
     }
     const s = r.scenario;
     if (s.description !== undefined) inv.io.out(`${s.name}: ${s.description.trim()}\n`);

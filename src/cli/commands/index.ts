@@ -9,4 +9,13 @@ import { renderCommand } from './render.js';
 import { runCommand } from './run.js';
 import { traceCommand } from './trace.js';
 
-export const COMMANDS: readonly Command[] = [runCommand, traceCommand, explainCommand, renderCommand, metricsCommand, playgroundCommand, checkCommand, diffCommand];
+export const COMMANDS: readonly Command[] = [
+  runCommand,
+  traceCommand,
+  explainCommand,
+  renderCommand,
+  metricsCommand,
+  playgroundCommand,
+  checkCommand,
+  diffCommand,
+];

@@ -9,9 +9,17 @@ export const metricsCommand: Command = {
   positionals: { min: 1, max: 1 },
   flags: {
     ...SCENARIO_FLAGS,
-    at: { type: 'string', value: 'T', help: 'the virtual instant of the exposition, e.g. 12s (default: the end of the run)' },
+    at: {
+      type: 'string',
+      value: 'T',
+      help: 'the virtual instant of the exposition, e.g. 12s (default: the end of the run)',
+    },
     format: { type: 'string', value: 'F', help: 'prometheus (default), openmetrics, json, logs, otlp or alerts' },
-    promtool: { type: 'string', value: 'DIR', help: "write the run's series and alert rules as a `promtool test rules` file into DIR" },
+    promtool: {
+      type: 'string',
+      value: 'DIR',
+      help: "write the run's series and alert rules as a `promtool test rules` file into DIR",
+    },
   },
   details: 'The signals are read off the trace, so recording them changes nothing in the run. See docs/signals.md.',
   run: async (inv) => {
@@ -23,7 +31,12 @@ export const metricsCommand: Command = {
     const { metricsCommand: metricsOf, MetricsUsageError } = await import('../metrics.js');
     const r = replay(scenario!, opts, cli, inv.io);
     try {
-      inv.io.out(metricsOf(r, { format: str(inv, 'format'), at: str(inv, 'at'), promtoolDir: str(inv, 'promtool') }).replace(/\n$/, ''));
+      inv.io.out(
+        metricsOf(r, { format: str(inv, 'format'), at: str(inv, 'at'), promtoolDir: str(inv, 'promtool') }).replace(
+          /\n$/,
+          '',
+        ),
+      );
     } catch (e) {
       if (e instanceof MetricsUsageError) throw new UsageError(`metrics: ${e.message}`);
       throw e;

@@ -11,7 +11,11 @@ export const playgroundCommand: Command = {
   flags: {
     port: { type: 'string', value: 'N', help: 'serve on 127.0.0.1:N (default: a free port)' },
     open: { type: 'boolean', help: 'open the page in a browser' },
-    build: { type: 'string', value: 'DIR', help: 'write the page as DIR/index.html for any web host, instead of serving it' },
+    build: {
+      type: 'string',
+      value: 'DIR',
+      help: 'write the page as DIR/index.html for any web host, instead of serving it',
+    },
   },
   details: [
     'The simulation runs in the page (no server-side simulation, no network after load). FILE opens first;',
@@ -27,6 +31,10 @@ export const playgroundCommand: Command = {
     const file = inv.positionals[0];
     if (file !== undefined) loadAll([file]);
     const { runPlayground } = await import('../playground/command.js');
-    return runPlayground(file, { port: portText === undefined ? 0 : Number(portText), open: bool(inv, 'open'), build }, inv.io);
+    return runPlayground(
+      file,
+      { port: portText === undefined ? 0 : Number(portText), open: bool(inv, 'open'), build },
+      inv.io,
+    );
   },
 };

@@ -22,7 +22,9 @@ export const renderCommand: Command = {
     const { renderTimelineHtml } = await import('../../report/render/index.js');
     const r = replay(scenario!, opts, cli, inv.io);
     writeOutput(out, renderTimelineHtml(r));
-    inv.io.out(`wrote ${out} (${r.assertions.filter((a) => a.pass).length}/${r.assertions.length} assertions passed, trace sha256 ${r.trace.hash()})`);
+    inv.io.out(
+      `wrote ${out} (${r.assertions.filter((a) => a.pass).length}/${r.assertions.length} assertions passed, trace sha256 ${r.trace.hash()})`,
+    );
     return exitCodeOf([r]);
   },
 };

@@ -4,7 +4,11 @@ import { UsageError } from '../errors.js';
 import { checkOutputFile } from '../output-path.js';
 
 export const REPORTER_FLAGS: Readonly<Record<string, FlagSpec>> = {
-  reporter: { type: 'string', value: 'junit', help: 'also write a report for CI systems: junit (JUnit XML, read by GitHub, GitLab, Jenkins)' },
+  reporter: {
+    type: 'string',
+    value: 'junit',
+    help: 'also write a report for CI systems: junit (JUnit XML, read by GitHub, GitLab, Jenkins)',
+  },
   output: { type: 'string', value: 'FILE', help: 'where --reporter writes its report' },
 };
 

@@ -16,7 +16,13 @@ export interface RunFlags {
   readonly junit: string | undefined;
 }
 
-export function runFiles(scenarios: readonly Scenario[], opts: RunOptions, cli: ReplayCli, flags: RunFlags, io: CliIO): number {
+export function runFiles(
+  scenarios: readonly Scenario[],
+  opts: RunOptions,
+  cli: ReplayCli,
+  flags: RunFlags,
+  io: CliIO,
+): number {
   const started = new Date();
   const results: { r: RunResult; seconds: number }[] = [];
   for (const s of scenarios) {
@@ -26,14 +32,30 @@ export function runFiles(scenarios: readonly Scenario[], opts: RunOptions, cli: 
     if (flags.json) continue;
     io.out(`== ${s.name} (${s.file}): profile ${r.profile}, seed ${r.seed}, ${s.cluster.members} members`);
     // A stopped replay's timeline is cut short (and a livelock's is a million lines): its stop line says enough.
-    if (!flags.quiet && r.stopped === undefined) for (const line of narrate(r, { verbose: flags.verbose })) io.out(line);
+    if (!flags.quiet && r.stopped === undefined)
+      for (const line of narrate(r, { verbose: flags.verbose })) io.out(line);
     for (const line of summary(r)) io.out(line);
     io.out('');
   }
   const failed = results.filter(({ r }) => !r.passed).length;
-  if (flags.json) io.out(JSON.stringify(results.map(({ r }) => toJson(r)), null, 2));
-  else if (results.length > 1) io.out(`${results.length} scenarios: ${results.length - failed} passed, ${failed} failed`);
-  if (flags.junit !== undefined) writeOutput(flags.junit, junitXml(results.map(({ r, seconds }) => suiteOf(r, seconds, opts)), started));
+  if (flags.json)
+    io.out(
+      JSON.stringify(
+        results.map(({ r }) => toJson(r)),
+        null,
+        2,
+      ),
+    );
+  else if (results.length > 1)
+    io.out(`${results.length} scenarios: ${results.length - failed} passed, ${failed} failed`);
+  if (flags.junit !== undefined)
+    writeOutput(
+      flags.junit,
+      junitXml(
+        results.map(({ r, seconds }) => suiteOf(r, seconds, opts)),
+        started,
+      ),
+    );
   return exitCodeOf(results.map(({ r }) => r));
 }
 
@@ -49,10 +71,23 @@ function suiteOf(r: RunResult, seconds: number, opts: RunOptions): JUnitSuite {
     name: `line ${a.step.pos.line} at ${(a.atUs / 1e6).toFixed(3)} s: ${a.text}`,
     classname,
     seconds: 0,
-    ...(a.pass ? {} : { failure: { message: `expected ${a.text}, got ${a.got}`, type: 'assertion', text: `${r.scenario.file}:${a.step.pos.line}:${a.step.pos.col}: expected ${a.text}, got ${a.got}\nreplay: ${replay}` } }),
+    ...(a.pass
+      ? {}
+      : {
+          failure: {
+            message: `expected ${a.text}, got ${a.got}`,
+            type: 'assertion',
+            text: `${r.scenario.file}:${a.step.pos.line}:${a.step.pos.col}: expected ${a.text}, got ${a.got}\nreplay: ${replay}`,
+          },
+        }),
   }));
   if (r.setupError !== undefined) {
-    cases.unshift({ name: 'setup', classname, seconds: 0, error: { message: r.setupError, type: 'setup', text: `${r.scenario.file}: ${r.setupError}\nreplay: ${replay}` } });
+    cases.unshift({
+      name: 'setup',
+      classname,
+      seconds: 0,
+      error: { message: r.setupError, type: 'setup', text: `${r.scenario.file}: ${r.setupError}\nreplay: ${replay}` },
+    });
   }
   return {
     name: r.scenario.name,

@@ -21,6 +21,12 @@ export const runCommand: Command = {
     const junit = junitOutput(inv);
     const scenarios = loadAll(inv.positionals);
     const { runFiles } = await import('./run-files.js');
-    return runFiles(scenarios, opts, cli, { quiet: bool(inv, 'quiet'), verbose: bool(inv, 'verbose'), json: bool(inv, 'json'), junit }, inv.io);
+    return runFiles(
+      scenarios,
+      opts,
+      cli,
+      { quiet: bool(inv, 'quiet'), verbose: bool(inv, 'verbose'), json: bool(inv, 'json'), junit },
+      inv.io,
+    );
   },
 };

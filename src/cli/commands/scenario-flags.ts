@@ -31,7 +31,8 @@ export function runOptions(inv: Invocation): RunOptions {
     out.seed = Number(seed);
   }
   if (profile !== undefined) {
-    if (profile !== 'v3.4' && profile !== 'v3.5') throw new UsageError(`--profile takes v3.4 or v3.5, got ${JSON.stringify(profile)}`);
+    if (profile !== 'v3.4' && profile !== 'v3.5')
+      throw new UsageError(`--profile takes v3.4 or v3.5, got ${JSON.stringify(profile)}`);
     out.profile = profile;
   }
   return out;

@@ -26,7 +26,9 @@ function onPath(name: string, searchPath: string): string | undefined {
 export function findEtcd(searchPath = process.env.PATH ?? ''): EtcdBinaries {
   const etcd = onPath('etcd', searchPath);
   const etcdctl = onPath('etcdctl', searchPath);
-  const missing = [etcd === undefined ? 'etcd' : undefined, etcdctl === undefined ? 'etcdctl' : undefined].filter((x) => x !== undefined);
+  const missing = [etcd === undefined ? 'etcd' : undefined, etcdctl === undefined ? 'etcdctl' : undefined].filter(
+    (x) => x !== undefined,
+  );
   if (etcd === undefined || etcdctl === undefined) {
     throw new DriverError(
       `${missing.join(' and ')} not found on PATH; install etcd 3.4 (Debian: apt-get install -y etcd-server etcd-client) to run diff`,

@@ -122,7 +122,9 @@ export class ChildRegistry {
     const proc = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });
     await new Promise<void>((resolve, reject) => {
       proc.once('spawn', resolve);
-      proc.once('error', (e: NodeJS.ErrnoException) => reject(new DriverError(`cannot start ${name} (${cmd}): ${e.code ?? e.message}`)));
+      proc.once('error', (e: NodeJS.ErrnoException) =>
+        reject(new DriverError(`cannot start ${name} (${cmd}): ${e.code ?? e.message}`)),
+      );
     });
     const pid = proc.pid!;
     const child = new Child(name, pid, proc);

@@ -36,7 +36,9 @@ export interface EventPair {
 export function pairAssertions(sim: readonly AssertionResult[], real: readonly RealAssertionResult[]): AssertionPair[] {
   const realByStep = new Map(real.map((r) => [r.step, r]));
   const simByStep = new Map(sim.map((r) => [r.step, r]));
-  const steps = [...new Set([...sim.map((a) => a.step), ...real.map((a) => a.step)])].sort((a, b) => a.atUs - b.atUs || a.pos.line - b.pos.line);
+  const steps = [...new Set([...sim.map((a) => a.step), ...real.map((a) => a.step)])].sort(
+    (a, b) => a.atUs - b.atUs || a.pos.line - b.pos.line,
+  );
   return steps.map((step) => {
     const s = simByStep.get(step);
     const r = realByStep.get(step);
@@ -103,11 +105,16 @@ export interface SortedDifferences {
  * position when it names one; the first such declaration wins) and the rest, and lists the declarations
  * that covered nothing.
  */
-export function sortDifferences(outside: readonly EventPair[], declared: readonly ExpectedDifference[]): SortedDifferences {
+export function sortDifferences(
+  outside: readonly EventPair[],
+  declared: readonly ExpectedDifference[],
+): SortedDifferences {
   const expected: Array<{ event: EventPair; difference: ExpectedDifference }> = [];
   const unexpected: EventPair[] = [];
   for (const event of outside) {
-    const difference = declared.find((d) => d.kind === event.kind && d.subject === event.subject && (d.nth === undefined || d.nth === event.nth));
+    const difference = declared.find(
+      (d) => d.kind === event.kind && d.subject === event.subject && (d.nth === undefined || d.nth === event.nth),
+    );
     if (difference === undefined) unexpected.push(event);
     else expected.push({ event, difference });
   }

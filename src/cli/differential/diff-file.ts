@@ -63,7 +63,8 @@ export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<File
   const sim = runScenario(s, { profile: 'v3.4' });
   const simWallUs = Math.round((performance.now() - simStart) * 1000);
   const simNotes: string[] = [];
-  if (s.profile !== 'v3.4') simNotes.push(`the file asks for profile ${s.profile}; the simulation runs it as v3.4 to match etcd 3.4.23`);
+  if (s.profile !== 'v3.4')
+    simNotes.push(`the file asks for profile ${s.profile}; the simulation runs it as v3.4 to match etcd 3.4.23`);
   if (sim.setupError !== undefined) simNotes.push(`simulation setup failed: ${sim.setupError}`);
 
   const registry = opts.registry ?? new ChildRegistry();
@@ -105,7 +106,10 @@ export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<File
   const assertions = pairAssertions(sim.assertions, real.assertions);
   const events = pairEvents(simObserved(sim), real.observed);
   const paired = events.filter((e) => e.deltaUs !== undefined);
-  const largest = paired.reduce<EventPair | undefined>((m, e) => (m === undefined || Math.abs(e.deltaUs!) > Math.abs(m.deltaUs!) ? e : m), undefined);
+  const largest = paired.reduce<EventPair | undefined>(
+    (m, e) => (m === undefined || Math.abs(e.deltaUs!) > Math.abs(m.deltaUs!) ? e : m),
+    undefined,
+  );
   const eventsOutside = events.filter((e) => !e.within);
   const { expected, unexpected, unmatched } = sortDifferences(eventsOutside, s.expectedDifferences ?? []);
   const assertionsAgree = sim.setupError === undefined && assertions.every((a) => a.agree);

@@ -75,7 +75,8 @@ export class EtcdCluster {
         return cluster;
       } catch (e) {
         await cluster.stop();
-        if (!(e instanceof PortInUse) || attempt >= PORT_ATTEMPTS) throw e instanceof PortInUse ? new DriverError(e.message) : e;
+        if (!(e instanceof PortInUse) || attempt >= PORT_ATTEMPTS)
+          throw e instanceof PortInUse ? new DriverError(e.message) : e;
         log(`${e.message}; retrying with other ports`);
       }
     }
@@ -97,14 +98,22 @@ export class EtcdCluster {
         const lines = m.child?.lastLines(20) ?? [];
         const busy = lines.find((l) => l.includes('address already in use'));
         if (busy !== undefined) throw new PortInUse(`etcd member ${m.name}: ${logMessage(busy)}`);
-        const last = lines.filter((l) => l.trim() !== '').map(logMessage).at(-1) ?? 'no output';
-        throw new DriverError(`etcd member ${m.name} failed to start (${m.child?.describeExit() ?? 'not started'}): ${last}`);
+        const last =
+          lines
+            .filter((l) => l.trim() !== '')
+            .map(logMessage)
+            .at(-1) ?? 'no output';
+        throw new DriverError(
+          `etcd member ${m.name} failed to start (${m.child?.describeExit() ?? 'not started'}): ${last}`,
+        );
       }
       const st = await Promise.all(this.members.map((m) => m.rpc.status(POLL_STATUS_MS).catch(() => undefined)));
       answering = st.filter((s) => s !== undefined).length;
       const leaders = new Set(st.map((s) => s?.leader ?? 0n));
       if (answering === this.members.length && leaders.size === 1 && !leaders.has(0n)) {
-        st.forEach((s, i) => (this.members[i]!.id = s!.memberId));
+        st.forEach((s, i) => {
+          this.members[i]!.id = s!.memberId;
+        });
         return;
       }
       if (nowUs() > deadline) {
@@ -171,7 +180,11 @@ export class EtcdCluster {
     const deadline = nowUs() + 10_000_000;
     while (nowUs() < deadline) {
       const s = await to.rpc.status(POLL_STATUS_MS).catch(() => undefined);
-      if (s?.leader === to.id && (await to.rpc.range('lessor-sim/ready', false, POLL_STATUS_MS).catch(() => undefined)) !== undefined) return undefined;
+      if (
+        s?.leader === to.id &&
+        (await to.rpc.range('lessor-sim/ready', false, POLL_STATUS_MS).catch(() => undefined)) !== undefined
+      )
+        return undefined;
       await sleepMs(50);
     }
     throw new DriverError(`${to.name} did not take over leadership within 10 s`);

@@ -78,7 +78,12 @@ export class EtcdMember {
 
 /** The command line of each member of a new cluster; a restart reuses it (etcd then ignores the
  * --initial-* flags because the data dir already holds a member). */
-export function memberArgs(addrs: readonly MemberAddress[], flags: ClusterFlags, dataRoot: string, token: string): string[][] {
+export function memberArgs(
+  addrs: readonly MemberAddress[],
+  flags: ClusterFlags,
+  dataRoot: string,
+  token: string,
+): string[][] {
   const initialCluster = addrs.map((a) => `${a.name}=${url(a.peerPort)}`).join(',');
   return addrs.map((a) => [
     `--name=${a.name}`,

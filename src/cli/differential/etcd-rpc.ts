@@ -35,7 +35,14 @@ let loaded: Services | undefined;
 function services(): Services {
   if (loaded === undefined) {
     // int64 as decimal strings (lease IDs exceed 2^53), enums by name, absent fields as proto3 defaults.
-    const def = protoLoader.loadSync(PROTO, { includeDirs: PROTO_DIRS, keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
+    const def = protoLoader.loadSync(PROTO, {
+      includeDirs: PROTO_DIRS,
+      keepCase: true,
+      longs: String,
+      enums: String,
+      defaults: true,
+      oneofs: true,
+    });
     const pkg = grpc.loadPackageDefinition(def).etcdserverpb as unknown as Services;
     loaded = pkg;
   }
@@ -89,13 +96,20 @@ interface RawKv {
 }
 
 const headerRevision = (r: unknown): number => Number((r as { header: RawHeader }).header.revision);
-const toKv = (kv: RawKv): RpcKeyValue => ({ key: kv.key.toString(), value: kv.value.toString(), modRevision: Number(kv.mod_revision), lease: BigInt(kv.lease) });
+const toKv = (kv: RawKv): RpcKeyValue => ({
+  key: kv.key.toString(),
+  value: kv.value.toString(),
+  modRevision: Number(kv.mod_revision),
+  lease: BigInt(kv.lease),
+});
 /** Every key: from "\0" with range_end "\0" (etcdctl's --from-key of ""). */
 const ALL_KEYS = { key: Buffer.from([0]), range_end: Buffer.from([0]) };
 
 /** Opens a bidirectional stream method of a loaded service client. */
 function duplex(client: grpc.Client, method: string, opts: grpc.CallOptions): grpc.ClientDuplexStream<object, unknown> {
-  const open = (client as unknown as Record<string, (o: grpc.CallOptions) => grpc.ClientDuplexStream<object, unknown>>)[method]!;
+  const open = (client as unknown as Record<string, (o: grpc.CallOptions) => grpc.ClientDuplexStream<object, unknown>>)[
+    method
+  ]!;
   return open.call(client, opts);
 }
 
@@ -129,13 +143,21 @@ export class EtcdRpc {
     });
   }
 
-  async range(key: string, serializable: boolean, timeoutMs?: number): Promise<{ revision: number; kv: RpcKeyValue | undefined }> {
-    const r = (await this.call(this.kv, 'Range', { key: Buffer.from(key), serializable }, timeoutMs)) as { kvs: RawKv[] };
+  async range(
+    key: string,
+    serializable: boolean,
+    timeoutMs?: number,
+  ): Promise<{ revision: number; kv: RpcKeyValue | undefined }> {
+    const r = (await this.call(this.kv, 'Range', { key: Buffer.from(key), serializable }, timeoutMs)) as {
+      kvs: RawKv[];
+    };
     return { revision: headerRevision(r), kv: r.kvs[0] === undefined ? undefined : toKv(r.kvs[0]) };
   }
 
   async put(key: string, value: string, lease: bigint): Promise<number> {
-    return headerRevision(await this.call(this.kv, 'Put', { key: Buffer.from(key), value: Buffer.from(value), lease: lease.toString() }));
+    return headerRevision(
+      await this.call(this.kv, 'Put', { key: Buffer.from(key), value: Buffer.from(value), lease: lease.toString() }),
+    );
   }
 
   async deleteKey(key: string): Promise<{ revision: number; deleted: number }> {
@@ -144,7 +166,11 @@ export class EtcdRpc {
   }
 
   async leaseGrant(ttlSeconds: number, id: bigint): Promise<{ id: bigint; ttl: number }> {
-    const r = (await this.call(this.lease, 'LeaseGrant', { TTL: String(ttlSeconds), ID: id.toString() })) as { ID: string; TTL: string; error: string };
+    const r = (await this.call(this.lease, 'LeaseGrant', { TTL: String(ttlSeconds), ID: id.toString() })) as {
+      ID: string;
+      TTL: string;
+      error: string;
+    };
     if (r.error !== '') throw new RpcFailure('LeaseGrant', grpc.status.UNKNOWN, r.error);
     return { id: BigInt(r.ID), ttl: Number(r.TTL) };
   }
@@ -154,8 +180,16 @@ export class EtcdRpc {
   }
 
   /** TTL -1 with grantedTTL 0 is etcd's "not found" answer; a found lease always has grantedTTL > 0. */
-  async leaseTimeToLive(id: bigint, keys: boolean, timeoutMs?: number): Promise<{ ttl: number; grantedTtl: number; keys: string[] }> {
-    const r = (await this.call(this.lease, 'LeaseTimeToLive', { ID: id.toString(), keys }, timeoutMs)) as { TTL: string; grantedTTL: string; keys: Buffer[] };
+  async leaseTimeToLive(
+    id: bigint,
+    keys: boolean,
+    timeoutMs?: number,
+  ): Promise<{ ttl: number; grantedTtl: number; keys: string[] }> {
+    const r = (await this.call(this.lease, 'LeaseTimeToLive', { ID: id.toString(), keys }, timeoutMs)) as {
+      TTL: string;
+      grantedTTL: string;
+      keys: Buffer[];
+    };
     return { ttl: Number(r.TTL), grantedTtl: Number(r.grantedTTL), keys: r.keys.map((k) => k.toString()) };
   }
 
@@ -165,8 +199,18 @@ export class EtcdRpc {
   }
 
   async status(timeoutMs: number): Promise<{ memberId: bigint; leader: bigint; raftTerm: number; version: string }> {
-    const r = (await this.call(this.maintenance, 'Status', {}, timeoutMs)) as { header: RawHeader; leader: string; raftTerm: string; version: string };
-    return { memberId: BigInt(r.header.member_id), leader: BigInt(r.leader), raftTerm: Number(r.raftTerm), version: r.version };
+    const r = (await this.call(this.maintenance, 'Status', {}, timeoutMs)) as {
+      header: RawHeader;
+      leader: string;
+      raftTerm: string;
+      version: string;
+    };
+    return {
+      memberId: BigInt(r.header.member_id),
+      leader: BigInt(r.leader),
+      raftTerm: Number(r.raftTerm),
+      version: r.version,
+    };
   }
 
   /**
@@ -195,10 +239,18 @@ export class EtcdRpc {
     const { onCreated, onEvents, onEnd } = on;
     const stream = duplex(this.watch, 'Watch', {});
     stream.on('data', (raw: unknown) => {
-      const r = raw as { created: boolean; canceled: boolean; cancel_reason: string; events: Array<{ type: 'PUT' | 'DELETE'; kv: RawKv }> };
+      const r = raw as {
+        created: boolean;
+        canceled: boolean;
+        cancel_reason: string;
+        events: Array<{ type: 'PUT' | 'DELETE'; kv: RawKv }>;
+      };
       if (r.created) onCreated();
       if (r.canceled) return onEnd(`watch canceled: ${r.cancel_reason}`);
-      if (r.events.length > 0) onEvents(r.events.map((e) => ({ type: e.type, key: e.kv.key.toString(), modRevision: Number(e.kv.mod_revision) })));
+      if (r.events.length > 0)
+        onEvents(
+          r.events.map((e) => ({ type: e.type, key: e.kv.key.toString(), modRevision: Number(e.kv.mod_revision) })),
+        );
     });
     stream.on('error', (e: grpc.ServiceError) => onEnd(e.details || grpc.status[e.code] || 'error'));
     stream.on('end', () => onEnd('stream ended'));

@@ -49,14 +49,17 @@ export function loadDrivable(files: readonly string[], err: (line: string) => vo
   return bad ? undefined : scenarios;
 }
 
-export async function runDiff(files: string[], opts: { out: (line: string) => void; err: (line: string) => void } & Partial<RunDiffOptions>): Promise<number> {
+export async function runDiff(
+  files: string[],
+  opts: { out: (line: string) => void; err: (line: string) => void } & Partial<RunDiffOptions>,
+): Promise<number> {
   if (files.length === 0) {
     opts.err('lessor-sim diff: name at least one scenario file');
     return 2;
   }
   const scenarios = loadDrivable(files, opts.err);
   if (scenarios === undefined) return 2;
-  let binaries;
+  let binaries: ReturnType<typeof findEtcd>;
   try {
     binaries = findEtcd(opts.searchPath);
   } catch (e) {
@@ -77,10 +80,15 @@ export async function runDiff(files: string[], opts: { out: (line: string) => vo
       allAgree &&= d.agree;
       const ratio = (d.clusterStartUs + d.realReplayUs) / Math.max(1, d.simWallUs);
       const largest = d.largest === undefined ? '-' : formatTimeMs(Math.abs(d.largest.deltaUs!));
-      summary.push(`  ${d.agree ? 'AGREE   ' : 'DISAGREE'} ${s.name.padEnd(44)} largest |Δ| ${largest.padStart(8)}  etcd/simulation wall ${ratio.toFixed(0)}×`);
+      summary.push(
+        `  ${d.agree ? 'AGREE   ' : 'DISAGREE'} ${s.name.padEnd(44)} largest |Δ| ${largest.padStart(8)}  etcd/simulation wall ${ratio.toFixed(0)}×`,
+      );
     } catch (e) {
       // A DriverError is the whole story in one line; anything else is unexpected, so say so.
-      const message = e instanceof DriverError ? e.message : `unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
+      const message =
+        e instanceof DriverError
+          ? e.message
+          : `unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
       opts.err(`lessor-sim diff: ${s.file}: cannot run real etcd: ${message}`);
       summary.push(`  ERROR    ${s.name.padEnd(44)} ${message.split('\n')[0]}`);
       allAgree = false;

@@ -24,7 +24,12 @@ export class KeepAliveChild {
     name: string,
     onRenew: (ttl: number) => void,
   ): Promise<KeepAliveChild> {
-    const child = await registry.spawn(name, bins.etcdctl, [`--endpoints=${endpoint}`, 'lease', 'keep-alive', BigInt.asUintN(64, leaseId).toString(16)]);
+    const child = await registry.spawn(name, bins.etcdctl, [
+      `--endpoints=${endpoint}`,
+      'lease',
+      'keep-alive',
+      BigInt.asUintN(64, leaseId).toString(16),
+    ]);
     child.onLine((line) => {
       const m = RENEWED.exec(line);
       if (m !== null) onRenew(Number(m[2]));

@@ -32,7 +32,11 @@ export class KeyWatch {
 
   /** Opens the watches on every member; resolves once each is registered (so no event reaches us late). */
   async start(timeoutMs: number): Promise<void> {
-    await within(Promise.all(this.cluster.members.map((m) => this.open(m))), timeoutMs, 'the key watches were not created in time');
+    await within(
+      Promise.all(this.cluster.members.map((m) => this.open(m))),
+      timeoutMs,
+      'the key watches were not created in time',
+    );
   }
 
   /** (Re)opens the watch on a member, e.g. after it restarts; resolves when etcd has created it. */

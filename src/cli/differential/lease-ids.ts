@@ -21,7 +21,11 @@ export class LeaseIds {
 
   /** The ID now, or why there is none (yet). */
   now(label: string): bigint | string {
-    return this.ids.get(label) ?? this.failed.get(label) ?? `lease ${label} has not been granted yet (its grant is still in flight)`;
+    return (
+      this.ids.get(label) ??
+      this.failed.get(label) ??
+      `lease ${label} has not been granted yet (its grant is still in flight)`
+    );
   }
 
   /** The ID once the grant is answered, or why it never will be. */

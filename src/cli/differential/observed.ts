@@ -47,14 +47,21 @@ export function reportedGrant(scenario: Scenario): (label: string) => 'single' |
 
 /** The simulation's observable lease events, as a client of real etcd would have seen them. */
 export function simObserved(run: RunResult): Observed[] {
-  const labelOf = (id: bigint | undefined): string => (id === undefined ? '?' : run.labels.labelOf(id) ?? `lease ${id.toString(16)}`);
+  const labelOf = (id: bigint | undefined): string =>
+    id === undefined ? '?' : (run.labels.labelOf(id) ?? `lease ${id.toString(16)}`);
   const keep = reportedGrant(run.scenario);
   const expiryDeletes = keysRevokedOnExpiry(run.trace.events);
   const seenDeletes = new Set<string>();
   const out: Observed[] = [];
   for (const e of run.trace.events) {
     const add = (kind: ObservedKind, subject: string, value?: number, cause?: DeleteCause): void => {
-      out.push({ kind, subject, tUs: e.t, ...(value !== undefined ? { value } : {}), ...(cause !== undefined ? { cause } : {}) });
+      out.push({
+        kind,
+        subject,
+        tUs: e.t,
+        ...(value !== undefined ? { value } : {}),
+        ...(cause !== undefined ? { cause } : {}),
+      });
     };
     switch (e.kind) {
       case 'ctl-granted': {
@@ -73,7 +80,8 @@ export function simObserved(run: RunResult): Observed[] {
       }
       case 'client-keepalive-once-recv':
         // The member's TTL 0 answer for a lease it does not have, before clientv3 turns it into ErrLeaseNotFound.
-        if (e.member.startsWith('ctl-') && e.fields?.ttl === 0) add('renew', renewSubject(labelOf(e.lease), undefined), 0);
+        if (e.member.startsWith('ctl-') && e.fields?.ttl === 0)
+          add('renew', renewSubject(labelOf(e.lease), undefined), 0);
         break;
       case 'ctl-error':
         if (e.fields?.op === 'keepalive-once') add('error', failedOnceSubject(labelOf(e.lease)));

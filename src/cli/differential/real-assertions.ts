@@ -22,7 +22,8 @@ export interface RealAssertionContext {
 
 const verdict = (pass: boolean, got: string): AssertionVerdict => ({ pass, got });
 const fail = (got: string): AssertionVerdict => ({ pass: false, got });
-const inRange = (v: number, r: IntRange): boolean => (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max);
+const inRange = (v: number, r: IntRange): boolean =>
+  (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max);
 const why = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** The member a request goes to: `via`, else the leader. */
@@ -97,4 +98,3 @@ async function evaluate(a: Assertion, ctx: RealAssertionContext): Promise<Assert
       return fail(`${a.form} is not observable on real etcd`);
   }
 }
-

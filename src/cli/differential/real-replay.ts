@@ -22,7 +22,7 @@ import type { EtcdMember } from './etcd-member.js';
 import { COMMAND_TIMEOUT_MS } from './etcd-rpc.js';
 import { KeyWatch } from './key-watch.js';
 import { LeaseIds } from './lease-ids.js';
-import { failedOnceSubject, renewSubject, reportedGrant, type Observed, type ObservedKind } from './observed.js';
+import { renewSubject, reportedGrant, type Observed, type ObservedKind } from './observed.js';
 import { evaluateReal } from './real-assertions.js';
 import { ReplayClients } from './replay-clients.js';
 import type { RealStepReplay } from './real-step-replay.js';
@@ -62,7 +62,12 @@ export interface RealRun {
 
 const why = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-export async function replayOnEtcd(scenario: Scenario, cluster: EtcdCluster, registry: ChildRegistry, bins: EtcdBinaries): Promise<RealRun> {
+export async function replayOnEtcd(
+  scenario: Scenario,
+  cluster: EtcdCluster,
+  registry: ChildRegistry,
+  bins: EtcdBinaries,
+): Promise<RealRun> {
   return new RealReplay(scenario, cluster, registry, bins).run();
 }
 
@@ -87,7 +92,9 @@ class RealReplay implements RealStepReplay {
     bins: EtcdBinaries,
   ) {
     this.reportGrant = reportedGrant(scenario);
-    this.clients = new ReplayClients(cluster, registry, bins, (client, label, ttl) => this.observe('renew', renewSubject(label, client), ttl));
+    this.clients = new ReplayClients(cluster, registry, bins, (client, label, ttl) =>
+      this.observe('renew', renewSubject(label, client), ttl),
+    );
   }
 
   private t(): Micros {
@@ -105,9 +112,11 @@ class RealReplay implements RealStepReplay {
       await sleepUntil(this.t0 + at);
       const late = this.t() - at;
       if (late > LATE_NOTE_US) this.note(at, `steps at this instant started ${formatTimeMs(late)} late`);
-      if (steps.some((s) => s.kind !== 'expect' && !('via' in s && s.via !== undefined))) this.leaderNow = await this.cluster.leader();
+      if (steps.some((s) => s.kind !== 'expect' && !('via' in s && s.via !== undefined)))
+        this.leaderNow = await this.cluster.leader();
       // 1. What acts at once in the simulation (signals, client processes), in file order.
-      for (const s of steps) if (s.kind !== 'expect' && !sendsRequest(s)) await Promise.race([this.perform(s), sleepMs(LOCAL_STEP_WAIT_MS)]);
+      for (const s of steps)
+        if (s.kind !== 'expect' && !sendsRequest(s)) await Promise.race([this.perform(s), sleepMs(LOCAL_STEP_WAIT_MS)]);
       // 2. The checks, sent before this instant's requests: in the simulation those take effect only
       //    after the network delay, so an `expect` never sees them.
       const expects = steps.filter((s): s is ExpectStep => s.kind === 'expect');
@@ -120,13 +129,17 @@ class RealReplay implements RealStepReplay {
     await sleepUntil(this.t0 + this.scenario.durationUs);
     // The simulation stops at `duration`; so does observation here.
     this.ended = true;
-    for (const d of watch.deletions) if (d.tUs <= this.scenario.durationUs) this.observed.push({ kind: 'delete', subject: d.key, tUs: d.tUs, value: d.revision });
+    for (const d of watch.deletions)
+      if (d.tUs <= this.scenario.durationUs)
+        this.observed.push({ kind: 'delete', subject: d.key, tUs: d.tUs, value: d.revision });
     watch.close();
     this.ids.abandon('the run ended before this lease was granted');
     await this.clients.stopAll();
-    await within(Promise.allSettled([...this.fifos.values(), ...this.background]), COMMAND_TIMEOUT_MS + 2_000, 'requests still pending').catch((e) =>
-      this.note(this.scenario.durationUs, why(e)),
-    );
+    await within(
+      Promise.allSettled([...this.fifos.values(), ...this.background]),
+      COMMAND_TIMEOUT_MS + 2_000,
+      'requests still pending',
+    ).catch((e) => this.note(this.scenario.durationUs, why(e)));
     this.observed.sort((a, b) => a.tUs - b.tUs);
     return { assertions: this.assertions, observed: this.observed, notes: this.notes };
   }
@@ -140,7 +153,8 @@ class RealReplay implements RealStepReplay {
   }
 
   observeBulkGrant(label: string, ttl: number): void {
-    if (this.reportGrant(label) !== undefined && !this.ended) this.observed.push({ kind: 'grant', subject: label, tUs: this.t(), value: ttl, bulk: true });
+    if (this.reportGrant(label) !== undefined && !this.ended)
+      this.observed.push({ kind: 'grant', subject: label, tUs: this.t(), value: ttl, bulk: true });
   }
 
   wallUs(atUs: Micros): Micros {
@@ -177,7 +191,7 @@ class RealReplay implements RealStepReplay {
 
   /** Where etcdctl would send a request: `via`, else the leader at this instant, else n1. */
   target(via: string | undefined): EtcdMember {
-    return via !== undefined ? this.cluster.member(via) : this.leaderNow ?? this.cluster.members[0]!;
+    return via !== undefined ? this.cluster.member(via) : (this.leaderNow ?? this.cluster.members[0]!);
   }
 
   request(s: Step & { via?: string }, what: string, fn: (m: EtcdMember) => Promise<void>): void {
@@ -195,7 +209,8 @@ class RealReplay implements RealStepReplay {
   private async perform(s: Exclude<Step, ExpectStep>): Promise<void> {
     const entry = realStep(s.kind);
     // Refused before the run (refusals.ts); noted here too, never silently dropped.
-    if ('refused' in entry) return this.note(s.atUs, `${s.kind} (line ${s.pos.line}) is not supported on real etcd; skipped`);
+    if ('refused' in entry)
+      return this.note(s.atUs, `${s.kind} (line ${s.pos.line}) is not supported on real etcd; skipped`);
     return entry.perform(s, this);
   }
 
@@ -205,7 +220,9 @@ class RealReplay implements RealStepReplay {
     const deadline = nowUs() + 30_000_000;
     while (!this.ended && nowUs() < deadline) {
       if ((await m.rpc.status(500).catch(() => undefined)) !== undefined) {
-        await within(this.watch!.open(m), 5_000, `the watch on ${name} was not recreated`).catch((e) => this.note(at, why(e)));
+        await within(this.watch!.open(m), 5_000, `the watch on ${name} was not recreated`).catch((e) =>
+          this.note(at, why(e)),
+        );
         return;
       }
       await sleepUntil(nowUs() + 100_000);

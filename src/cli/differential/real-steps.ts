@@ -62,17 +62,24 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
     sendsRequest: false,
     perform: (s, r) => {
       const start = (id: bigint): Promise<void> =>
-        r.enqueue(`client ${s.client}`, s.atUs, `keepalive ${s.lease} (line ${s.pos.line})`, () => r.clients.start(s.client, s.lease, id, s.via));
+        r.enqueue(`client ${s.client}`, s.atUs, `keepalive ${s.lease} (line ${s.pos.line})`, () =>
+          r.clients.start(s.client, s.lease, id, s.via),
+        );
       const id = r.ids.now(s.lease);
       if (typeof id === 'bigint') return start(id);
       // As in the simulation, a keep-alive of a lease whose grant is still in flight starts once it is
       // answered; meanwhile the client's other steps go on.
-      r.inBackground(r.ids.wait(s.lease).then((v) => (typeof v === 'bigint' ? start(v) : r.note(s.atUs, `keepalive ${s.lease}: ${v}`))));
+      r.inBackground(
+        r.ids
+          .wait(s.lease)
+          .then((v) => (typeof v === 'bigint' ? start(v) : r.note(s.atUs, `keepalive ${s.lease}: ${v}`))),
+      );
     },
   },
   'keepalive-stop': {
     sendsRequest: false,
-    perform: (s, r) => r.enqueue(`client ${s.client}`, s.atUs, `keepalive-stop ${s.lease}`, () => r.clients.stop(s.client, s.lease)),
+    perform: (s, r) =>
+      r.enqueue(`client ${s.client}`, s.atUs, `keepalive-stop ${s.lease}`, () => r.clients.stop(s.client, s.lease)),
   },
   'keepalive-once': {
     sendsRequest: true,
@@ -92,11 +99,15 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
     sendsRequest: false,
     perform: (s, r) => {
       signal(r, 'pause', s.member, s.client);
-      if (s.forUs !== undefined) r.inBackground(sleepUntil(r.wallUs(s.atUs + s.forUs)).then(() => signal(r, 'resume', s.member, s.client)));
+      if (s.forUs !== undefined)
+        r.inBackground(sleepUntil(r.wallUs(s.atUs + s.forUs)).then(() => signal(r, 'resume', s.member, s.client)));
     },
   },
   resume: { sendsRequest: false, perform: (s, r) => signal(r, 'resume', s.member, s.client) },
-  stall: { refused: 'stalling one loop of a member needs a fault-injecting etcd build; the driver can only signal the whole process' },
+  stall: {
+    refused:
+      'stalling one loop of a member needs a fault-injecting etcd build; the driver can only signal the whole process',
+  },
   unstall: { refused: 'stalls are not supported (no fault-injecting etcd build), so there is nothing to unstall' },
   crash: { sendsRequest: false, perform: (s, r) => r.cluster.crash(s.member) },
   restart: {
@@ -114,9 +125,14 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
       if (problem !== undefined) r.note(s.atUs, `transfer-leader to ${s.to}: ${problem}`);
     },
   },
-  partition: { refused: 'partitioning members needs network namespaces, which this driver does not use (loopback only)' },
+  partition: {
+    refused: 'partitioning members needs network namespaces, which this driver does not use (loopback only)',
+  },
   heal: { refused: 'partitions are not supported (no network namespaces), so there is nothing to heal' },
-  clock: { refused: "jumping one member's wall clock needs a per-process clock (libfaketime or a VM); the members share the host clock" },
+  clock: {
+    refused:
+      "jumping one member's wall clock needs a per-process clock (libfaketime or a VM); the members share the host clock",
+  },
   'grant-many': {
     sendsRequest: true,
     perform: (s, r) => {
@@ -130,7 +146,8 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
         },
         (label, e) => r.ids.fail(label, `the grant of ${label} failed: ${e}`),
       ).then((res) => {
-        if (res.failures > 0) r.note(s.atUs, `${res.failures} of ${s.count} grants of ${s.prefix}* failed (first: ${res.firstError})`);
+        if (res.failures > 0)
+          r.note(s.atUs, `${res.failures} of ${s.count} grants of ${s.prefix}* failed (first: ${res.firstError})`);
       });
       r.inBackground(done);
     },
@@ -145,12 +162,18 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   },
   leases: {
     sendsRequest: true,
-    perform: (s, r) => r.request(s, 'leases', async (m) => r.observe('leases', 'listing', (await m.rpc.leaseLeases()).length)),
+    perform: (s, r) =>
+      r.request(s, 'leases', async (m) => r.observe('leases', 'listing', (await m.rpc.leaseLeases()).length)),
   },
   lock: { refused: NO_MUTEX },
   unlock: { refused: NO_MUTEX },
-  'fenced-write': { refused: "fenced resources belong to the simulation's lock clients, which this driver does not run" },
-  holder: { refused: 'holders are application processes of the simulation; the server answers they depend on are checked by scenarios/differential/holders-*.yaml' },
+  'fenced-write': {
+    refused: "fenced resources belong to the simulation's lock clients, which this driver does not run",
+  },
+  holder: {
+    refused:
+      'holders are application processes of the simulation; the server answers they depend on are checked by scenarios/differential/holders-*.yaml',
+  },
 };
 
 /** The entry of a kind; for a step of several possible kinds it takes any of them (see stepEntry). */
@@ -159,7 +182,12 @@ export function realStep<K extends FieldKind>(kind: K): RealStepEntry<K> {
 }
 
 /** A member pause is SIGSTOP of etcd; a client pause is SIGSTOP of that client's keep-alive processes. */
-function signal(r: RealStepReplay, kind: 'pause' | 'resume', member: string | undefined, client: string | undefined): void {
+function signal(
+  r: RealStepReplay,
+  kind: 'pause' | 'resume',
+  member: string | undefined,
+  client: string | undefined,
+): void {
   if (member !== undefined) return kind === 'pause' ? r.cluster.pause(member) : r.cluster.resume(member);
   if (client !== undefined) return kind === 'pause' ? r.clients.pause(client) : r.clients.resume(client);
 }

@@ -5,7 +5,8 @@ import type { FileDiff } from './diff-file.js';
 import { ALL_TOLERANCES, TTL_VALUE_SLACK_SECONDS } from './tolerances.js';
 
 const signed = (us: Micros): string => `${us >= 0 ? '+' : '−'}${formatSecondsMs(Math.abs(us))}`;
-const verdictText = (v: { pass: boolean; got: string } | undefined): string => (v === undefined ? '(not evaluated)' : `${v.pass ? 'PASS' : 'FAIL'} ${v.got}`);
+const verdictText = (v: { pass: boolean; got: string } | undefined): string =>
+  v === undefined ? '(not evaluated)' : `${v.pass ? 'PASS' : 'FAIL'} ${v.got}`;
 
 /** Printed once per `diff` run: what "within tolerance" means. */
 export function toleranceLines(): string[] {
@@ -35,24 +36,35 @@ function eventLine(e: EventPair, expectedAt: number | undefined): string {
 
 export function renderFileDiff(d: FileDiff): string[] {
   const out: string[] = [];
-  out.push(`== ${d.name} (${d.file}): ${d.members} member${d.members === 1 ? '' : 's'}, simulation profile v3.4 vs etcd ${d.etcdVersion}`);
+  out.push(
+    `== ${d.name} (${d.file}): ${d.members} member${d.members === 1 ? '' : 's'}, simulation profile v3.4 vs etcd ${d.etcdVersion}`,
+  );
   for (const n of d.simNotes) out.push(`   note: ${n}`);
   out.push('assertions (at, line, what: simulation | etcd):');
   for (const a of d.assertions) {
-    const late = a.real !== undefined && a.real.lateUs > 50_000 ? ` (read ${formatSecondsMs(a.real.lateUs)} s late)` : '';
+    const late =
+      a.real !== undefined && a.real.lateUs > 50_000 ? ` (read ${formatSecondsMs(a.real.lateUs)} s late)` : '';
     out.push(`  ${formatSecondsMs(a.atUs).padStart(8)} s  line ${String(a.line).padEnd(4)} ${a.text}`);
-    out.push(`      simulation: ${verdictText(a.sim).padEnd(40)} etcd: ${verdictText(a.real)}${late}  ${a.agree ? 'agree' : 'DISAGREE'}`);
+    out.push(
+      `      simulation: ${verdictText(a.sim).padEnd(40)} etcd: ${verdictText(a.real)}${late}  ${a.agree ? 'agree' : 'DISAGREE'}`,
+    );
   }
   out.push('lease events (seconds since time 0, =value: TTL, revision or count):');
-  out.push(`  ${'kind'.padEnd(7)} ${'subject'.padEnd(28)} ${'simulation'.padStart(14)} ${'etcd'.padStart(14)} ${'Δ'.padStart(8)}  tolerance`);
+  out.push(
+    `  ${'kind'.padEnd(7)} ${'subject'.padEnd(28)} ${'simulation'.padStart(14)} ${'etcd'.padStart(14)} ${'Δ'.padStart(8)}  tolerance`,
+  );
   const declaredAt = new Map(d.expected.map((x) => [x.event, x.difference.line]));
   for (const e of d.events) out.push(eventLine(e, declaredAt.get(e)));
   if (d.events.length === 0) out.push('  (none)');
   const shown = [...new Set(d.expected.map((x) => x.difference))];
   if (shown.length > 0 || d.unmatched.length > 0) {
     out.push('expected differences (declared in the file):');
-    for (const x of shown) out.push(`  line ${x.line}: ${x.kind} ${x.subject}${x.nth !== undefined ? ` #${x.nth}` : ''}: ${x.reason}`);
-    for (const x of d.unmatched) out.push(`  line ${x.line}: ${x.kind} ${x.subject}${x.nth !== undefined ? ` #${x.nth}` : ''}: did not differ this run`);
+    for (const x of shown)
+      out.push(`  line ${x.line}: ${x.kind} ${x.subject}${x.nth !== undefined ? ` #${x.nth}` : ''}: ${x.reason}`);
+    for (const x of d.unmatched)
+      out.push(
+        `  line ${x.line}: ${x.kind} ${x.subject}${x.nth !== undefined ? ` #${x.nth}` : ''}: did not differ this run`,
+      );
   }
   if (d.realNotes.length > 0) {
     out.push('notes from the etcd run:');
@@ -64,7 +76,10 @@ export function renderFileDiff(d: FileDiff): string[] {
       `simulation ${formatSecondsMs(d.simWallUs)} s: etcd/simulation ${Number.isFinite(ratio) ? ratio.toFixed(0) : '∞'}×`,
   );
   const agreeing = d.assertions.filter((a) => a.agree).length;
-  const largest = d.largest === undefined ? 'no paired events' : `largest |Δ| ${formatSecondsMs(Math.abs(d.largest.deltaUs!))} s (${d.largest.kind} ${d.largest.subject})`;
+  const largest =
+    d.largest === undefined
+      ? 'no paired events'
+      : `largest |Δ| ${formatSecondsMs(Math.abs(d.largest.deltaUs!))} s (${d.largest.kind} ${d.largest.subject})`;
   const n = (k: number, what: string): string => `${k} ${what}${k === 1 ? '' : 's'}`;
   out.push(
     `result: ${d.agree ? 'AGREE' : 'DISAGREE'}: ${agreeing} of ${d.assertions.length} assertions agree; ${largest}; ` +

@@ -27,8 +27,13 @@ export class ReplayClients {
     await this.stop(client, label);
     if (!this.member.has(client)) this.member.set(client, via ?? 'n1');
     const m = this.cluster.member(this.member.get(client)!);
-    const ka = await KeepAliveChild.start(this.registry, this.bins, m.clientUrl, id, `etcdctl keep-alive ${label} (${client})`, (ttl) =>
-      this.onRenew(client, label, ttl),
+    const ka = await KeepAliveChild.start(
+      this.registry,
+      this.bins,
+      m.clientUrl,
+      id,
+      `etcdctl keep-alive ${label} (${client})`,
+      (ttl) => this.onRenew(client, label, ttl),
     );
     if (this.paused.has(client)) ka.pause();
     this.keepAlives.set(`${client} ${label}`, ka);

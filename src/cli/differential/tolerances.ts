@@ -19,7 +19,10 @@ export interface Tolerance {
  * late while a fresh cluster absorbed 1250 grants/s next to three etcd processes (the revoke storm).
  * 500 ms covers that tail and still catches a step replayed at the wrong time (steps are seconds apart).
  */
-export const REQUEST: Tolerance = { us: 500_000, why: 'loopback round trip + raft commit with fsync + scheduling (0.4 s tail under load)' };
+export const REQUEST: Tolerance = {
+  us: 500_000,
+  why: 'loopback round trip + raft commit with fsync + scheduling (0.4 s tail under load)',
+};
 
 /**
  * A keep-alive renewal as the client receives it: etcdctl is a fresh process, so its stream opens
@@ -27,7 +30,10 @@ export const REQUEST: Tolerance = { us: 500_000, why: 'loopback round trip + raf
  * 500 ms send loop can then round a renewal to the next pass. 400 ms = start-up offset + margin, under
  * one send-loop period plus start-up.
  */
-export const RENEW: Tolerance = { us: 400_000, why: 'etcdctl start-up offset (50–200 ms) + one 500 ms send-loop rounding at worst' };
+export const RENEW: Tolerance = {
+  us: 400_000,
+  why: 'etcdctl start-up offset (50–200 ms) + one 500 ms send-loop rounding at worst',
+};
 
 /**
  * A deletion caused by a lease expiring: the leader's lessor finds it on its next run-loop pass, every
@@ -36,7 +42,10 @@ export const RENEW: Tolerance = { us: 400_000, why: 'etcdctl start-up offset (50
  * of run-loop phase + commit + that offset: ±600 ms, which is why expiry-driven times are compared no
  * tighter than this.
  */
-export const EXPIRY: Tolerance = { us: 600_000, why: 'lessor run-loop phase (0–500 ms) + revoke commit + renewal offset' };
+export const EXPIRY: Tolerance = {
+  us: 600_000,
+  why: 'lessor run-loop phase (0–500 ms) + revoke commit + renewal offset',
+};
 
 /**
  * A grant of a grant-many storm: the same request, but answered from a queue of a thousand others while
@@ -44,7 +53,10 @@ export const EXPIRY: Tolerance = { us: 600_000, why: 'lessor run-loop phase (0�
  * (the simulation answers each in 4 ms). It says how fast this host serves a storm, not how the lessor
  * behaves, so it gets 1 s.
  */
-export const BULK_GRANT: Tolerance = { us: 1_000_000, why: 'a grant queued behind a thousand others on a 2-core host (0.63 s seen)' };
+export const BULK_GRANT: Tolerance = {
+  us: 1_000_000,
+  why: 'a grant queued behind a thousand others on a 2-core host (0.63 s seen)',
+};
 
 /** TimeToLive readings are whole seconds truncated toward zero: a sub-second offset can flip one unit. */
 export const TTL_VALUE_SLACK_SECONDS = 1;

@@ -13,7 +13,8 @@ import { playgroundHtml } from './page.js';
 function packageRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'lessor-sim') return dir;
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'lessor-sim')
+      return dir;
     if (dirname(dir) === dir) throw new Error('lessor-sim playground: cannot find the lessor-sim package');
   }
 }
@@ -70,7 +71,10 @@ function yamlFiles(dir: string): string[] {
 
 /** Every library scenario, by its path from the package root; `initial` is the file to open first. */
 export function library(initialFile: string | undefined): Baked {
-  const entries: LibraryEntry[] = yamlFiles(join(ROOT, 'scenarios')).map((p) => ({ file: relative(ROOT, p), text: readFileSync(p, 'utf8') }));
+  const entries: LibraryEntry[] = yamlFiles(join(ROOT, 'scenarios')).map((p) => ({
+    file: relative(ROOT, p),
+    text: readFileSync(p, 'utf8'),
+  }));
   const runbook = entries.find((e) => e.file === 'scenarios/seed-runbook.yaml') ?? entries[0]!;
   const initial = initialFile === undefined ? runbook : { file: initialFile, text: readFileSync(initialFile, 'utf8') };
   // The runbook first: it is the lesson to start with.

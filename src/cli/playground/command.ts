@@ -26,7 +26,9 @@ export async function runPlayground(file: string | undefined, values: Playground
     mkdirSync(values.build, { recursive: true });
     const out = join(values.build, 'index.html');
     writeOutput(out, html);
-    io.out(`wrote ${out} (${Math.round(html.length / 1024)} KiB, self-contained: open it from any web host or from disk)`);
+    io.out(
+      `wrote ${out} (${Math.round(html.length / 1024)} KiB, self-contained: open it from any web host or from disk)`,
+    );
     return 0;
   }
   const server = createServer((req, res) => {

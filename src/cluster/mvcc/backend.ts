@@ -21,8 +21,13 @@ export class KvBackend {
 
   append(r: KvRecord): void {
     const last = this.rows.at(-1);
-    if (last !== undefined && (r.modRevision < last.modRevision || (r.modRevision === last.modRevision && r.subRevision <= last.subRevision))) {
-      throw new Error(`mvcc backend: revision ${r.modRevision}.${r.subRevision} written after ${last.modRevision}.${last.subRevision}`);
+    if (
+      last !== undefined &&
+      (r.modRevision < last.modRevision || (r.modRevision === last.modRevision && r.subRevision <= last.subRevision))
+    ) {
+      throw new Error(
+        `mvcc backend: revision ${r.modRevision}.${r.subRevision} written after ${last.modRevision}.${last.subRevision}`,
+      );
     }
     this.rows.push(r);
   }

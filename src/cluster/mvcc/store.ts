@@ -213,7 +213,10 @@ export class MvccStore {
       try {
         this.leases.attach(leaseId, [key]);
       } catch (e) {
-        throw new Error(`mvcc ${this.member}: attaching ${key} to lease ${formatLeaseId(leaseId)} failed after lookup found it (etcd panics): ${String(e)}`, { cause: e });
+        throw new Error(
+          `mvcc ${this.member}: attaching ${key} to lease ${formatLeaseId(leaseId)} failed after lookup found it (etcd panics): ${String(e)}`,
+          { cause: e },
+        );
       }
     }
     return { ok: true, revision: rev };
@@ -236,7 +239,8 @@ export class MvccStore {
     });
     this.kvs.delete(key);
     this.keys.delete(key);
-    if (this.trace.enabled) this.trace.emit({ t: this.now(), member: this.member, kind: 'kv-delete', fields: { key, rev } });
+    if (this.trace.enabled)
+      this.trace.emit({ t: this.now(), member: this.member, kind: 'kv-delete', fields: { key, rev } });
     const id = this.leases.getLease(key);
     if (id !== NoLease) this.detach(id, key);
     return { deleted: 1, revision: rev };

@@ -27,5 +27,6 @@ export function resolveNetworkConfig(c: Partial<NetworkConfig>): NetworkConfig {
 }
 
 export function checkDelay(name: string, us: Micros): void {
-  if (!Number.isInteger(us) || us < 0) throw new RangeError(`network: ${name} must be a non-negative integer of µs, got ${us}`);
+  if (!Number.isInteger(us) || us < 0)
+    throw new RangeError(`network: ${name} must be a non-negative integer of µs, got ${us}`);
 }

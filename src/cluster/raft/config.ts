@@ -30,10 +30,13 @@ export interface ResolvedRaftConfig extends RaftConfig {
 
 export function resolveRaftConfig(c: Partial<RaftConfig>): ResolvedRaftConfig {
   const r = { ...defaultRaftConfig, ...c };
-  if (!Number.isInteger(r.heartbeatMs) || r.heartbeatMs <= 0) throw new RangeError(`raft: heartbeatMs must be a positive integer, got ${r.heartbeatMs}`);
+  if (!Number.isInteger(r.heartbeatMs) || r.heartbeatMs <= 0)
+    throw new RangeError(`raft: heartbeatMs must be a positive integer, got ${r.heartbeatMs}`);
   const electionTicks = Math.trunc(r.electionMs / r.heartbeatMs);
   // raft.Config.validate: ElectionTick must be greater than HeartbeatTick (1).
-  if (electionTicks <= 1) throw new RangeError(`raft: electionMs (${r.electionMs}) must be more than one heartbeat (${r.heartbeatMs})`);
-  if (!Number.isInteger(r.fsyncUs) || r.fsyncUs < 0) throw new RangeError(`raft: fsyncUs must be a non-negative integer, got ${r.fsyncUs}`);
+  if (electionTicks <= 1)
+    throw new RangeError(`raft: electionMs (${r.electionMs}) must be more than one heartbeat (${r.heartbeatMs})`);
+  if (!Number.isInteger(r.fsyncUs) || r.fsyncUs < 0)
+    throw new RangeError(`raft: fsyncUs must be a non-negative integer, got ${r.fsyncUs}`);
   return { ...r, tickUs: r.heartbeatMs * MICROS_PER_MS, electionTicks };
 }

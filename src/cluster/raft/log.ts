@@ -93,7 +93,8 @@ export class RaftLog implements RaftLogView {
     const first = ents[skip];
     if (first === undefined) return;
     const after = first.index - 1;
-    if (after < this.committed) throw new Error(`raft log: truncating committed entries (after ${after}, committed ${this.committed})`);
+    if (after < this.committed)
+      throw new Error(`raft log: truncating committed entries (after ${after}, committed ${this.committed})`);
     if (after > this.lastIndex()) throw new Error(`raft log: gap between ${this.lastIndex()} and ${first.index}`);
     this.ents.length = after + 1;
     for (let i = skip; i < ents.length; i++) this.ents.push(ents[i]!);
@@ -109,7 +110,8 @@ export class RaftLog implements RaftLogView {
 
   commitTo(index: number): void {
     if (index <= this.committed) return;
-    if (index > this.lastIndex()) throw new Error(`raft log: commit ${index} is past the last index ${this.lastIndex()}`);
+    if (index > this.lastIndex())
+      throw new Error(`raft log: commit ${index} is past the last index ${this.lastIndex()}`);
     this.committed = index;
   }
 

@@ -20,7 +20,9 @@ export interface SoftState {
   readonly term: number;
 }
 
-export type ProposeResult = { readonly index: number; readonly term: number } | { readonly error: 'not-leader' | 'transferring' };
+export type ProposeResult =
+  | { readonly index: number; readonly term: number }
+  | { readonly error: 'not-leader' | 'transferring' };
 
 export interface RaftNodeOptions {
   readonly id: string;
@@ -97,7 +99,8 @@ export class RaftNode implements RaftPeer {
   private inEndStep = false;
 
   constructor(opts: RaftNodeOptions) {
-    if (!opts.members.includes(opts.id)) throw new Error(`raft: ${opts.id} is not one of the members ${opts.members.join(',')}`);
+    if (!opts.members.includes(opts.id))
+      throw new Error(`raft: ${opts.id} is not one of the members ${opts.members.join(',')}`);
     this.id = opts.id;
     this.cfg = resolveRaftConfig(opts.config ?? {});
     this.proc = opts.process;
@@ -383,13 +386,15 @@ export class RaftNode implements RaftPeer {
       if (m.type === 'MsgVote' || m.type === 'MsgPreVote') {
         // With CheckQuorum, a member that heard from a leader within an election timeout ignores
         // candidates, unless the leader itself asked for the election (transfer).
-        const inLease = this.cfg.checkQuorum && this.lead !== undefined && this.electionElapsed < this.cfg.electionTicks;
+        const inLease =
+          this.cfg.checkQuorum && this.lead !== undefined && this.electionElapsed < this.cfg.electionTicks;
         if (m.context !== CAMPAIGN_TRANSFER && inLease) return;
       }
       // A pre-vote never moves our term; a granted pre-vote response moves it only once a quorum grants.
       if (m.type !== 'MsgPreVote' && !(m.type === 'MsgPreVoteResp' && !m.reject)) {
         const lead = m.type === 'MsgApp' || m.type === 'MsgHeartbeat' ? m.from : undefined;
-        if (this.state === 'leader') this.stepDown(m.from === this.leadTransferee ? 'transfer' : 'higher-term', m.term, lead);
+        if (this.state === 'leader')
+          this.stepDown(m.from === this.leadTransferee ? 'transfer' : 'higher-term', m.term, lead);
         else this.becomeFollower(m.term, lead);
       }
     } else if (m.term < this.currentTerm) {
@@ -499,12 +504,27 @@ export class RaftNode implements RaftPeer {
     }
     // Fast backtracking: point the leader at our last entry whose term is at most the one it probed with.
     const hint = log.findConflictByTerm(Math.min(m.index, log.lastIndex()), m.logTerm);
-    this.send(new Message('MsgAppResp', this.id, m.from, this.currentTerm, log.term(hint) ?? 0, m.index, NO_ENTRIES, 0, true, hint));
+    this.send(
+      new Message(
+        'MsgAppResp',
+        this.id,
+        m.from,
+        this.currentTerm,
+        log.term(hint) ?? 0,
+        m.index,
+        NO_ENTRIES,
+        0,
+        true,
+        hint,
+      ),
+    );
   }
 
   private handleHeartbeat(m: Message): void {
     this.raftLog.commitTo(m.commit);
-    this.send(new Message('MsgHeartbeatResp', this.id, m.from, this.currentTerm, 0, 0, NO_ENTRIES, 0, false, 0, m.context));
+    this.send(
+      new Message('MsgHeartbeatResp', this.id, m.from, this.currentTerm, 0, 0, NO_ENTRIES, 0, false, 0, m.context),
+    );
   }
 
   private checkQuorum(): void {

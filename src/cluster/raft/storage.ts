@@ -33,7 +33,8 @@ export class RaftStorage {
     this.term = term;
     this.vote = vote;
     if (ents.length === 0) return;
-    if (from < 1 || from > this.ents.length) throw new Error(`raft storage: write at ${from} leaves a gap after ${this.lastIndex()}`);
+    if (from < 1 || from > this.ents.length)
+      throw new Error(`raft storage: write at ${from} leaves a gap after ${this.lastIndex()}`);
     this.ents.length = from;
     for (const e of ents) this.ents.push(e);
   }

@@ -54,7 +54,7 @@ export interface TxnRequest {
 }
 
 export type ClientRequest =
-  | { readonly op: 'LeaseGrant'; readonly ttl: number; /** 0 lets the member allocate one */ readonly id: bigint }
+  | { readonly op: 'LeaseGrant'; readonly ttl: number /** 0 lets the member allocate one */; readonly id: bigint }
   | { readonly op: 'LeaseRevoke'; readonly id: bigint }
   | { readonly op: 'LeaseTimeToLive'; readonly id: bigint; readonly keys: boolean }
   | { readonly op: 'LeaseLeases' }
@@ -72,7 +72,13 @@ export type ClientResponse = { readonly header: ResponseHeader } & (
   | { readonly op: 'LeaseGrant'; readonly id: bigint; readonly ttl: number }
   | { readonly op: 'LeaseRevoke' }
   /** ttl -1 means not found (etcd answers it as a normal response). */
-  | { readonly op: 'LeaseTimeToLive'; readonly id: bigint; readonly ttl: number; readonly grantedTTL: number; readonly keys: readonly string[] }
+  | {
+      readonly op: 'LeaseTimeToLive';
+      readonly id: bigint;
+      readonly ttl: number;
+      readonly grantedTTL: number;
+      readonly keys: readonly string[];
+    }
   | { readonly op: 'LeaseLeases'; readonly ids: readonly bigint[] }
   | { readonly op: 'Range'; readonly kvs: readonly KeyValue[] }
   | { readonly op: 'Put'; readonly prevLease: bigint }
@@ -143,5 +149,10 @@ export interface ClusterTransport {
   readonly members: readonly string[];
   unary(to: string, req: ClientRequest, cb: (res: ClientResponse | RpcError) => void): void;
   openKeepAlive(to: string, handlers: KeepAliveHandlers): KeepAliveStream;
-  watch(to: string, key: string, opts: { prefix?: boolean; fromRevision?: number }, handlers: WatchHandlers): WatchStream;
+  watch(
+    to: string,
+    key: string,
+    opts: { prefix?: boolean; fromRevision?: number },
+    handlers: WatchHandlers,
+  ): WatchStream;
 }

@@ -29,7 +29,11 @@ export function applyRequest(req: RaftRequest, lessor: Lessor, store: MvccStore)
   return 'err' in value ? value : { ok: true, value, revision: store.currentRevision };
 }
 
-function applyValue(req: RaftRequest, lessor: Lessor, store: MvccStore): ApplyValue | { readonly ok: false; readonly err: AnyServerError } {
+function applyValue(
+  req: RaftRequest,
+  lessor: Lessor,
+  store: MvccStore,
+): ApplyValue | { readonly ok: false; readonly err: AnyServerError } {
   try {
     switch (req.type) {
       case 'LeaseGrant': {
@@ -69,7 +73,8 @@ function applyTxn(
   const succeeded = compare.every((c) => (store.range(c.key)?.createRevision ?? 0) === c.createRevision);
   const ops = succeeded ? success : failure;
   // etcd checks every Put's lease before running any operation of the Txn.
-  for (const op of ops) if (op.op === 'Put' && op.lease !== 0n && lessor.lookup(op.lease) === undefined) return fail(ErrLeaseNotFound);
+  for (const op of ops)
+    if (op.op === 'Put' && op.lease !== 0n && lessor.lookup(op.lease) === undefined) return fail(ErrLeaseNotFound);
   const writes = ops.some((op) => op.op !== 'Range');
   const txn = writes ? store.txnWrite() : undefined;
   const responses: OpResponse[] = [];

@@ -13,16 +13,23 @@ export function serveUnary(s: EtcdServer, req: ClientRequest, reply: (r: ClientR
       // The receiving member allocates the ID when the client sends 0.
       const id = req.id !== 0n ? req.id : s.allocateLeaseId();
       return s.raftRequest({ type: 'LeaseGrant', id, ttl: req.ttl }, (r) =>
-        reply(r.ok && r.value.op === 'LeaseGrant' ? { op: 'LeaseGrant', id: r.value.id, ttl: r.value.ttl, header: writeHeader(s, r) } : toRpcError(failure(r))),
+        reply(
+          r.ok && r.value.op === 'LeaseGrant'
+            ? { op: 'LeaseGrant', id: r.value.id, ttl: r.value.ttl, header: writeHeader(s, r) }
+            : toRpcError(failure(r)),
+        ),
       );
     }
     case 'LeaseRevoke':
-      return s.raftRequest({ type: 'LeaseRevoke', id: req.id }, (r) => reply(r.ok ? { op: 'LeaseRevoke', header: writeHeader(s, r) } : toRpcError(failure(r))));
+      return s.raftRequest({ type: 'LeaseRevoke', id: req.id }, (r) =>
+        reply(r.ok ? { op: 'LeaseRevoke', header: writeHeader(s, r) } : toRpcError(failure(r))),
+      );
     case 'LeaseTimeToLive':
       return leaseTimeToLive(s, req.id, req.keys, (r) => {
         if (r.ok) return reply({ op: 'LeaseTimeToLive', id: req.id, ...r.body, header: s.header() });
         // Not found is a normal answer with TTL -1.
-        if (r.err === ErrLeaseNotFound) return reply({ op: 'LeaseTimeToLive', id: req.id, ttl: -1, grantedTTL: 0, keys: [], header: s.header() });
+        if (r.err === ErrLeaseNotFound)
+          return reply({ op: 'LeaseTimeToLive', id: req.id, ttl: -1, grantedTTL: 0, keys: [], header: s.header() });
         reply(toRpcError(r.err));
       });
     case 'LeaseLeases':
@@ -30,15 +37,27 @@ export function serveUnary(s: EtcdServer, req: ClientRequest, reply: (r: ClientR
       return reply({ op: 'LeaseLeases', ids: s.lessor.leases().map((l) => l.id), header: s.header() });
     case 'Put':
       return s.raftRequest({ type: 'Put', key: req.key, value: req.value, lease: req.lease }, (r) =>
-        reply(r.ok && r.value.op === 'Put' ? { op: 'Put', prevLease: r.value.prevLease, header: writeHeader(s, r) } : toRpcError(failure(r))),
+        reply(
+          r.ok && r.value.op === 'Put'
+            ? { op: 'Put', prevLease: r.value.prevLease, header: writeHeader(s, r) }
+            : toRpcError(failure(r)),
+        ),
       );
     case 'DeleteRange':
       return s.raftRequest({ type: 'DeleteRange', key: req.key }, (r) =>
-        reply(r.ok && r.value.op === 'DeleteRange' ? { op: 'DeleteRange', deleted: r.value.deleted, header: writeHeader(s, r) } : toRpcError(failure(r))),
+        reply(
+          r.ok && r.value.op === 'DeleteRange'
+            ? { op: 'DeleteRange', deleted: r.value.deleted, header: writeHeader(s, r) }
+            : toRpcError(failure(r)),
+        ),
       );
     case 'Txn':
       return s.raftRequest({ type: 'Txn', compare: req.compare, success: req.success, failure: req.failure }, (r) =>
-        reply(r.ok && r.value.op === 'Txn' ? { op: 'Txn', succeeded: r.value.succeeded, responses: r.value.responses, header: writeHeader(s, r) } : toRpcError(failure(r))),
+        reply(
+          r.ok && r.value.op === 'Txn'
+            ? { op: 'Txn', succeeded: r.value.succeeded, responses: r.value.responses, header: writeHeader(s, r) }
+            : toRpcError(failure(r)),
+        ),
       );
     case 'Range': {
       const answer = (): void => reply({ op: 'Range', kvs: rangeKvs(req, s.store), header: s.header() });

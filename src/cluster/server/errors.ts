@@ -1,4 +1,10 @@
-import { ErrLeaseExists, ErrLeaseNotFound, ErrLeaseTTLTooLarge, ErrNotPrimary, LeaseError } from '../../lessor/errors.js';
+import {
+  ErrLeaseExists,
+  ErrLeaseNotFound,
+  ErrLeaseTTLTooLarge,
+  ErrNotPrimary,
+  type LeaseError,
+} from '../../lessor/errors.js';
 import type { RpcCode, RpcError } from './api.js';
 
 /** etcdserver's errors (server/etcdserver/errors.go), compared by identity like the lessor's. */
@@ -10,12 +16,18 @@ export class ServerError extends Error {
 }
 
 export const ErrTimeout = new ServerError('ErrTimeout', 'etcdserver: request timed out');
-export const ErrTimeoutWaitAppliedIndex = new ServerError('ErrTimeoutWaitAppliedIndex', 'etcdserver: request timed out, waiting for the applied index took too long');
+export const ErrTimeoutWaitAppliedIndex = new ServerError(
+  'ErrTimeoutWaitAppliedIndex',
+  'etcdserver: request timed out, waiting for the applied index took too long',
+);
 export const ErrNoLeader = new ServerError('ErrNoLeader', 'etcdserver: no leader');
 export const ErrLeaderChanged = new ServerError('ErrLeaderChanged', 'etcdserver: leader changed');
 export const ErrCanceled = new ServerError('ErrCanceled', 'etcdserver: request cancelled');
 /** leasehttp: the peer's apply wait timed out (HTTP 408). */
-export const ErrLeaseHTTPTimeout = new ServerError('ErrLeaseHTTPTimeout', 'waiting for node to catch up its applied index has timed out');
+export const ErrLeaseHTTPTimeout = new ServerError(
+  'ErrLeaseHTTPTimeout',
+  'waiting for node to catch up its applied index has timed out',
+);
 
 export type AnyServerError = ServerError | LeaseError;
 
@@ -25,15 +37,22 @@ export type AnyServerError = ServerError | LeaseError;
  */
 export function toRpcError(err: AnyServerError): RpcError {
   const code: RpcCode =
-    err === ErrLeaseNotFound ? 'NotFound'
-    : err === ErrLeaseExists ? 'FailedPrecondition'
-    : err === ErrLeaseTTLTooLarge ? 'OutOfRange'
-    : err === ErrNotPrimary || err === ErrCanceled ? 'Unknown'
-    : 'Unavailable';
+    err === ErrLeaseNotFound
+      ? 'NotFound'
+      : err === ErrLeaseExists
+        ? 'FailedPrecondition'
+        : err === ErrLeaseTTLTooLarge
+          ? 'OutOfRange'
+          : err === ErrNotPrimary || err === ErrCanceled
+            ? 'Unknown'
+            : 'Unavailable';
   const message =
-    err === ErrLeaseNotFound ? 'etcdserver: requested lease not found'
-    : err === ErrLeaseExists ? 'etcdserver: lease already exists'
-    : err === ErrLeaseTTLTooLarge ? 'etcdserver: too large lease TTL'
-    : err.message;
+    err === ErrLeaseNotFound
+      ? 'etcdserver: requested lease not found'
+      : err === ErrLeaseExists
+        ? 'etcdserver: lease already exists'
+        : err === ErrLeaseTTLTooLarge
+          ? 'etcdserver: too large lease TTL'
+          : err.message;
   return { code, name: err.name, message };
 }

@@ -117,7 +117,11 @@ export class EtcdServer {
       attach: (id, keys) => lessor.attach(id, keys),
       detach: (id, keys) => lessor.detach(id, keys),
     };
-    this.store = restore(deps.disk.kv, leaseIndex, { member: deps.name, trace: deps.trace, now: () => deps.process.now() });
+    this.store = restore(deps.disk.kv, leaseIndex, {
+      member: deps.name,
+      trace: deps.trace,
+      now: () => deps.process.now(),
+    });
     lessor.setRangeDeleter(this.store.rangeDeleter);
     if (c.leaseCheckpoint) lessor.setCheckpointer(this.checkpointer);
     lessor.expiredLeasesC.onReady = () => this.proc.after(0, () => this.receiveExpired());
@@ -131,7 +135,13 @@ export class EtcdServer {
       transport: deps.transport,
       prng: deps.prng,
       storage: deps.disk.wal,
-      config: { heartbeatMs: c.heartbeatMs, electionMs: c.electionMs, preVote: c.preVote, checkQuorum: true, fsyncUs: c.fsyncUs },
+      config: {
+        heartbeatMs: c.heartbeatMs,
+        electionMs: c.electionMs,
+        preVote: c.preVote,
+        checkQuorum: true,
+        fsyncUs: c.fsyncUs,
+      },
       trace: deps.trace,
       appliedIndex: deps.disk.consistentIndex,
       // Committed entries queue up for the apply loop, which runs at once unless it is stalled.
@@ -176,7 +186,11 @@ export class EtcdServer {
   emit<K extends TraceKind>(kind: K, fields: TraceFields[K], lease?: bigint): void {
     const t = this.deps.trace;
     if (!t.enabled) return;
-    t.emit(lease === undefined ? { t: this.proc.now(), member: this.name, kind, fields } : { t: this.proc.now(), member: this.name, kind, lease, fields });
+    t.emit(
+      lease === undefined
+        ? { t: this.proc.now(), member: this.name, kind, fields }
+        : { t: this.proc.now(), member: this.name, kind, lease, fields },
+    );
   }
 
   /** Allocates a lease ID as LeaseGrant does for ID 0: the next request ID, masked to 63 bits. */
@@ -250,7 +264,8 @@ export class EtcdServer {
     }
     this.appliedIdx = e.index;
     // The revision moves exactly when the write transaction had changes, which is when 3.4 saves the index.
-    if (this.config.profile.consistentIndexSavedBy === 'every-entry' || this.store.currentRevision !== revisionBefore) this.disk.consistentIndex = e.index;
+    if (this.config.profile.consistentIndexSavedBy === 'every-entry' || this.store.currentRevision !== revisionBefore)
+      this.disk.consistentIndex = e.index;
     if (e.index - this.disk.snapshotIndex > this.config.snapshotCount) this.snapshot(e.index);
     if (this.applyWaiters.length > 0) this.releaseApplyWaiters();
   }
@@ -293,7 +308,8 @@ export class EtcdServer {
     // etcd demotes on every soft-state change that leaves this member not leader (harmless on followers).
     if (s.leader !== this.name) this.lessor.demote();
     // Bug A2 (v3.0): promoted as soon as raft says leader, before older entries are applied.
-    else if (s.role === 'leader' && this.bug('promote-on-election')) this.lessor.promote(this.timings.electionTimeoutUs);
+    else if (s.role === 'leader' && this.bug('promote-on-election'))
+      this.lessor.promote(this.timings.electionTimeoutUs);
   }
 
   bug(name: BugName): boolean {
@@ -331,7 +347,11 @@ export class EtcdServer {
    * linearizable read (ReadIndex) and checks raft still names it leader.
    */
   ensureLeadership(cb: (ok: boolean) => void): void {
-    if (!this.fix('confirm-leadership-by-read-index') && this.latestTickTs + this.timings.activeThresholdUs > this.proc.now()) return cb(true);
+    if (
+      !this.fix('confirm-leadership-by-read-index') &&
+      this.latestTickTs + this.timings.activeThresholdUs > this.proc.now()
+    )
+      return cb(true);
     const d = new Deadline(this.proc, this.timings.reqTimeoutUs, () => cb(false));
     this.raft.readIndex((ok) => {
       if (d.settle()) cb(ok && this.raft.leader === this.name);

@@ -4,7 +4,9 @@ import { ErrLeaseHTTPTimeout, type AnyServerError } from './errors.js';
 import type { EtcdServer } from './etcd-server.js';
 
 /** leasehttp's answers, as status codes: the forwarding member maps them back to errors. */
-export type RenewHTTPResult = { readonly status: 200; readonly ttl: number } | { readonly status: 404 | 400 | 408; readonly err: AnyServerError };
+export type RenewHTTPResult =
+  | { readonly status: 200; readonly ttl: number }
+  | { readonly status: 404 | 400 | 408; readonly err: AnyServerError };
 
 export interface TimeToLiveBody {
   readonly ttl: number;
@@ -23,7 +25,9 @@ export type TimeToLiveHTTPResult =
 export function serveRenewHTTP(server: EtcdServer, id: bigint, respond: (r: RenewHTTPResult) => void): void {
   // Proposed fix: a member that lost its term must not renew from its lessor; 400 makes the caller retry.
   if (server.fix('lease-reads-confirm-leadership')) {
-    return server.ensureLeadership((ok) => (ok ? renewHTTP(server, id, respond) : respond({ status: 400, err: ErrNotPrimary })));
+    return server.ensureLeadership((ok) =>
+      ok ? renewHTTP(server, id, respond) : respond({ status: 400, err: ErrNotPrimary }),
+    );
   }
   renewHTTP(server, id, respond);
 }
@@ -39,20 +43,36 @@ function renewHTTP(server: EtcdServer, id: bigint, respond: (r: RenewHTTPResult)
 }
 
 /** POST /leases/internal: TimeToLive from the leader's lessor; a demoted lease answers 500 in 3.5. */
-export function serveTimeToLiveHTTP(server: EtcdServer, id: bigint, keys: boolean, respond: (r: TimeToLiveHTTPResult) => void): void {
+export function serveTimeToLiveHTTP(
+  server: EtcdServer,
+  id: bigint,
+  keys: boolean,
+  respond: (r: TimeToLiveHTTPResult) => void,
+): void {
   if (server.fix('lease-reads-confirm-leadership')) {
-    return server.ensureLeadership((ok) => (ok ? timeToLiveHTTP(server, id, keys, respond) : respond({ status: 500, err: ErrNotPrimary })));
+    return server.ensureLeadership((ok) =>
+      ok ? timeToLiveHTTP(server, id, keys, respond) : respond({ status: 500, err: ErrNotPrimary }),
+    );
   }
   timeToLiveHTTP(server, id, keys, respond);
 }
 
-function timeToLiveHTTP(server: EtcdServer, id: bigint, keys: boolean, respond: (r: TimeToLiveHTTPResult) => void): void {
+function timeToLiveHTTP(
+  server: EtcdServer,
+  id: bigint,
+  keys: boolean,
+  respond: (r: TimeToLiveHTTPResult) => void,
+): void {
   server.waitApplied(server.raft.commitIndex, server.timings.applyTimeoutUs, ErrLeaseHTTPTimeout, (err) => {
     if (err !== undefined) return respond({ status: 408, err });
     const l = server.lessor.lookup(id);
     if (l === undefined) return respond({ status: 404, err: ErrLeaseNotFound });
-    if (server.config.profile.timeToLiveRejectsDemoted && !server.bug('ttl-on-demoted-lessor') && l.demoted()) return respond({ status: 500, err: ErrNotPrimary });
-    respond({ status: 200, body: { ttl: l.remainingSeconds(server.proc.now()), grantedTTL: l.ttl, keys: keys ? l.keys() : [] } });
+    if (server.config.profile.timeToLiveRejectsDemoted && !server.bug('ttl-on-demoted-lessor') && l.demoted())
+      return respond({ status: 500, err: ErrNotPrimary });
+    respond({
+      status: 200,
+      body: { ttl: l.remainingSeconds(server.proc.now()), grantedTTL: l.ttl, keys: keys ? l.keys() : [] },
+    });
   });
 }
 

@@ -2,9 +2,19 @@ import { ErrLeaseNotFound, ErrNotPrimary } from '../../lessor/errors.js';
 import { Deadline } from './deadline.js';
 import { ErrLeaderChanged, ErrNoLeader, ErrTimeout, type AnyServerError } from './errors.js';
 import type { EtcdServer } from './etcd-server.js';
-import { CONNECTION_REFUSED, peerCall, serveRenewHTTP, serveTimeToLiveHTTP, type RenewHTTPResult, type TimeToLiveBody, type TimeToLiveHTTPResult } from './lease-http.js';
+import {
+  type CONNECTION_REFUSED,
+  peerCall,
+  serveRenewHTTP,
+  serveTimeToLiveHTTP,
+  type RenewHTTPResult,
+  type TimeToLiveBody,
+  type TimeToLiveHTTPResult,
+} from './lease-http.js';
 
-export type LeaseRenewResult = { readonly ttl: number; readonly err?: undefined } | { readonly ttl: number; readonly err: AnyServerError };
+export type LeaseRenewResult =
+  | { readonly ttl: number; readonly err?: undefined }
+  | { readonly ttl: number; readonly err: AnyServerError };
 
 // A forwarding round cannot take zero time: a Go loop still spends CPU. Keeps 3.4's throttle-free retry
 // loop from spinning on one virtual instant when the network has no latency.
@@ -82,7 +92,9 @@ function forwardToLeader<R, T>(
   round();
 }
 
-export type TimeToLiveResult = { readonly ok: true; readonly body: TimeToLiveBody } | { readonly ok: false; readonly err: AnyServerError };
+export type TimeToLiveResult =
+  | { readonly ok: true; readonly body: TimeToLiveBody }
+  | { readonly ok: false; readonly err: AnyServerError };
 
 /**
  * EtcdServer.LeaseTimeToLive. The leader answers from its lessor (truncated seconds; 3.5 refuses a
@@ -92,14 +104,21 @@ export type TimeToLiveResult = { readonly ok: true; readonly body: TimeToLiveBod
 export function leaseTimeToLive(s: EtcdServer, id: bigint, keys: boolean, cb: (r: TimeToLiveResult) => void): void {
   if (s.isLeader() && s.fix('lease-reads-confirm-leadership')) {
     // Proposed fix: a leader cut off from its quorum (stalled raft loop, partition) must not answer alone.
-    return s.ensureLeadership((ok) => (ok ? timeToLiveOnLeader(s, id, keys, cb) : cb({ ok: false, err: ErrLeaderChanged })));
+    return s.ensureLeadership((ok) =>
+      ok ? timeToLiveOnLeader(s, id, keys, cb) : cb({ ok: false, err: ErrLeaderChanged }),
+    );
   }
   if (s.isLeader()) return timeToLiveOnLeader(s, id, keys, cb);
   forwardToLeader<TimeToLiveHTTPResult | typeof CONNECTION_REFUSED, TimeToLiveResult>(
     s,
     0,
     (leader, reply) => peerCall(s, leader, (remote, respond) => serveTimeToLiveHTTP(remote, id, keys, respond), reply),
-    (r) => (r.status === 200 ? { ok: true, body: r.body } : r.status === 404 ? { ok: false, err: ErrLeaseNotFound } : undefined),
+    (r) =>
+      r.status === 200
+        ? { ok: true, body: r.body }
+        : r.status === 404
+          ? { ok: false, err: ErrLeaseNotFound }
+          : undefined,
     (err) => cb({ ok: false, err }),
     cb,
   );
@@ -110,7 +129,8 @@ function timeToLiveOnLeader(s: EtcdServer, id: bigint, keys: boolean, cb: (r: Ti
     if (err !== undefined) return cb({ ok: false, err });
     const l = s.lessor.lookup(id);
     if (l === undefined) return cb({ ok: false, err: ErrLeaseNotFound });
-    if (s.config.profile.timeToLiveRejectsDemoted && !s.bug('ttl-on-demoted-lessor') && l.demoted()) return cb({ ok: false, err: ErrLeaderChanged });
+    if (s.config.profile.timeToLiveRejectsDemoted && !s.bug('ttl-on-demoted-lessor') && l.demoted())
+      return cb({ ok: false, err: ErrLeaderChanged });
     cb({ ok: true, body: { ttl: l.remainingSeconds(s.proc.now()), grantedTTL: l.ttl, keys: keys ? l.keys() : [] } });
   });
 }

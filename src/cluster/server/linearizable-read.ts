@@ -25,7 +25,10 @@ export function linearizableRead(s: EtcdServer, cb: (err?: AnyServerError) => vo
     peerCall<{ ok: boolean; index: number }>(
       s,
       leader,
-      (remote, respond) => (remote.raft.role === 'leader' ? remote.raft.readIndex((ok, index) => respond({ ok, index })) : respond({ ok: false, index: 0 })),
+      (remote, respond) =>
+        remote.raft.role === 'leader'
+          ? remote.raft.readIndex((ok, index) => respond({ ok, index }))
+          : respond({ ok: false, index: 0 }),
       (r) => ('ok' in r ? got(r.ok, r.index) : got(false, 0)),
     );
   };

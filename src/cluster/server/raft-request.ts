@@ -11,7 +11,12 @@ export type RaftRequest = { readonly reqId: bigint; readonly origin: string } & 
   | { readonly type: 'LeaseCheckpoint'; readonly checkpoints: readonly LeaseCheckpoint[] }
   | { readonly type: 'Put'; readonly key: string; readonly value: string; readonly lease: bigint }
   | { readonly type: 'DeleteRange'; readonly key: string }
-  | { readonly type: 'Txn'; readonly compare: readonly TxnCompare[]; readonly success: readonly TxnOp[]; readonly failure: readonly TxnOp[] }
+  | {
+      readonly type: 'Txn';
+      readonly compare: readonly TxnCompare[];
+      readonly success: readonly TxnOp[];
+      readonly failure: readonly TxnOp[];
+    }
 );
 
 /** Distributes Omit over the union, so each request kind keeps its own fields. */

@@ -11,7 +11,11 @@ export type LeaseCommand = fc.Command<SimModel, ScenarioDraft>;
 /** A command arbitrary and how often to pick it relative to the others. */
 export type WeightedCommand = readonly [weight: number, arbitrary: fc.Arbitrary<LeaseCommand>];
 
-export function commandArb<P>(spec: CommandSpec<P>, params: fc.Arbitrary<P>, gap: fc.Arbitrary<Micros>): fc.Arbitrary<LeaseCommand> {
+export function commandArb<P>(
+  spec: CommandSpec<P>,
+  params: fc.Arbitrary<P>,
+  gap: fc.Arbitrary<Micros>,
+): fc.Arbitrary<LeaseCommand> {
   return fc.tuple(gap, params).map(([g, p]) => new StepCommand(spec, p, g));
 }
 

@@ -32,7 +32,10 @@ export interface RunConstraints {
 
 export function runArb(c: RunConstraints = {}): fc.Arbitrary<GeneratedRun> {
   const setup = c.setup instanceof fc.Arbitrary ? c.setup : setupArb(c.setup);
-  const entries = c.commands ?? [...workloadCommands(c.workload), ...(c.faults === false ? [] : faultCommands(c.faults ?? {}))];
+  const entries = c.commands ?? [
+    ...workloadCommands(c.workload),
+    ...(c.faults === false ? [] : faultCommands(c.faults ?? {})),
+  ];
   const commands = fc.commands([weighted(entries)], { maxCommands: c.maxCommands ?? 50, size: 'max' });
   const tailUs = c.tailUs ?? 8 * MICROS_PER_SECOND;
   return fc.record({ setup, commands }).map(({ setup: s, commands: cmds }) => ({ setup: s, commands: cmds, tailUs }));

@@ -40,23 +40,40 @@ const FIVE_MINUTES = DEFAULT_SCENARIO_CLUSTER.checkpointIntervalUs;
 
 export function setupArb(c: SetupConstraints = {}): fc.Arbitrary<RunSetup> {
   const members = c.members ?? [1, 3, 3, 3, 5];
-  const timings = c.varyTimings === false
-    ? fc.constant({ heartbeatUs: DEFAULT_SCENARIO_CLUSTER.heartbeatUs, electionTimeoutUs: DEFAULT_SCENARIO_CLUSTER.electionTimeoutUs })
-    : fc.record({ hbMs: fc.constantFrom(50, 100, 100, 150), ticks: fc.constantFrom(10, 10, 15, 20) }).map(({ hbMs, ticks }) => ({
-        heartbeatUs: hbMs * MICROS_PER_MS,
-        electionTimeoutUs: hbMs * ticks * MICROS_PER_MS,
-      }));
-  const checkpointing = fc.constant(c.checkpoint).chain((fixed) => (fixed === undefined ? fc.boolean() : fc.constant(fixed)));
+  const timings =
+    c.varyTimings === false
+      ? fc.constant({
+          heartbeatUs: DEFAULT_SCENARIO_CLUSTER.heartbeatUs,
+          electionTimeoutUs: DEFAULT_SCENARIO_CLUSTER.electionTimeoutUs,
+        })
+      : fc
+          .record({ hbMs: fc.constantFrom(50, 100, 100, 150), ticks: fc.constantFrom(10, 10, 15, 20) })
+          .map(({ hbMs, ticks }) => ({
+            heartbeatUs: hbMs * MICROS_PER_MS,
+            electionTimeoutUs: hbMs * ticks * MICROS_PER_MS,
+          }));
+  const checkpointing = fc
+    .constant(c.checkpoint)
+    .chain((fixed) => (fixed === undefined ? fc.boolean() : fc.constant(fixed)));
   const lease = checkpointing.chain((on) =>
     fc.record({
       leaseCheckpoint: fc.constant(on),
-      leaseCheckpointPersist: on ? (c.persist === undefined ? fc.boolean() : fc.constant(c.persist)) : fc.constant(false),
-      checkpointIntervalUs: fc.constantFrom(...(c.checkpointIntervalsUs ?? (on ? [...SHORT_INTERVALS, FIVE_MINUTES] : [FIVE_MINUTES]))),
+      leaseCheckpointPersist: on
+        ? c.persist === undefined
+          ? fc.boolean()
+          : fc.constant(c.persist)
+        : fc.constant(false),
+      checkpointIntervalUs: fc.constantFrom(
+        ...(c.checkpointIntervalsUs ?? (on ? [...SHORT_INTERVALS, FIVE_MINUTES] : [FIVE_MINUTES])),
+      ),
     }),
   );
   const network = fc.record({
     // At least half a millisecond: forwarding loops retry at network speed, and µs latencies make them spin.
-    latencyUs: fc.integer({ min: MICROS_PER_MS / 2, max: Math.max(MICROS_PER_MS / 2, c.maxLatencyUs ?? 3 * MICROS_PER_MS) }),
+    latencyUs: fc.integer({
+      min: MICROS_PER_MS / 2,
+      max: Math.max(MICROS_PER_MS / 2, c.maxLatencyUs ?? 3 * MICROS_PER_MS),
+    }),
     jitterUs: fc.integer({ min: 0, max: c.maxJitterUs ?? MICROS_PER_MS }),
     fsyncUs: fc.integer({ min: 0, max: c.maxFsyncUs ?? MICROS_PER_MS }),
   });

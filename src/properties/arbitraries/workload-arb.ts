@@ -62,16 +62,34 @@ export function workloadCommands(c: WorkloadConstraints = {}): WeightedCommand[]
     [w.grant, commandArb(L.grant, fc.record({ ttl, via }), gap)],
     [
       w['grant-many'],
-      commandArb(L.grantMany, fc.record({ count: fc.integer(batch), ttl, spreadUs: fc.integer({ min: 0, max: batch.maxSpreadUs ?? 0 }) }), gap),
+      commandArb(
+        L.grantMany,
+        fc.record({ count: fc.integer(batch), ttl, spreadUs: fc.integer({ min: 0, max: batch.maxSpreadUs ?? 0 }) }),
+        gap,
+      ),
     ],
     [w.revoke, commandArb(L.revoke, fc.record({ lease: pick, via }), gap)],
-    [w.put, commandArb(L.put, fc.record({ key: fc.nat({ max: 8 }), lease: fc.option(pick, { nil: undefined }), via }), gap)],
+    [
+      w.put,
+      commandArb(L.put, fc.record({ key: fc.nat({ max: 8 }), lease: fc.option(pick, { nil: undefined }), via }), gap),
+    ],
     [w.delete, commandArb(L.del, fc.record({ key: pick, via }), gap)],
     [w.keepalive, commandArb(L.keepAlive, fc.record({ lease: pick, client: fc.nat({ max: 2 }), via }), gap)],
     [w['keepalive-stop'], commandArb(L.keepAliveStop, fc.record({ pick }), gap)],
     [w['keepalive-once'], commandArb(L.keepAliveOnce, fc.record({ lease: pick, via }), gap)],
     [w.timetolive, commandArb(L.timeToLive, fc.record({ lease: pick, via }), gap)],
-    [w.lock, commandArb(K.lock, fc.record({ client: fc.nat({ max: 2 }), name: fc.nat({ max: 1 }), ttl: fc.integer({ min: c.lockTtl?.min ?? 2, max: c.lockTtl?.max ?? 6 }) }), gap)],
+    [
+      w.lock,
+      commandArb(
+        K.lock,
+        fc.record({
+          client: fc.nat({ max: 2 }),
+          name: fc.nat({ max: 1 }),
+          ttl: fc.integer({ min: c.lockTtl?.min ?? 2, max: c.lockTtl?.max ?? 6 }),
+        }),
+        gap,
+      ),
+    ],
     [w.unlock, commandArb(K.unlock, fc.record({ pick }), gap)],
     [w['fenced-write'], commandArb(K.fencedWrite, fc.record({ pick }), gap)],
   ];

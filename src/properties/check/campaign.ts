@@ -34,13 +34,23 @@ export interface RunOutcome {
   readonly runSeed: number;
   readonly steps: number;
   readonly virtualUs: Micros;
-  readonly violation?: { readonly property: PropertyName; readonly atUs: Micros; readonly message: string; readonly traceLine: number };
+  readonly violation?: {
+    readonly property: PropertyName;
+    readonly atUs: Micros;
+    readonly message: string;
+    readonly traceLine: number;
+  };
   /** For a failing run: its finding class, from replaying the (shrunk, when shrinking) scenario with each fix on. */
   readonly classification?: Classification;
   /** The shrunk counterexample scenario file, for a failing run. */
   readonly counterexample?: string;
   /** A run ended by its event budget or the livelock guard: not judged, reported with its seed. */
-  readonly stopped?: { readonly reason: string; readonly atUs: Micros; readonly events: number; readonly message: string };
+  readonly stopped?: {
+    readonly reason: string;
+    readonly atUs: Micros;
+    readonly events: number;
+    readonly message: string;
+  };
 }
 
 /** A 32-bit seed from (campaign seed, run index): a splitmix-style mix, stable across platforms. */
@@ -55,7 +65,11 @@ function arbOf(spec: CampaignSpec): fc.Arbitrary<GeneratedRun> {
   const c = spec.constraints ?? {};
   return runArb({
     ...c,
-    setup: { ...c.setup, bugs: [...(c.setup?.bugs ?? []), ...(spec.bugs ?? [])], fixes: [...(c.setup?.fixes ?? []), ...(spec.fixes ?? [])] },
+    setup: {
+      ...c.setup,
+      bugs: [...(c.setup?.bugs ?? []), ...(spec.bugs ?? [])],
+      fixes: [...(c.setup?.fixes ?? []), ...(spec.fixes ?? [])],
+    },
   });
 }
 
@@ -66,7 +80,10 @@ function arbOf(spec: CampaignSpec): fc.Arbitrary<GeneratedRun> {
 export function campaignRun(spec: CampaignSpec, index: number, poll?: RunGuard['poll']): RunOutcome {
   const runSeed = runSeedOf(spec.seed, index);
   const arb = arbOf(spec);
-  const guard: RunGuard = { ...(spec.maxEvents !== undefined ? { maxEvents: spec.maxEvents } : {}), ...(poll !== undefined ? { poll } : {}) };
+  const guard: RunGuard = {
+    ...(spec.maxEvents !== undefined ? { maxEvents: spec.maxEvents } : {}),
+    ...(poll !== undefined ? { poll } : {}),
+  };
   const opts = { ...(spec.properties !== undefined ? { properties: spec.properties } : {}), guard };
   const [run] = fc.sample(arb, { seed: runSeed, numRuns: 1 });
   const first = checkRun(run!, opts);
@@ -87,13 +104,18 @@ export function campaignRun(spec: CampaignSpec, index: number, poll?: RunGuard['
     // As generated, a run can hold a second instance a fix does not reach; the shrunk run shows the one
     // found. Shrinking is costly, so only a violation no fix removes as generated is shrunk to classify it.
     const asGenerated = classifyViolation(first.scenario, v.property);
-    const classification = asGenerated.finding !== undefined ? asGenerated : classifyViolation(checkRun(shrink(), opts).scenario, v.property);
+    const classification =
+      asGenerated.finding !== undefined
+        ? asGenerated
+        : classifyViolation(checkRun(shrink(), opts).scenario, v.property);
     return { ...base, violation, classification };
   }
   const shrunk = shrink();
   const cx = counterexampleOf(shrunk, [v.property], {
     name: `check-${spec.seed}-${index}-${v.property}`,
-    origin: [`Found by: lessor-sim check --seed ${spec.seed} (run ${index}, run seed ${runSeed}); shrunk by fast-check.`],
+    origin: [
+      `Found by: lessor-sim check --seed ${spec.seed} (run ${index}, run seed ${runSeed}); shrunk by fast-check.`,
+    ],
   });
   const classification = classifyViolation(cx?.scenario ?? checkRun(shrunk, opts).scenario, v.property);
   return { ...base, violation, classification, ...(cx !== undefined ? { counterexample: cx.yaml } : {}) };

@@ -37,7 +37,10 @@ export interface CheckVerdict {
 /** Replays a scenario and checks it. */
 export function checkScenario(scenario: Scenario, opts: CheckOptions = {}): CheckVerdict {
   // Monitors read events, never the hash: skipping it saves about a quarter of a replay.
-  const result = runScenario(scenario, { trace: new Trace(true, true, false), ...(opts.guard !== undefined ? { guard: opts.guard } : {}) });
+  const result = runScenario(scenario, {
+    trace: new Trace(true, true, false),
+    ...(opts.guard !== undefined ? { guard: opts.guard } : {}),
+  });
   const view = new RunView(result);
   const violations: Violation[] = [];
   // A run cut short would look like leases never revoked, keys never deleted: judge only whole runs.
@@ -60,6 +63,9 @@ export const DEFAULT_RUN_NAME = 'property-run';
 export function checkRun(run: GeneratedRun, opts: CheckOptions = {}): RunCheck {
   const drafted = draftRun(run);
   const name = opts.name ?? DEFAULT_RUN_NAME;
-  const scenario = draftScenario(run.setup, drafted.steps, drafted.durationUs, { name, file: opts.file ?? `${name}.yaml` });
+  const scenario = draftScenario(run.setup, drafted.steps, drafted.durationUs, {
+    name,
+    file: opts.file ?? `${name}.yaml`,
+  });
   return { ...checkScenario(scenario, opts), drafted };
 }

@@ -17,6 +17,10 @@ export interface Classification {
 
 export function classifyViolation(scenario: Scenario, property: PropertyName): Classification {
   const on = new Set(scenario.fixes ?? []);
-  const fixes = FIX_NAMES.filter((f) => !on.has(f) && checkScenario({ ...scenario, fixes: [...on, f] }, { properties: [property] }).violation === undefined);
+  const fixes = FIX_NAMES.filter(
+    (f) =>
+      !on.has(f) &&
+      checkScenario({ ...scenario, fixes: [...on, f] }, { properties: [property] }).violation === undefined,
+  );
   return { fixes, finding: fixes[0] === undefined ? undefined : FIXES[fixes[0]].finding };
 }

@@ -49,14 +49,30 @@ export function counterexample(
     const line = scenario.steps[built.expectIndex]!.pos.line;
     const failed = v.result.assertions.some((a) => a.step.pos.line === line && !a.pass);
     const same = v.violation !== undefined && v.violation.atUs === violation.atUs;
-    if (failed && same) return { yaml: renderScenario(setup, built.steps, built.durationUs, l), scenario, violation, expect: c, expectLine: line };
+    if (failed && same)
+      return {
+        yaml: renderScenario(setup, built.steps, built.durationUs, l),
+        scenario,
+        violation,
+        expect: c,
+        expectLine: line,
+      };
   }
   const l: DraftLayout = {
     name,
     file,
-    header: [...header, 'No expect form shows this violation on replay; `lessor-sim check --property` over this file does (see docs/properties.md).'],
+    header: [
+      ...header,
+      'No expect form shows this violation on replay; `lessor-sim check --property` over this file does (see docs/properties.md).',
+    ],
   };
-  return { yaml: renderScenario(setup, steps, durationUs, l), scenario: draftScenario(setup, steps, durationUs, l), violation, expect: undefined, expectLine: undefined };
+  return {
+    yaml: renderScenario(setup, steps, durationUs, l),
+    scenario: draftScenario(setup, steps, durationUs, l),
+    violation,
+    expect: undefined,
+    expectLine: undefined,
+  };
 }
 
 function headerLines(v: Violation, origin: readonly string[]): string[] {
@@ -75,7 +91,11 @@ function expectComment(index: number, v: Violation): ReadonlyMap<number, readonl
 }
 
 /** The steps with the candidate's probe and expect inserted in time order (after steps at the same instant). */
-function withExpect(steps: readonly DraftStep[], durationUs: Micros, c: ExpectCandidate): { steps: DraftStep[]; expectIndex: number; durationUs: Micros } {
+function withExpect(
+  steps: readonly DraftStep[],
+  durationUs: Micros,
+  c: ExpectCandidate,
+): { steps: DraftStep[]; expectIndex: number; durationUs: Micros } {
   const out = [...steps];
   const insert = (s: DraftStep): number => {
     let k = out.length;

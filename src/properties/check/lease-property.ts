@@ -20,7 +20,9 @@ export interface LeasePropertyOptions extends RunConstraints {
 /** Thrown by a failing run: carries the violation (fast-check reports its message). */
 export class PropertyViolation extends Error {
   constructor(readonly violation: Violation) {
-    super(`${violation.property} violated at ${formatTime(violation.atUs)} (trace line ${violation.traceLine}): ${violation.message}`);
+    super(
+      `${violation.property} violated at ${formatTime(violation.atUs)} (trace line ${violation.traceLine}): ${violation.message}`,
+    );
     this.name = 'PropertyViolation';
   }
 }
@@ -48,7 +50,11 @@ export function findCounterexample(
 }
 
 /** Replays a failing generated run and writes its counterexample; undefined if it does not fail. */
-export function counterexampleOf(run: GeneratedRun, properties: readonly PropertyName[] | undefined, cx: CounterexampleOptions = {}): Counterexample | undefined {
+export function counterexampleOf(
+  run: GeneratedRun,
+  properties: readonly PropertyName[] | undefined,
+  cx: CounterexampleOptions = {},
+): Counterexample | undefined {
   const v = checkRun(run, properties === undefined ? {} : { properties });
   if (v.violation === undefined) return undefined;
   return counterexample(run.setup, v.drafted.steps, v.drafted.durationUs, v.violation, cx);
@@ -57,5 +63,6 @@ export function counterexampleOf(run: GeneratedRun, properties: readonly Propert
 /** Throws an Error whose message is the counterexample scenario file, when the property fails. */
 export function assertLeaseProperty(opts: LeasePropertyOptions, params: fc.Parameters<[GeneratedRun]> = {}): void {
   const cx = findCounterexample(opts, params);
-  if (cx !== undefined) throw new Error(`property ${cx.violation.property} failed; counterexample scenario:\n\n${cx.yaml}`);
+  if (cx !== undefined)
+    throw new Error(`property ${cx.violation.property} failed; counterexample scenario:\n\n${cx.yaml}`);
 }

@@ -21,7 +21,8 @@ const at = (m: Readonly<SimModel>, t: Micros): SimModel => ({ ...(m as SimModel)
 
 export const crash: CommandSpec<{ member: MemberPick }> = {
   name: 'crash',
-  check: (m, p, t) => memberOf(at(m, t), p.member) !== undefined && !isStalledAny(at(m, t), memberOf(at(m, t), p.member)!),
+  check: (m, p, t) =>
+    memberOf(at(m, t), p.member) !== undefined && !isStalledAny(at(m, t), memberOf(at(m, t), p.member)!),
   step(m, p) {
     const member = memberOf(m, p.member)!;
     m.crashed.add(member);
@@ -52,7 +53,8 @@ export const transferLeader: CommandSpec<{ member: number }> = {
 
 export const pauseMember: CommandSpec<{ member: MemberPick; forUs: Micros }> = {
   name: 'pause-member',
-  check: (m, p, t) => memberOf(at(m, t), p.member) !== undefined && !isStalledAny(at(m, t), memberOf(at(m, t), p.member)!),
+  check: (m, p, t) =>
+    memberOf(at(m, t), p.member) !== undefined && !isStalledAny(at(m, t), memberOf(at(m, t), p.member)!),
   step(m, p) {
     const member = memberOf(m, p.member)!;
     m.pausedUntil.set(member, m.now + p.forUs);
@@ -88,7 +90,9 @@ export const partition: CommandSpec<{ groups: readonly number[] }> = {
   name: 'partition',
   check: (m, p) => m.members.length > 1 && new Set(m.members.map((_, i) => p.groups[i % p.groups.length])).size > 1,
   step(m, p) {
-    const groups = [0, 1, 2].map((g) => m.members.filter((_, i) => p.groups[i % p.groups.length] === g)).filter((g) => g.length > 0);
+    const groups = [0, 1, 2]
+      .map((g) => m.members.filter((_, i) => p.groups[i % p.groups.length] === g))
+      .filter((g) => g.length > 0);
     m.partitioned = true;
     m.likelyLeader = undefined;
     return { kind: 'partition', atUs: m.now, groups };

@@ -50,7 +50,14 @@ export const put: CommandSpec<{ key: number; lease: number | undefined; via: Via
       m.keys.push(key);
     }
     const lease = p.lease === undefined ? undefined : leaseAt(m, p.lease);
-    return { kind: 'put', atUs: m.now, key, value: `v${Math.round(m.now / 1000)}`, ...opt('lease', lease), ...opt('via', via(m, p.via)) };
+    return {
+      kind: 'put',
+      atUs: m.now,
+      key,
+      value: `v${Math.round(m.now / 1000)}`,
+      ...opt('lease', lease),
+      ...opt('via', via(m, p.via)),
+    };
   },
 };
 
@@ -62,7 +69,8 @@ export const del: CommandSpec<{ key: number; via: ViaPick }> = {
 
 export const keepAlive: CommandSpec<{ lease: number; client: number; via: ViaPick }> = {
   name: 'keepalive',
-  check: (m, p) => hasLease(m) && !m.keepAlives.has(`${pickOf(m.clients, p.client)} ${leaseAt(m as SimModel, p.lease)}`),
+  check: (m, p) =>
+    hasLease(m) && !m.keepAlives.has(`${pickOf(m.clients, p.client)} ${leaseAt(m as SimModel, p.lease)}`),
   step(m, p) {
     const client = pickOf(m.clients, p.client)!;
     const lease = leaseAt(m, p.lease);
@@ -91,7 +99,13 @@ export const keepAliveOnce: CommandSpec<{ lease: number; via: ViaPick }> = {
 export const timeToLive: CommandSpec<{ lease: number; via: ViaPick }> = {
   name: 'timetolive',
   check: hasLease,
-  step: (m, p) => ({ kind: 'timetolive', atUs: m.now, lease: leaseAt(m, p.lease), keys: false, ...opt('via', via(m, p.via)) }),
+  step: (m, p) => ({
+    kind: 'timetolive',
+    atUs: m.now,
+    lease: leaseAt(m, p.lease),
+    keys: false,
+    ...opt('via', via(m, p.via)),
+  }),
 };
 
 /** `{ [k]: v }` when v is defined, else nothing: optional step fields stay absent, as the parser leaves them. */

@@ -38,4 +38,3 @@ export const fencedWrite: CommandSpec<{ pick: number }> = {
     return { kind: 'fenced-write', atUs: m.now, client, resource: RESOURCE, lock: lockName };
   },
 };
-

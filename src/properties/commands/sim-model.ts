@@ -56,7 +56,8 @@ export const running = (m: SimModel): string[] => m.members.filter((n) => !m.cra
 
 export const isPaused = (m: SimModel, who: string): boolean => (m.pausedUntil.get(who) ?? -1) > m.now;
 
-export const isStalled = (m: SimModel, member: string, loop: 'raft' | 'apply'): boolean => (m.stalledUntil.get(`${member}/${loop}`) ?? -1) > m.now;
+export const isStalled = (m: SimModel, member: string, loop: 'raft' | 'apply'): boolean =>
+  (m.stalledUntil.get(`${member}/${loop}`) ?? -1) > m.now;
 
 /** Picks `items[pick mod n]`: command parameters are raw numbers resolved against the model when run. */
 export function pickOf<T>(items: readonly T[], pick: number): T | undefined {

@@ -47,7 +47,9 @@ export class StepCommand<P> implements fc.Command<SimModel, ScenarioDraft> {
   }
 
   toString(): string {
-    return this.ran !== undefined ? formatStepFlow(this.ran) : `${this.spec.name} after ${formatDuration(this.gapUs)} (not run)`;
+    return this.ran !== undefined
+      ? formatStepFlow(this.ran)
+      : `${this.spec.name} after ${formatDuration(this.gapUs)} (not run)`;
   }
 
   // A fresh instance per run: `ran` belongs to the sequence that ran it.

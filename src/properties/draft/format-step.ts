@@ -5,7 +5,7 @@
  */
 import { ASSERTION_FORMS } from '../../scenario/assertion-forms.js';
 import { formatDuration } from '../../scenario/duration.js';
-import { fieldList } from '../../scenario/fields.js';
+import type { fieldList } from '../../scenario/fields.js';
 import { STEP_KINDS } from '../../scenario/step-kinds.js';
 import type { Micros } from '../../clock/time.js';
 import type { Assertion, ExpectStep, Step } from '../../scenario/types.js';
@@ -22,7 +22,11 @@ export type DraftStep =
 /** Model properties that hold durations end in `Us` (types.ts); they print as `1.5s`, `250ms`. */
 const isDurationProp = (prop: string): boolean => prop.endsWith('Us');
 
-function fieldEntries(fields: object, value: Record<string, unknown>, skip: ReadonlySet<string>): [string, YamlValue | undefined][] {
+function fieldEntries(
+  fields: object,
+  value: Record<string, unknown>,
+  skip: ReadonlySet<string>,
+): [string, YamlValue | undefined][] {
   const out: [string, YamlValue | undefined][] = [];
   for (const [prop, f] of Object.entries(fields) as [string, ReturnType<typeof fieldList>[number]][]) {
     if (skip.has(prop)) continue;
@@ -40,7 +44,10 @@ export function formatAssertion(a: DraftAssertion): string {
   const fields = ASSERTION_FORMS[a.form].fields;
   const v = a as unknown as Record<string, unknown>;
   if (a.form === 'leases-count') {
-    return flowMap([['leases', { count: a.count }], ['via', a.via]]);
+    return flowMap([
+      ['leases', { count: a.count }],
+      ['via', a.via],
+    ]);
   }
   return flowMap(fieldEntries(fields, v, NONE));
 }

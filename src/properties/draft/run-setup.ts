@@ -28,7 +28,8 @@ export const DEFAULT_SCENARIO_CLUSTER: ScenarioCluster = parserDefaults();
 
 function parserDefaults(): ScenarioCluster {
   const p = parseScenario('name: defaults\nsteps: []\n', 'defaults');
-  if (!p.ok) throw new Error(`the scenario parser rejects its own minimal file: ${p.errors.map((e) => e.message).join('; ')}`);
+  if (!p.ok)
+    throw new Error(`the scenario parser rejects its own minimal file: ${p.errors.map((e) => e.message).join('; ')}`);
   return p.scenario.cluster;
 }
 

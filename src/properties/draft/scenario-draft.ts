@@ -39,7 +39,12 @@ export class ScenarioDraft {
   durationUs(tailUs: Micros = 0): Micros {
     let last = 0;
     for (const s of this.list) {
-      const end = s.kind === 'grant-many' ? s.atUs + s.spreadUs : s.kind === 'pause' || s.kind === 'stall' ? s.atUs + (s.forUs ?? 0) : s.atUs;
+      const end =
+        s.kind === 'grant-many'
+          ? s.atUs + s.spreadUs
+          : s.kind === 'pause' || s.kind === 'stall'
+            ? s.atUs + (s.forUs ?? 0)
+            : s.atUs;
       last = Math.max(last, end);
     }
     return last + Math.max(MICROS_PER_SECOND, tailUs);
@@ -47,8 +52,17 @@ export class ScenarioDraft {
 }
 
 /** Where each step lands in the file `renderScenario` writes, and the file's lines before the steps. */
-function layout(setup: RunSetup, steps: readonly DraftStep[], durationUs: Micros, l: DraftLayout): { head: string[]; stepLines: number[] } {
-  const head = [...(l.header ?? []).map((c) => `# ${c}`.trimEnd()), ...formatSetup(l.name, setup, durationUs), steps.length > 0 ? 'steps:' : 'steps: []'];
+function layout(
+  setup: RunSetup,
+  steps: readonly DraftStep[],
+  durationUs: Micros,
+  l: DraftLayout,
+): { head: string[]; stepLines: number[] } {
+  const head = [
+    ...(l.header ?? []).map((c) => `# ${c}`.trimEnd()),
+    ...formatSetup(l.name, setup, durationUs),
+    steps.length > 0 ? 'steps:' : 'steps: []',
+  ];
   const stepLines: number[] = [];
   let line = head.length + 1;
   for (let i = 0; i < steps.length; i++) {
@@ -61,11 +75,20 @@ function layout(setup: RunSetup, steps: readonly DraftStep[], durationUs: Micros
 
 function placed(step: DraftStep, pos: SourcePos): Step {
   if (step.kind !== 'expect') return { ...step, pos } as Step;
-  return { ...step, pos, assertion: { ...step.assertion, pos: { ...pos, line: pos.line + 1, col: ASSERTION_COL } } } as Step;
+  return {
+    ...step,
+    pos,
+    assertion: { ...step.assertion, pos: { ...pos, line: pos.line + 1, col: ASSERTION_COL } },
+  } as Step;
 }
 
 /** The Scenario the file of `renderScenario` parses to. */
-export function draftScenario(setup: RunSetup, steps: readonly DraftStep[], durationUs: Micros, l: DraftLayout): Scenario {
+export function draftScenario(
+  setup: RunSetup,
+  steps: readonly DraftStep[],
+  durationUs: Micros,
+  l: DraftLayout,
+): Scenario {
   const { stepLines } = layout(setup, steps, durationUs, l);
   return {
     file: l.file,
@@ -82,7 +105,12 @@ export function draftScenario(setup: RunSetup, steps: readonly DraftStep[], dura
 }
 
 /** The scenario file text. */
-export function renderScenario(setup: RunSetup, steps: readonly DraftStep[], durationUs: Micros, l: DraftLayout): string {
+export function renderScenario(
+  setup: RunSetup,
+  steps: readonly DraftStep[],
+  durationUs: Micros,
+  l: DraftLayout,
+): string {
   const { head } = layout(setup, steps, durationUs, l);
   const out = [...head];
   const indent = (text: string): string[] => text.split('\n').map((x) => `  ${x}`);

@@ -9,12 +9,19 @@ export class YamlRaw {
 }
 
 /** A value a step field can hold. */
-export type YamlValue = string | number | bigint | boolean | YamlRaw | readonly YamlValue[] | { readonly [k: string]: YamlValue | undefined };
+export type YamlValue =
+  | string
+  | number
+  | bigint
+  | boolean
+  | YamlRaw
+  | readonly YamlValue[]
+  | { readonly [k: string]: YamlValue | undefined };
 
 // Plain scalars YAML would read as something other than the same string.
 const RESERVED = /^(true|false|yes|no|on|off|null|~|y|n)$/i;
 const NUMBERISH = /^[-+]?(\d|\.\d)|^[-+]?\.(inf|nan)$/i;
-const PLAIN = /^[A-Za-z0-9/_.][A-Za-z0-9/_.\-]*$/;
+const PLAIN = /^[A-Za-z0-9/_.][A-Za-z0-9/_.-]*$/;
 
 export function yamlString(s: string): string {
   if (PLAIN.test(s) && !RESERVED.test(s) && !NUMBERISH.test(s)) return s;

@@ -60,5 +60,12 @@ export function driftBound(p: DriftBoundParams): Micros {
   const lag = revokeLag(p);
   const g = p.gapUs ?? 0;
   const perChange = p.electionTimeoutUs + (p.spreadDelayUs ?? 0) + g + lag;
-  return k * perChange + kT * p.ttlUs + (k - kT) * checkpointedStepUs(p) + lag + g + (p.failedAttempts ?? 0) * (p.retryIntervalUs ?? 0);
+  return (
+    k * perChange +
+    kT * p.ttlUs +
+    (k - kT) * checkpointedStepUs(p) +
+    lag +
+    g +
+    (p.failedAttempts ?? 0) * (p.retryIntervalUs ?? 0)
+  );
 }

@@ -109,7 +109,11 @@ export function measureDrift(events: readonly TraceEvent[]): LeaseDrift[] {
   const disturbances: Indexed[] = [];
   const log = (id: bigint): LeaseLog => {
     let l = logs.get(id);
-    if (l === undefined) logs.set(id, (l = { grants: [], renews: [], superseded: [], promotions: [], checkpoints: [], failures: [], proposers: [] }));
+    if (l === undefined)
+      logs.set(
+        id,
+        (l = { grants: [], renews: [], superseded: [], promotions: [], checkpoints: [], failures: [], proposers: [] }),
+      );
     return l;
   };
   events.forEach((e, i) => {
@@ -141,7 +145,7 @@ export function measureDrift(events: readonly TraceEvent[]): LeaseDrift[] {
         break;
       }
       case 'server-expired-revoke':
-        if (e.fields?.['ok'] === false) log(e.lease).failures.push(x);
+        if (e.fields?.ok === false) log(e.lease).failures.push(x);
         else log(e.lease).proposers.push(e.member);
         break;
     }
@@ -161,7 +165,13 @@ function leaseDrift(id: bigint, l: LeaseLog, disturbances: readonly Indexed[]): 
   const promotions = promotedAt.map((p) => {
     const remaining = numberField(p.e, 'remaining');
     const expiry = expiryOf(p.e);
-    return { t: p.e.t, member: p.e.member, remaining, expiry, spreadUs: Math.max(0, expiry - p.e.t - p.extend - remaining * MICROS_PER_SECOND) };
+    return {
+      t: p.e.t,
+      member: p.e.member,
+      remaining,
+      expiry,
+      spreadUs: Math.max(0, expiry - p.e.t - p.extend - remaining * MICROS_PER_SECOND),
+    };
   });
   // Segments: anchor → p1 → … → pk → revoke. Each is charged from its first disturbance to its end.
   const bounds = [anchor, ...promotedAt, ...(revoke === undefined ? [] : [revoke])];
@@ -180,7 +190,8 @@ function leaseDrift(id: bigint, l: LeaseLog, disturbances: readonly Indexed[]): 
     const rem = numberField(c.e, 'remaining');
     return within(c) && rem > 0 && anchorExpiry !== undefined && rem * MICROS_PER_SECOND < anchorExpiry - c.e.t;
   };
-  const staleCheckpoint = anchorExpiry !== undefined && (anchorExpiry < anchorTtlEnd || l.checkpoints.some(laterShorter));
+  const staleCheckpoint =
+    anchorExpiry !== undefined && (anchorExpiry < anchorTtlEnd || l.checkpoints.some(laterShorter));
   return {
     lease: id,
     ttl,

@@ -37,7 +37,8 @@ export function runDrift(spec: DriftRunSpec): DriftRun {
   const trace = KindTrace.of(new Set([...DRIFT_KINDS, ...(spec.kinds ?? [])]));
   const c = new Cluster(spec.cluster ?? {}, { trace });
   const at = (t: Micros, fn: () => void): void => void c.sched.at(t, fn);
-  for (const l of spec.leases) at(l.at, () => c.leader()?.raftRequest({ type: 'LeaseGrant', id: l.id, ttl: l.ttl }, () => {}));
+  for (const l of spec.leases)
+    at(l.at, () => c.leader()?.raftRequest({ type: 'LeaseGrant', id: l.id, ttl: l.ttl }, () => {}));
   for (const r of spec.renews ?? []) {
     at(r.at, () => {
       const s = c.server(r.via);

@@ -41,7 +41,13 @@ export function searchTightRun(o: TightSearchOptions): TightRun {
   const run = (transfers: readonly Micros[], untilUs: Micros) => {
     runs++;
     const faults: Fault[] = transfers.map((at) => ({ at, kind: 'transfer' }));
-    return runDrift({ cluster: o.cluster ?? {}, leases: [{ id: LEASE, ttl: o.ttl, at: GRANT_AT }], faults, untilUs, kinds: ['lease-expired', 'lessor-checkpoint-propose'] });
+    return runDrift({
+      cluster: o.cluster ?? {},
+      leases: [{ id: LEASE, ttl: o.ttl, at: GRANT_AT }],
+      faults,
+      untilUs,
+      kinds: ['lease-expired', 'lessor-checkpoint-propose'],
+    });
   };
   const transfers: Micros[] = [];
   for (let i = 1; i <= o.leaderChanges; i++) {
@@ -58,7 +64,8 @@ export function searchTightRun(o: TightSearchOptions): TightRun {
     for (const at of candidates) {
       const d = measureDrift(run([...transfers, at], at + MICROS_PER_SECOND).events)[0]!;
       const p = d.promotions[i - 1];
-      if (d.promotions.length === i && p !== undefined && (best === undefined || p.expiry > best.expiry)) best = { at, expiry: p.expiry };
+      if (d.promotions.length === i && p !== undefined && (best === undefined || p.expiry > best.expiry))
+        best = { at, expiry: p.expiry };
     }
     if (best === undefined) break;
     transfers.push(best.at);

@@ -3,7 +3,7 @@ import { fieldsOf, type TraceEvent } from '../../trace/trace.js';
 
 /** An event's `expiry` (µs; FOREVER for a lease no lessor will expire). */
 export function expiryOf(e: TraceEvent): Micros {
-  const v = fieldsOf(e)['expiry'];
+  const v = fieldsOf(e).expiry;
   if (typeof v !== 'number') throw new Error(`trace: ${e.kind} at ${e.t} has no expiry field`);
   return v;
 }

@@ -42,15 +42,24 @@ const fault = (skewMs: number): fc.Arbitrary<Timed> => {
   const member = fc.constantFrom('n1', 'n2', 'n3');
   const client = fc.constantFrom('c1', 'c2');
   const arbs: fc.Arbitrary<Timed>[] = [
-    fc.tuple(at, member, fc.integer({ min: 500, max: 12_000 })).map(([t, m, d]) => [[t, `pause: { member: ${m}, for: ${ms(d)} }`] as const]),
-    fc.tuple(at, client, fc.integer({ min: 500, max: 15_000 })).map(([t, c, d]) => [[t, `pause: { client: ${c}, for: ${ms(d)} }`] as const]),
+    fc
+      .tuple(at, member, fc.integer({ min: 500, max: 12_000 }))
+      .map(([t, m, d]) => [[t, `pause: { member: ${m}, for: ${ms(d)} }`] as const]),
+    fc
+      .tuple(at, client, fc.integer({ min: 500, max: 15_000 }))
+      .map(([t, c, d]) => [[t, `pause: { client: ${c}, for: ${ms(d)} }`] as const]),
     fc.tuple(at, member).map(([t, m]) => [[t, `transfer-leader: { to: ${m} }`] as const]),
     fc.tuple(at, member, fc.integer({ min: 500, max: 10_000 })).map(([t, m, d]) => {
       const rest = ['n1', 'n2', 'n3'].filter((x) => x !== m).join(', ');
       return [[t, `partition: { groups: [[${m}], [${rest}]] }`] as const, [t + d, 'heal: {}'] as const];
     }),
   ];
-  if (skewMs > 0) arbs.push(fc.tuple(at, client, fc.integer({ min: -skewMs, max: skewMs })).map(([t, c, j]) => [[t, `clock: { client: ${c}, jump: ${ms(j)} }`] as const]));
+  if (skewMs > 0)
+    arbs.push(
+      fc
+        .tuple(at, client, fc.integer({ min: -skewMs, max: skewMs }))
+        .map(([t, c, j]) => [[t, `clock: { client: ${c}, jump: ${ms(j)} }`] as const]),
+    );
   return fc.oneof(...arbs);
 };
 
@@ -70,7 +79,10 @@ export function holderRunArb(o: HolderCampaignOptions = {}): fc.Arbitrary<string
       'steps:',
       holder('a', 'c1', '0s'),
       holder('b', 'c2', '300ms'),
-      ...faults.flat().sort((x, y) => x[0] - y[0]).map(([t, step]) => `  - at: ${ms(t)}\n    ${step}`),
+      ...faults
+        .flat()
+        .sort((x, y) => x[0] - y[0])
+        .map(([t, step]) => `  - at: ${ms(t)}\n    ${step}`),
       '',
     ].join('\n'),
   );
@@ -91,14 +103,23 @@ export interface HolderVerdict {
 
 export function holderScenario(text: string, file = 'holder-campaign-run.yaml'): Scenario {
   const p = parseScenario(text, file);
-  if (!p.ok) throw new Error(`holder campaign: generated an invalid scenario: ${p.errors.map((e) => `${e.line}:${e.col} ${e.message}`).join('; ')}`);
+  if (!p.ok)
+    throw new Error(
+      `holder campaign: generated an invalid scenario: ${p.errors.map((e) => `${e.line}:${e.col} ${e.message}`).join('; ')}`,
+    );
   return p.scenario;
 }
 
 function verdict(text: string, result: RunResult): HolderVerdict {
   const view = new RunView(result);
   const violation = earliest([holderStopsBeforeRevoke, noOverlap, noStaleWriteAccepted].map((m) => m.check(view)));
-  return { text, result, report: holderReport(view), violation, earlyExpiry: violation === undefined ? undefined : noEarlyExpiry.check(view) };
+  return {
+    text,
+    result,
+    report: holderReport(view),
+    violation,
+    earlyExpiry: violation === undefined ? undefined : noEarlyExpiry.check(view),
+  };
 }
 
 /** Replays one generated run (built-in strategies) and checks the holder properties. */
@@ -107,6 +128,12 @@ export function checkHolderRun(text: string): HolderVerdict {
 }
 
 /** The same for holders written in TypeScript (`strategy: user:<name>`). */
-export async function checkHolderRunAsync(text: string, userHolders: NonNullable<RunOptions['userHolders']>): Promise<HolderVerdict> {
-  return verdict(text, await runScenarioAsync(holderScenario(text), { trace: new Trace(true, true, false), userHolders }));
+export async function checkHolderRunAsync(
+  text: string,
+  userHolders: NonNullable<RunOptions['userHolders']>,
+): Promise<HolderVerdict> {
+  return verdict(
+    text,
+    await runScenarioAsync(holderScenario(text), { trace: new Trace(true, true, false), userHolders }),
+  );
 }

@@ -30,7 +30,10 @@ export const boundedDrift: Monitor = {
       if (endOfLife <= life.ackDeadlineUs || !driftOnly(view, life, endOfLife)) continue;
       const bound = boundFor(view, life, promotes, revokes, endOfLife);
       if (endOfLife <= bound) continue;
-      const pushed = view.ofLease(life.id).filter((i) => view.at(i).kind === 'lease-promoted' && view.at(i).t < bound).at(-1);
+      const pushed = view
+        .ofLease(life.id)
+        .filter((i) => view.at(i).kind === 'lease-promoted' && view.at(i).t < bound)
+        .at(-1);
       found.push(
         view.violation(
           'bounded-drift',
@@ -48,18 +51,29 @@ export const boundedDrift: Monitor = {
 /** Only leader changes (crashes, restarts, transfers) touched the lease's life. */
 function driftOnly(view: RunView, life: LeaseLife, until: Micros): boolean {
   const t = view.timings;
-  const other = view.faultWithin(life.lastAckUs, until, (f) => !DRIFT_FAULTS.has(f.kind) || (f.kind === 'restart' && t.checkpointing && !t.persistCheckpoints));
+  const other = view.faultWithin(
+    life.lastAckUs,
+    until,
+    (f) => !DRIFT_FAULTS.has(f.kind) || (f.kind === 'restart' && t.checkpointing && !t.persistCheckpoints),
+  );
   return other === undefined && !view.quorumLostWithin(life.lastAckUs, until);
 }
 
-function boundFor(view: RunView, life: LeaseLife, promotes: readonly number[], revokeTimes: readonly Micros[], until: Micros): Micros {
+function boundFor(
+  view: RunView,
+  life: LeaseLife,
+  promotes: readonly number[],
+  revokeTimes: readonly Micros[],
+  until: Micros,
+): Micros {
   const t = view.timings;
   const target = Math.max(1, Math.trunc((3 * t.revokeRate) / 4));
   let bound = life.ackDeadlineUs + t.loopUs + t.commitSlackUs + view.timeWithoutPrimary(life.lastAckUs, until);
   for (const p of promotes) {
     const e = view.at(p);
     if (e.t < life.lastAckUs || e.t > until) continue;
-    const spread = (numField(e, 'spread') ?? 0) > 0 ? (Math.ceil((numField(e, 'leases') ?? 0) / target) + 1) * MICROS_PER_SECOND : 0;
+    const spread =
+      (numField(e, 'spread') ?? 0) > 0 ? (Math.ceil((numField(e, 'leases') ?? 0) / target) + 1) * MICROS_PER_SECOND : 0;
     bound += t.checkpointIntervalUs + t.electionUs + MICROS_PER_SECOND + t.loopUs + 2 * t.commitSlackUs + spread;
   }
   const offers = view.ofLease(life.id).filter((i) => view.at(i).kind === 'lease-expired').length;

@@ -19,7 +19,10 @@ export const boundedExtension: Monitor = {
     const found: Violation[] = [];
     for (const p of view.ofKind('lessor-promote')) {
       const promote = view.at(p);
-      const spread = (numField(promote, 'spread') ?? 0) > 0 ? (Math.ceil((numField(promote, 'leases') ?? 0) / target) + 1) * MICROS_PER_SECOND : 0;
+      const spread =
+        (numField(promote, 'spread') ?? 0) > 0
+          ? (Math.ceil((numField(promote, 'leases') ?? 0) / target) + 1) * MICROS_PER_SECOND
+          : 0;
       for (let i = p + 1; i < view.events.length; i++) {
         const e = view.at(i);
         if (e.t !== promote.t || e.member !== promote.member || e.kind !== 'lease-promoted') {
@@ -38,7 +41,15 @@ export const boundedExtension: Monitor = {
             'bounded-extension',
             i,
             `${e.member} promoted lease ${lease ?? e.lease} to ${formatSeconds(expiry)}, past ${formatSeconds(bound)} (election timeout + ${c} s, its last applied checkpoint or TTL)`,
-            lease === undefined ? [] : [expectAt(promote.t, { form: 'lease-ttl', lease, ttlSeconds: { max: truncDiv(bound - promote.t, MICROS_PER_SECOND) } })],
+            lease === undefined
+              ? []
+              : [
+                  expectAt(promote.t, {
+                    form: 'lease-ttl',
+                    lease,
+                    ttlSeconds: { max: truncDiv(bound - promote.t, MICROS_PER_SECOND) },
+                  }),
+                ],
           ),
         );
       }
@@ -57,9 +68,20 @@ function lastCheckpoint(view: RunView, member: string, id: bigint, before: numbe
     value = numField(e, 'remaining') ?? 0;
   }
   if (!view.timings.persistCheckpoints) {
-    const restart = view.ofKind('member-restart').filter((i) => i < before && view.at(i).member === member).at(-1);
-    const since = restart === undefined ? [] : view.ofLease(id).filter((i) => i > restart && i < before && view.at(i).member === member && view.at(i).kind === 'lease-checkpoint');
-    if (restart !== undefined) value = since.length === 0 ? 0 : numField(view.at(since.at(-1)!), 'remaining') ?? 0;
+    const restart = view
+      .ofKind('member-restart')
+      .filter((i) => i < before && view.at(i).member === member)
+      .at(-1);
+    const since =
+      restart === undefined
+        ? []
+        : view
+            .ofLease(id)
+            .filter(
+              (i) =>
+                i > restart && i < before && view.at(i).member === member && view.at(i).kind === 'lease-checkpoint',
+            );
+    if (restart !== undefined) value = since.length === 0 ? 0 : (numField(view.at(since.at(-1)!), 'remaining') ?? 0);
   }
   return value;
 }

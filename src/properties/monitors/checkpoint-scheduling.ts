@@ -91,7 +91,8 @@ export const checkpointScheduling: Monitor = {
           oblige(e.member, e.lease!, numField(e, 'remaining') ?? ttl, i, e.t);
           return;
         case 'lease-checkpoint':
-          if (view.wasPrimary(e.member, e.t)) oblige(e.member, e.lease!, (numField(e, 'remaining') ?? 0) || ttl, i, e.t);
+          if (view.wasPrimary(e.member, e.t))
+            oblige(e.member, e.lease!, (numField(e, 'remaining') ?? 0) || ttl, i, e.t);
           else dues?.delete(e.lease!);
           return;
         case 'lease-renew': {
@@ -117,7 +118,12 @@ function lostProposals(view: RunView): { member: string; fromUs: Micros; untilUs
   return view
     .ofKind('lessor-checkpoint-propose')
     .map((i) => view.at(i))
-    .filter((p) => !view.ofKind('lease-checkpoint').some((k) => view.at(k).member === p.member && view.at(k).t >= p.t && view.at(k).t <= p.t + t.commitSlackUs))
+    .filter(
+      (p) =>
+        !view
+          .ofKind('lease-checkpoint')
+          .some((k) => view.at(k).member === p.member && view.at(k).t >= p.t && view.at(k).t <= p.t + t.commitSlackUs),
+    )
     .map((p) => ({ member: p.member, fromUs: p.t, untilUs: p.t + t.reqTimeoutUs }));
 }
 

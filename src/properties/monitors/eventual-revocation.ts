@@ -18,7 +18,10 @@ export const eventualRevocation: Monitor = {
     // A crashed follower or a partition the leader kept its quorum through does not hold its revokes up.
     const ends = view.faults.map((f) => (f.kind === 'crash' || f.kind === 'partition' ? f.atUs : f.endUs));
     if (ends.includes(Infinity)) return undefined;
-    const promoted = view.ofKind('lessor-promote').filter((i) => view.at(i).member === leader.name).at(-1);
+    const promoted = view
+      .ofKind('lessor-promote')
+      .filter((i) => view.at(i).member === leader.name)
+      .at(-1);
     if (promoted === undefined) return undefined;
     const calm = Math.max(view.at(promoted).t, ...ends);
     const t = view.timings;
@@ -28,7 +31,8 @@ export const eventualRevocation: Monitor = {
     for (const l of leases) {
       const due = Math.max(l.expiry, calm);
       const backlog = countAtMost(expiries, due);
-      const deadline = due + t.retryUs + t.loopUs + t.commitSlackUs + Math.ceil((backlog * MICROS_PER_SECOND) / t.revokeRate);
+      const deadline =
+        due + t.retryUs + t.loopUs + t.commitSlackUs + Math.ceil((backlog * MICROS_PER_SECOND) / t.revokeRate);
       if (deadline >= view.endUs || (first !== undefined && deadline >= first.atUs)) continue;
       const about = view.ofLease(l.id).filter((i) => view.at(i).member === leader.name);
       const blame = about.filter((i) => view.at(i).kind === 'lease-expired').at(-1) ?? about.at(-1) ?? promoted;

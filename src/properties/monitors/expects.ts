@@ -8,7 +8,8 @@ import type { ExpectCandidate } from './violation.js';
 export function instants(times: readonly Micros[], before: Micros = Infinity): Micros[] {
   const out = new Set<Micros>();
   for (const t of [...times].sort((a, b) => a - b)) {
-    for (const d of [0, MICROS_PER_MS, 5 * MICROS_PER_MS, 50 * MICROS_PER_MS]) if (t + d < before && t + d >= 0) out.add(t + d);
+    for (const d of [0, MICROS_PER_MS, 5 * MICROS_PER_MS, 50 * MICROS_PER_MS])
+      if (t + d < before && t + d >= 0) out.add(t + d);
   }
   return [...out].sort((a, b) => a - b);
 }
@@ -28,12 +29,16 @@ export function attachedKeys(view: RunView, id: bigint): string[] {
   const keys = new Set<string>();
   for (const i of view.ofLease(id)) {
     const e = view.at(i);
-    if (e.kind === 'lease-attach') for (const k of (e.fields?.keys as readonly string[] | undefined) ?? []) keys.add(String(k));
+    if (e.kind === 'lease-attach')
+      for (const k of (e.fields?.keys as readonly string[] | undefined) ?? []) keys.add(String(k));
   }
   return [...keys];
 }
 
 /** Times at which the given event kind happened for this lease (on any member). */
 export function leaseEventTimes(view: RunView, id: bigint, kind: string): Micros[] {
-  return view.ofLease(id).filter((i) => view.at(i).kind === kind).map((i) => view.at(i).t);
+  return view
+    .ofLease(id)
+    .filter((i) => view.at(i).kind === kind)
+    .map((i) => view.at(i).t);
 }

@@ -26,7 +26,15 @@ export const fencedLocks: Monitor = {
       const resource = String(field(e, 'resource'));
       const token = numField(e, 'token') ?? 0;
       const max = highest.get(resource) ?? 0;
-      if (token < max) found.push(view.violation('fenced-locks', i, `resource ${resource} accepted ${e.member}'s token ${token} after accepting ${max}`, []));
+      if (token < max)
+        found.push(
+          view.violation(
+            'fenced-locks',
+            i,
+            `resource ${resource} accepted ${e.member}'s token ${token} after accepting ${max}`,
+            [],
+          ),
+        );
       highest.set(resource, Math.max(max, token));
     }
     return earliest(found);
@@ -37,7 +45,9 @@ function acquiredWithoutKey(view: RunView, i: number): Violation | undefined {
   const e = view.at(i);
   const name = String(field(e, 'name'));
   const rev = numField(e, 'rev');
-  const put = view.ofKind('kv-put').find((k) => numField(view.at(k), 'rev') === rev && String(field(view.at(k), 'key')).startsWith(`${name}/`));
+  const put = view
+    .ofKind('kv-put')
+    .find((k) => numField(view.at(k), 'rev') === rev && String(field(view.at(k), 'key')).startsWith(`${name}/`));
   if (put === undefined || put > i) return undefined;
   const key = String(field(view.at(put), 'key'));
   const del = view.ofKind('kv-delete').find((k) => k > put && String(field(view.at(k), 'key')) === key);
@@ -46,6 +56,9 @@ function acquiredWithoutKey(view: RunView, i: number): Violation | undefined {
     'fenced-locks',
     i,
     `${e.member}'s Lock(${name}) returned at ${formatSeconds(e.t)} although its key ${key} was deleted at ${formatSeconds(view.at(del).t)}`,
-    [expectAt(e.t, { form: 'key-exists', key, exists: true }), expectAt(e.t, { form: 'lock-held', lock: name, client: e.member, held: false })],
+    [
+      expectAt(e.t, { form: 'key-exists', key, exists: true }),
+      expectAt(e.t, { form: 'lock-held', lock: name, client: e.member, held: false }),
+    ],
   );
 }

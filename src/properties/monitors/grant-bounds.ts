@@ -22,13 +22,30 @@ export const grantBounds: Monitor = {
       const got = numField(e, 'ttl');
       if (req === undefined || got === undefined) continue;
       if (req > MaxLeaseTTL) {
-        found.push(view.violation('grant-bounds', i, `lease ${lease} was granted although its TTL ${req} s is above MaxLeaseTTL`, [expectAt(e.t, { form: 'lease-exists', lease, exists: false })]));
+        found.push(
+          view.violation(
+            'grant-bounds',
+            i,
+            `lease ${lease} was granted although its TTL ${req} s is above MaxLeaseTTL`,
+            [expectAt(e.t, { form: 'lease-exists', lease, exists: false })],
+          ),
+        );
         continue;
       }
       const want = Math.max(req, view.timings.minTtlSeconds);
       if (got === want) continue;
-      const expect = got > want ? expectAt(e.t, { form: 'lease-ttl', lease, ttlSeconds: { max: want } }) : expectAt(e.t, { form: 'lease-ttl', lease, ttlSeconds: { min: want - 1 } });
-      found.push(view.violation('grant-bounds', i, `lease ${lease} was granted ${got} s for a request of ${req} s; expected ${want} s`, [expect]));
+      const expect =
+        got > want
+          ? expectAt(e.t, { form: 'lease-ttl', lease, ttlSeconds: { max: want } })
+          : expectAt(e.t, { form: 'lease-ttl', lease, ttlSeconds: { min: want - 1 } });
+      found.push(
+        view.violation(
+          'grant-bounds',
+          i,
+          `lease ${lease} was granted ${got} s for a request of ${req} s; expected ${want} s`,
+          [expect],
+        ),
+      );
     }
     return earliest(found);
   },

@@ -30,10 +30,13 @@ export function holderReport(view: RunView): HolderReport {
   const lives = holderLives(view);
   const names = [...new Set(lives.map((l) => l.holder))];
   let overlapTotal = 0;
-  for (const [i, a] of lives.entries()) for (const b of lives.slice(i + 1)) if (a.holder !== b.holder) overlapTotal += overlapUs(a, b, view.endUs);
+  for (const [i, a] of lives.entries())
+    for (const b of lives.slice(i + 1)) if (a.holder !== b.holder) overlapTotal += overlapUs(a, b, view.endUs);
   const holders = names.map((holder): HolderFigures => {
     const mine = lives.filter((l) => l.holder === holder);
-    const after = mine.map((l) => (l.revokedAt === undefined ? 0 : Math.max(0, Math.min(l.stoppedAt, view.endUs) - l.revokedAt)));
+    const after = mine.map((l) =>
+      l.revokedAt === undefined ? 0 : Math.max(0, Math.min(l.stoppedAt, view.endUs) - l.revokedAt),
+    );
     const writes = mine.flatMap((l) => l.writes);
     const stale = writes.filter((w) => w.stale);
     let overlap = 0;

@@ -41,7 +41,11 @@ export function holderLives(view: RunView): HolderLife[] {
     // Never stopped (paused at the end of the run): a deadline holder's last declared deadline still binds it.
     const declared = later.filter((k) => view.at(k).kind === 'holder-deadline').at(-1);
     const stoppedAt =
-      stop !== undefined ? view.at(stop).t - (numField(view.at(stop), 'lateUs') ?? 0) : declared !== undefined ? (numField(view.at(declared), 'untilUs') ?? Infinity) : Infinity;
+      stop !== undefined
+        ? view.at(stop).t - (numField(view.at(stop), 'lateUs') ?? 0)
+        : declared !== undefined
+          ? (numField(view.at(declared), 'untilUs') ?? Infinity)
+          : Infinity;
     const revokedAt = revoked === undefined ? undefined : view.at(revoked).t;
     const token = numField(e, 'token') ?? 0;
     const writes: HolderWrite[] = [];
@@ -49,7 +53,12 @@ export function holderLives(view: RunView): HolderLife[] {
       const w = view.at(k);
       if (k < i || w.member !== e.member || numField(w, 'token') !== token) continue;
       if (stop !== undefined && k > stop) break;
-      writes.push({ index: k, t: w.t, accepted: fieldsOf(w).accepted === true, stale: revokedAt !== undefined && w.t >= revokedAt });
+      writes.push({
+        index: k,
+        t: w.t,
+        accepted: fieldsOf(w).accepted === true,
+        stale: revokedAt !== undefined && w.t >= revokedAt,
+      });
     }
     lives.push({
       holder: e.member,

@@ -13,9 +13,13 @@ export function holderStopsBeforeRevokeWithin(marginUs: Micros): Monitor {
     check(view) {
       let first: Violation | undefined;
       for (const l of holderLives(view)) {
-        if (l.revokedAt === undefined || l.revokedIndex === undefined || l.stoppedAt <= l.revokedAt - marginUs) continue;
+        if (l.revokedAt === undefined || l.revokedIndex === undefined || l.stoppedAt <= l.revokedAt - marginUs)
+          continue;
         if (first !== undefined && first.atUs <= l.revokedAt) continue;
-        const stopped = l.stoppedAt === Infinity ? 'had not stopped by the end of the run' : `stopped at ${formatSeconds(l.stoppedAt)}`;
+        const stopped =
+          l.stoppedAt === Infinity
+            ? 'had not stopped by the end of the run'
+            : `stopped at ${formatSeconds(l.stoppedAt)}`;
         first = view.violation(
           'holder-stops-before-revoke',
           l.revokedIndex,

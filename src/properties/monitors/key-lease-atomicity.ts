@@ -31,9 +31,12 @@ export const keyLeaseAtomicity: Monitor = {
       if (r === undefined || r > i) continue;
       const key = String(field(e, 'key'));
       found.push(
-        view.violation('key-lease-atomicity', i, `${e.member} stored ${key} with lease ${hex} after applying its revoke`, [
-          expectAt(e.t, { form: 'key-exists', key, exists: false, via: e.member }),
-        ]),
+        view.violation(
+          'key-lease-atomicity',
+          i,
+          `${e.member} stored ${key} with lease ${hex} after applying its revoke`,
+          [expectAt(e.t, { form: 'key-exists', key, exists: false, via: e.member })],
+        ),
       );
     }
     found.push(leftovers(view, revokedOn));
@@ -57,19 +60,33 @@ function checkRevoke(view: RunView, i: number): Violation | undefined {
   const revs = new Set(keys.map((k) => deleted.get(k)));
   const label = view.labelOf(e.lease!) ?? formatLeaseId(e.lease!);
   if (missing.length > 0) {
-    return view.violation('key-lease-atomicity', i, `${e.member} revoked lease ${label} without deleting ${missing.join(', ')}`, [
-      ...missing.map((key) => expectAt(e.t, { form: 'key-exists' as const, key, exists: false, via: e.member })),
-    ]);
+    return view.violation(
+      'key-lease-atomicity',
+      i,
+      `${e.member} revoked lease ${label} without deleting ${missing.join(', ')}`,
+      [...missing.map((key) => expectAt(e.t, { form: 'key-exists' as const, key, exists: false, via: e.member }))],
+    );
   }
-  if (revs.size > 1) return view.violation('key-lease-atomicity', i, `${e.member} deleted the keys of lease ${label} at ${revs.size} revisions`, []);
-  const first = view.ofLease(e.lease!).map((k) => view.at(k)).find((x) => x.kind === 'lease-revoke')!;
+  if (revs.size > 1)
+    return view.violation(
+      'key-lease-atomicity',
+      i,
+      `${e.member} deleted the keys of lease ${label} at ${revs.size} revisions`,
+      [],
+    );
+  const first = view
+    .ofLease(e.lease!)
+    .map((k) => view.at(k))
+    .find((x) => x.kind === 'lease-revoke')!;
   const other = listField(first, 'keys');
   if (other.length !== keys.length || other.some((k, n) => k !== keys[n])) {
     return view.violation(
       'key-lease-atomicity',
       i,
       `${e.member} revoked lease ${label} with keys [${keys.join(', ')}] but ${first.member} with [${other.join(', ')}]`,
-      keys.filter((k) => !other.includes(k)).map((key) => expectAt(e.t, { form: 'key-exists' as const, key, exists: true, via: first.member })),
+      keys
+        .filter((k) => !other.includes(k))
+        .map((key) => expectAt(e.t, { form: 'key-exists' as const, key, exists: true, via: first.member })),
     );
   }
   return undefined;

@@ -18,7 +18,12 @@ export function leaderTerms(view: RunView): readonly LeaderTerm[] {
     terms = view
       .ofKind('raft-role')
       .filter((i) => field(view.at(i), 'role') === 'leader')
-      .map((i) => ({ member: view.at(i).member, term: numField(view.at(i), 'term') ?? 0, atUs: view.at(i).t, index: i }));
+      .map((i) => ({
+        member: view.at(i).member,
+        term: numField(view.at(i), 'term') ?? 0,
+        atUs: view.at(i).t,
+        index: i,
+      }));
     cache.set(view, terms);
   }
   return terms;

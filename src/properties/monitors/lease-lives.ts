@@ -74,7 +74,11 @@ function computeLives(view: RunView): Map<bigint, LeaseLife> {
           break;
         case 'lease-renew':
           if (life.revokeIndex === undefined) {
-            pending = { t: e.t, deadline: expiryField(e) ?? e.t + (numField(e, 'ttl') ?? life.ttl) * MICROS_PER_SECOND, index: i };
+            pending = {
+              t: e.t,
+              deadline: expiryField(e) ?? e.t + (numField(e, 'ttl') ?? life.ttl) * MICROS_PER_SECOND,
+              index: i,
+            };
           }
           break;
         case 'lease-expired':

@@ -28,7 +28,12 @@ export const memberAgreement: Monitor = {
     }
     for (const g of groups.values()) {
       for (const b of g.slice(1)) {
-        const v = compare(view, g[0]!, b, view.timings.persistCheckpoints || (!restarted.has(g[0]!.name) && !restarted.has(b.name)));
+        const v = compare(
+          view,
+          g[0]!,
+          b,
+          view.timings.persistCheckpoints || (!restarted.has(g[0]!.name) && !restarted.has(b.name)),
+        );
         if (v !== undefined) return v;
       }
     }
@@ -42,12 +47,22 @@ function compare(view: RunView, a: EtcdServer, b: EtcdServer, remainingToo: bool
   const count: ExpectCandidate[] = [expectAt(view.endUs, { form: 'leases-count', count: la.size, via: b.name })];
   for (const l of la.values()) {
     const o = lb.get(l.id);
-    if (o === undefined) return diverged(view, a, b, l.id, `${a.name} holds lease ${name(view, l)} and ${b.name} does not`, count);
+    if (o === undefined)
+      return diverged(view, a, b, l.id, `${a.name} holds lease ${name(view, l)} and ${b.name} does not`, count);
     const why = differs(l, o, remainingToo);
-    if (why !== undefined) return diverged(view, a, b, l.id, `lease ${name(view, l)}: ${why} on ${a.name} vs ${b.name}`, remainingProbe(view, a, b, l, o));
+    if (why !== undefined)
+      return diverged(
+        view,
+        a,
+        b,
+        l.id,
+        `lease ${name(view, l)}: ${why} on ${a.name} vs ${b.name}`,
+        remainingProbe(view, a, b, l, o),
+      );
   }
   for (const l of lb.values()) {
-    if (!la.has(l.id)) return diverged(view, b, a, l.id, `${b.name} holds lease ${name(view, l)} and ${a.name} does not`, count);
+    if (!la.has(l.id))
+      return diverged(view, b, a, l.id, `${b.name} holds lease ${name(view, l)} and ${a.name} does not`, count);
   }
   return undefined;
 }
@@ -57,7 +72,8 @@ function differs(x: Lease, y: Lease, remainingToo: boolean): string | undefined 
   const kx = x.keys().join(',');
   const ky = y.keys().join(',');
   if (kx !== ky) return `keys [${kx}] vs [${ky}]`;
-  if (remainingToo && x.remainingTTL !== y.remainingTTL) return `checkpointed remaining TTL ${x.remainingTTL} vs ${y.remainingTTL}`;
+  if (remainingToo && x.remainingTTL !== y.remainingTTL)
+    return `checkpointed remaining TTL ${x.remainingTTL} vs ${y.remainingTTL}`;
   return undefined;
 }
 
@@ -73,17 +89,39 @@ function remainingProbe(view: RunView, a: EtcdServer, b: EtcdServer, la: Lease, 
   if (kept.remainingTTL <= 0) return [];
   const probeAt = view.endUs + MICROS_PER_MS;
   const checkAt = probeAt + 200 * MICROS_PER_MS;
-  const max = Math.floor((probeAt + 50 * MICROS_PER_MS + view.timings.electionUs + kept.remainingTTL * MICROS_PER_SECOND - checkAt) / MICROS_PER_SECOND);
-  return [{ atUs: checkAt, assertion: { form: 'lease-ttl', lease, ttlSeconds: { max } }, probe: [{ kind: 'transfer-leader', atUs: probeAt, to: lost.name }] }];
+  const max = Math.floor(
+    (probeAt + 50 * MICROS_PER_MS + view.timings.electionUs + kept.remainingTTL * MICROS_PER_SECOND - checkAt) /
+      MICROS_PER_SECOND,
+  );
+  return [
+    {
+      atUs: checkAt,
+      assertion: { form: 'lease-ttl', lease, ttlSeconds: { max } },
+      probe: [{ kind: 'transfer-leader', atUs: probeAt, to: lost.name }],
+    },
+  ];
 }
 
 const name = (view: RunView, l: Lease): string => view.labelOf(l.id) ?? String(l.id);
 
 /** Blames the latest restart of either member, else the last event about the lease on either. */
-function diverged(view: RunView, a: EtcdServer, b: EtcdServer, id: bigint, message: string, expects: readonly ExpectCandidate[]): Violation {
+function diverged(
+  view: RunView,
+  a: EtcdServer,
+  b: EtcdServer,
+  id: bigint,
+  message: string,
+  expects: readonly ExpectCandidate[],
+): Violation {
   const members = new Set([a.name, b.name]);
-  const restart = view.ofKind('member-restart').filter((i) => members.has(view.at(i).member)).at(-1);
-  const about = view.ofLease(id).filter((i) => members.has(view.at(i).member) && view.at(i).kind.startsWith('lease-')).at(-1);
+  const restart = view
+    .ofKind('member-restart')
+    .filter((i) => members.has(view.at(i).member))
+    .at(-1);
+  const about = view
+    .ofLease(id)
+    .filter((i) => members.has(view.at(i).member) && view.at(i).kind.startsWith('lease-'))
+    .at(-1);
   const at = restart ?? about ?? 0;
   return view.violation('member-agreement', at, `at applied index ${a.appliedIndex}: ${message}`, expects);
 }

@@ -20,7 +20,9 @@ export const noEarlyExpiry: Monitor = {
       const at = instants(leaseEventTimes(view, life.id, 'lease-revoke'), life.ackDeadlineUs);
       const expects = [
         ...leaseExists(view, life.id, true, at),
-        ...attachedKeys(view, life.id).flatMap((key) => at.map((t) => expectAt(t, { form: 'key-exists', key, exists: true }))),
+        ...attachedKeys(view, life.id).flatMap((key) =>
+          at.map((t) => expectAt(t, { form: 'key-exists', key, exists: true })),
+        ),
       ];
       const acked = view.at(life.ackIndex);
       found.push(

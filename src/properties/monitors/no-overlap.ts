@@ -14,7 +14,12 @@ export const noOverlap: Monitor = {
         if (a.holder === b.holder || a.acquiredIndex >= b.acquiredIndex || overlapUs(a, b, view.endUs) <= 0) continue;
         if (first !== undefined && first.traceLine <= b.acquiredIndex + 1) continue;
         const until = a.stoppedAt === Infinity ? 'the end of the run' : formatSeconds(a.stoppedAt);
-        first = view.violation('no-overlap', b.acquiredIndex, `${b.holder} acquired the lock at ${formatSeconds(b.acquiredAt)} while ${a.holder} still believed it held it (until ${until})`, []);
+        first = view.violation(
+          'no-overlap',
+          b.acquiredIndex,
+          `${b.holder} acquired the lock at ${formatSeconds(b.acquiredAt)} while ${a.holder} still believed it held it (until ${until})`,
+          [],
+        );
       }
     }
     return first;

@@ -40,10 +40,17 @@ export const noRenewAfterRevoke: Monitor = {
 function ackExpects(view: RunView, id: bigint, after: readonly number[]): ExpectCandidate[] {
   const lease = view.labelOf(id);
   if (lease === undefined) return [];
-  const recv = after.map((i) => view.at(i)).find((e) => (e.kind === 'client-keepalive-recv' || e.kind === 'client-keepalive-once-recv') && (numField(e, 'ttl') ?? 0) > 0);
+  const recv = after
+    .map((i) => view.at(i))
+    .find(
+      (e) =>
+        (e.kind === 'client-keepalive-recv' || e.kind === 'client-keepalive-once-recv') &&
+        (numField(e, 'ttl') ?? 0) > 0,
+    );
   if (recv === undefined) return [];
   const out: ExpectCandidate[] = [];
-  if (recv.kind === 'client-keepalive-recv') out.push(expectAt(recv.t, { form: 'keepalive-alive', lease, client: recv.member, alive: false }));
+  if (recv.kind === 'client-keepalive-recv')
+    out.push(expectAt(recv.t, { form: 'keepalive-alive', lease, client: recv.member, alive: false }));
   out.push(expectAt(recv.t, { form: 'lease-exists', lease, exists: true }));
   return out;
 }

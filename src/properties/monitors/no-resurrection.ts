@@ -15,7 +15,9 @@ const HOLDS = new Set(['lease-grant', 'lease-promoted', 'lease-checkpoint', 'lea
 export const noResurrection: Monitor = {
   name: 'no-resurrection',
   check(view) {
-    const regranted = new Set(view.scenario.steps.flatMap((s) => (s.kind === 'grant' && s.id !== undefined ? [s.id] : [])));
+    const regranted = new Set(
+      view.scenario.steps.flatMap((s) => (s.kind === 'grant' && s.id !== undefined ? [s.id] : [])),
+    );
     const found: (Violation | undefined)[] = [];
     const revokedOn = new Map<string, Map<bigint, number>>();
     for (const id of view.leases()) {
@@ -28,7 +30,12 @@ export const noResurrection: Monitor = {
           if (!m.has(id)) m.set(id, i);
         } else if (HOLDS.has(e.kind) && m?.has(id)) {
           found.push(
-            view.violation('no-resurrection', i, `${e.member} holds lease ${view.labelOf(id) ?? id} again (${e.kind}) after revoking it at ${formatSeconds(view.at(m.get(id)!).t)}`, leaseExists(view, id, false, [e.t])),
+            view.violation(
+              'no-resurrection',
+              i,
+              `${e.member} holds lease ${view.labelOf(id) ?? id} again (${e.kind}) after revoking it at ${formatSeconds(view.at(m.get(id)!).t)}`,
+              leaseExists(view, id, false, [e.t]),
+            ),
           );
           break;
         }

@@ -15,7 +15,12 @@ export const noStaleWriteAccepted: Monitor = {
     for (const l of holderLives(view)) {
       const w = l.writes.find((x) => x.stale && x.accepted);
       if (w === undefined || (first !== undefined && first.traceLine <= w.index + 1)) continue;
-      first = view.violation('no-stale-write-accepted', w.index, `the resource accepted ${l.holder}'s write with token ${l.token} at ${formatSeconds(w.t)}, after its lease was revoked at ${formatSeconds(l.revokedAt!)}`, []);
+      first = view.violation(
+        'no-stale-write-accepted',
+        w.index,
+        `the resource accepted ${l.holder}'s write with token ${l.token} at ${formatSeconds(w.t)}, after its lease was revoked at ${formatSeconds(l.revokedAt!)}`,
+        [],
+      );
     }
     return first;
   },

@@ -18,13 +18,17 @@ export const promotionOrdering: Monitor = {
     for (const p of view.ofKind('lessor-promote')) {
       const promote = view.at(p);
       const m = promote.member;
-      const elected = view.ofKind('raft-role').filter((i) => i <= p && view.at(i).member === m && field(view.at(i), 'role') === 'leader').at(-1);
+      const elected = view
+        .ofKind('raft-role')
+        .filter((i) => i <= p && view.at(i).member === m && field(view.at(i), 'role') === 'leader')
+        .at(-1);
       if (elected === undefined) continue;
       const end = nextLoss(view, m, p);
       for (const r of view.ofKind('lease-revoke')) {
         if (r <= p || r >= end) continue;
         const rev = view.at(r);
-        if (rev.member !== m || view.explicitRevokes.has(rev.lease!) || !olderTermOnly(view, rev.lease!, r, m, elected)) continue;
+        if (rev.member !== m || view.explicitRevokes.has(rev.lease!) || !olderTermOnly(view, rev.lease!, r, m, elected))
+          continue;
         found.push(
           view.violation(
             'promotion-ordering',

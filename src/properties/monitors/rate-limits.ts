@@ -40,8 +40,13 @@ function revokeRate(view: RunView): Violation | undefined {
       while (view.at(offers[lo]!).t <= t - MICROS_PER_SECOND) lo++;
       const inSecond = hi - lo + 1;
       if (tick <= Math.max(perTick, 1) && inSecond <= rate) continue;
-      const what = tick > perTick ? `${tick} expired leases in one tick (at most ${perTick})` : `${inSecond} expired leases within a second (at most ${rate})`;
-      found.push(view.violation('rate-limits', offers[hi]!, `${member} offered ${what}`, survivorsExpect(view, member, t)));
+      const what =
+        tick > perTick
+          ? `${tick} expired leases in one tick (at most ${perTick})`
+          : `${inSecond} expired leases within a second (at most ${rate})`;
+      found.push(
+        view.violation('rate-limits', offers[hi]!, `${member} offered ${what}`, survivorsExpect(view, member, t)),
+      );
       break;
     }
   }

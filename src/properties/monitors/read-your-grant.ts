@@ -36,8 +36,16 @@ export const readYourGrant: Monitor = {
         else if (acked && saysMissing(e)) {
           const lease = view.labelOf(id);
           const expects: ExpectCandidate[] = [...leaseExists(view, id, true, [e.t])];
-          if (lease !== undefined && e.kind === 'client-keepalive-recv') expects.push(expectAt(e.t, { form: 'keepalive-alive', lease, client: e.member, alive: true }));
-          found.push(view.violation('read-your-grant', i, `${e.member} was told lease ${lease ?? id} does not exist (${e.kind}) at ${formatSeconds(e.t)}, after its grant was acknowledged and before any revoke`, expects));
+          if (lease !== undefined && e.kind === 'client-keepalive-recv')
+            expects.push(expectAt(e.t, { form: 'keepalive-alive', lease, client: e.member, alive: true }));
+          found.push(
+            view.violation(
+              'read-your-grant',
+              i,
+              `${e.member} was told lease ${lease ?? id} does not exist (${e.kind}) at ${formatSeconds(e.t)}, after its grant was acknowledged and before any revoke`,
+              expects,
+            ),
+          );
           break;
         }
       }

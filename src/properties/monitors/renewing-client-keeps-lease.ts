@@ -41,8 +41,15 @@ function keptAliveBy(view: RunView, label: string, id: bigint, from: number, to:
   for (const s of view.scenario.steps) {
     if (s.kind !== 'keepalive' || s.lease !== label || s.atUs > from) continue;
     const c = s.client;
-    const stopped = view.scenario.steps.some((x) => x.atUs <= to && ((x.kind === 'keepalive-stop' && x.client === c && x.lease === label) || (x.kind === 'pause' && x.client === c)));
-    const closed = view.ofLease(id).some((i) => view.at(i).kind === 'client-keepalive-closed' && view.at(i).member === c && view.at(i).t <= to);
+    const stopped = view.scenario.steps.some(
+      (x) =>
+        x.atUs <= to &&
+        ((x.kind === 'keepalive-stop' && x.client === c && x.lease === label) ||
+          (x.kind === 'pause' && x.client === c)),
+    );
+    const closed = view
+      .ofLease(id)
+      .some((i) => view.at(i).kind === 'client-keepalive-closed' && view.at(i).member === c && view.at(i).t <= to);
     if (!stopped && !closed) return c;
   }
   return undefined;

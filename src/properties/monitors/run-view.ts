@@ -25,7 +25,18 @@ export interface FaultWindow {
   readonly member?: string;
 }
 
-const FAULT_KINDS: ReadonlySet<Step['kind']> = new Set(['crash', 'restart', 'pause', 'resume', 'stall', 'unstall', 'partition', 'heal', 'clock', 'transfer-leader']);
+const FAULT_KINDS: ReadonlySet<Step['kind']> = new Set([
+  'crash',
+  'restart',
+  'pause',
+  'resume',
+  'stall',
+  'unstall',
+  'partition',
+  'heal',
+  'clock',
+  'transfer-leader',
+]);
 
 interface Interval {
   readonly from: Micros;
@@ -104,7 +115,10 @@ export class RunView {
 
   /** How long within [from, to] no member's lessor was primary. */
   timeWithoutPrimary(from: Micros, to: Micros): Micros {
-    const ivs = [...this.primary.values()].flat().map((iv) => [Math.max(iv.from, from), Math.min(iv.to, to)] as const).filter(([a, b]) => a < b);
+    const ivs = [...this.primary.values()]
+      .flat()
+      .map((iv) => [Math.max(iv.from, from), Math.min(iv.to, to)] as const)
+      .filter(([a, b]) => a < b);
     ivs.sort((x, y) => x[0] - y[0]);
     let covered = 0;
     let reach = from;
@@ -126,10 +140,18 @@ export class RunView {
     const n = this.scenario.cluster.members;
     const spare = n - (Math.floor(n / 2) + 1);
     const crashes = this.faults.filter((f) => f.kind === 'crash' && f.endUs >= from && f.atUs <= to);
-    return crashes.some((c) => crashes.filter((o) => o.atUs <= Math.max(c.atUs, from) && o.endUs > Math.max(c.atUs, from)).length > spare);
+    return crashes.some(
+      (c) => crashes.filter((o) => o.atUs <= Math.max(c.atUs, from) && o.endUs > Math.max(c.atUs, from)).length > spare,
+    );
   }
 
-  violation(property: PropertyName, index: number, message: string, expects: readonly ExpectCandidate[], atUs?: Micros): Violation {
+  violation(
+    property: PropertyName,
+    index: number,
+    message: string,
+    expects: readonly ExpectCandidate[],
+    atUs?: Micros,
+  ): Violation {
     const event = this.at(index);
     return { property, atUs: atUs ?? event.t, event, traceLine: index + 1, message, expects };
   }
@@ -161,8 +183,10 @@ function faultWindows(steps: readonly Step[]): FaultWindow[] {
     const ender = (pred: (x: Step) => boolean): Micros => steps.slice(k + 1).find(pred)?.atUs ?? Infinity;
     let endUs = s.atUs;
     if ((s.kind === 'pause' || s.kind === 'stall') && s.forUs !== undefined) endUs = s.atUs + s.forUs;
-    else if (s.kind === 'pause') endUs = ender((x) => x.kind === 'resume' && x.member === s.member && x.client === s.client);
-    else if (s.kind === 'stall') endUs = ender((x) => x.kind === 'unstall' && x.member === s.member && x.loop === s.loop);
+    else if (s.kind === 'pause')
+      endUs = ender((x) => x.kind === 'resume' && x.member === s.member && x.client === s.client);
+    else if (s.kind === 'stall')
+      endUs = ender((x) => x.kind === 'unstall' && x.member === s.member && x.loop === s.loop);
     else if (s.kind === 'crash') endUs = ender((x) => x.kind === 'restart' && x.member === s.member);
     else if (s.kind === 'partition') endUs = ender((x) => x.kind === 'heal');
     out.push({ kind: s.kind, atUs: s.atUs, endUs, ...(member !== undefined ? { member } : {}) });
@@ -178,7 +202,11 @@ export function field(e: TraceEvent, k: string): unknown {
 
 export function numField(e: TraceEvent, k: string): number | undefined {
   const v = fieldsOf(e)[k];
-  return typeof v === 'number' ? v : typeof v === 'string' && v !== '' && !Number.isNaN(Number(v)) ? Number(v) : undefined;
+  return typeof v === 'number'
+    ? v
+    : typeof v === 'string' && v !== '' && !Number.isNaN(Number(v))
+      ? Number(v)
+      : undefined;
 }
 
 /** An `expiry` field in µs; undefined for a lease no lessor will expire. */

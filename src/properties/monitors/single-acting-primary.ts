@@ -20,7 +20,9 @@ export const singleActingPrimary: Monitor = {
       const ok = view.at(i);
       if (field(ok, 'ok') !== true || ok.lease === undefined || view.explicitRevokes.has(ok.lease)) continue;
       const lease = view.ofLease(ok.lease);
-      const offer = lease.filter((k) => k < i && view.at(k).kind === 'lease-expired' && view.at(k).member === ok.member).at(-1);
+      const offer = lease
+        .filter((k) => k < i && view.at(k).kind === 'lease-expired' && view.at(k).member === ok.member)
+        .at(-1);
       if (offer === undefined) continue;
       const led = termLedAt(view, ok.member, offer);
       const by = deposedBy(view, ok.member, led?.term ?? 0, offer);

@@ -30,7 +30,14 @@ export const timeToLiveSanity: Monitor = {
       const via = askedVia(view, lease, e.t);
       if (via !== undefined) expects.push(expectAt(e.t, { form: 'leader', member: via }));
       if (lease !== undefined) expects.push(expectAt(e.t, { form: 'lease-ttl', lease, ttlSeconds: { max: bound } }));
-      found.push(view.violation('timetolive-sanity', i, `TimeToLive of ${lease ?? e.lease} answered ${ttl} s at ${formatSeconds(e.t)}; at most ${bound} s is possible`, expects));
+      found.push(
+        view.violation(
+          'timetolive-sanity',
+          i,
+          `TimeToLive of ${lease ?? e.lease} answered ${ttl} s at ${formatSeconds(e.t)}; at most ${bound} s is possible`,
+          expects,
+        ),
+      );
     }
     return earliest(found);
   },

@@ -18,7 +18,10 @@ export const wallClockIndependence: Monitor = {
   check(view) {
     const s = view.scenario;
     if (!s.steps.some((st) => st.kind === 'clock') || !somethingLate(view)) return undefined;
-    const calm = runScenario({ ...s, steps: s.steps.filter((st) => st.kind !== 'clock') }, { seed: view.result.seed, profile: view.result.profile });
+    const calm = runScenario(
+      { ...s, steps: s.steps.filter((st) => st.kind !== 'clock') },
+      { seed: view.result.seed, profile: view.result.profile },
+    );
     const calmRevokes = revokeTimes(calm.trace.events, (id) => calm.labels.labelOf(id));
     const ownRevokes = revokeTimes(view.events, (id) => view.labelOf(id));
     const tolerance = view.timings.loopUs + view.timings.commitSlackUs;
@@ -29,11 +32,17 @@ export const wallClockIndependence: Monitor = {
       if (own === undefined && other === undefined) continue;
       const ownT = own?.t ?? Infinity;
       const otherT = other?.t ?? Infinity;
-      if (Math.abs(ownT - otherT) <= tolerance || (ownT === Infinity && otherT > view.endUs - tolerance) || (otherT === Infinity && ownT > view.endUs - tolerance)) continue;
+      if (
+        Math.abs(ownT - otherT) <= tolerance ||
+        (ownT === Infinity && otherT > view.endUs - tolerance) ||
+        (otherT === Infinity && ownT > view.endUs - tolerance)
+      )
+        continue;
       const jump = view.ofKind('member-clock-jump').find((i) => view.at(i).t <= Math.min(ownT, otherT));
       const index = own?.index ?? jump ?? 0;
       const at = Math.min(ownT, otherT);
-      const expects = otherT < ownT ? leaseExists(view, id, false, [otherT + tolerance]) : leaseExists(view, id, true, [ownT]);
+      const expects =
+        otherT < ownT ? leaseExists(view, id, false, [otherT + tolerance]) : leaseExists(view, id, true, [ownT]);
       found.push(
         view.violation(
           'wall-clock-independence',
@@ -60,13 +69,16 @@ function somethingLate(view: RunView): boolean {
   if (c === undefined) return false;
   return c.names.some((n) => {
     const lessor = c.server(n)?.lessor;
-    return lessor !== undefined && lessor.isPrimary() && lessor.leases().some((l) => l.expiry < view.endUs - slack);
+    return lessor?.isPrimary() && lessor.leases().some((l) => l.expiry < view.endUs - slack);
   });
 }
 
 const show = (t: Micros): string => (t === Infinity ? 'never' : formatSeconds(t));
 
-function revokeTimes(events: RunView['events'], labelOf: (id: bigint) => string | undefined): Map<string, { t: Micros; index: number }> {
+function revokeTimes(
+  events: RunView['events'],
+  labelOf: (id: bigint) => string | undefined,
+): Map<string, { t: Micros; index: number }> {
   const out = new Map<string, { t: Micros; index: number }>();
   events.forEach((e, index) => {
     if (e.kind !== 'lease-revoke' || e.lease === undefined) return;

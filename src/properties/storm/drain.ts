@@ -21,5 +21,7 @@ export interface DrainParams {
 export function drainBound(p: DrainParams): Micros {
   const perTick = Math.trunc(p.rate / 2);
   const period = p.runLoopPeriodUs ?? runLoopPeriodUs;
-  return Math.ceil(p.due / perTick) * period + Math.ceil(Math.min(p.due, perTick) / REVOKES_IN_FLIGHT) * p.commitLatencyUs;
+  return (
+    Math.ceil(p.due / perTick) * period + Math.ceil(Math.min(p.due, perTick) / REVOKES_IN_FLIGHT) * p.commitLatencyUs
+  );
 }

@@ -32,14 +32,18 @@ export function formatRateCurve(c: RateCurve, rows = 12): string {
   if (c.counts.length === 0) return '(no revokes)';
   const peak = Math.max(...c.counts);
   const perSecond = (n: number): number => Math.round((n * MICROS_PER_SECOND) / c.bucketUs);
-  const spark = c.counts.map((n) => BARS[n === 0 ? 0 : Math.max(1, Math.round((n / peak) * (BARS.length - 1)))]).join('');
+  const spark = c.counts
+    .map((n) => BARS[n === 0 ? 0 : Math.max(1, Math.round((n / peak) * (BARS.length - 1)))])
+    .join('');
   const step = Math.ceil(c.counts.length / rows);
   const lines: string[] = [];
   for (let i = 0; i < c.counts.length; i += step) {
     const slice = c.counts.slice(i, i + step);
     const total = slice.reduce((a, b) => a + b, 0);
     const from = c.startUs + i * c.bucketUs;
-    lines.push(`${formatSeconds(from).padStart(14)} – ${formatSeconds(from + slice.length * c.bucketUs).padStart(14)} s  ${String(total).padStart(8)} revokes  ${String(perSecond(total / slice.length)).padStart(6)}/s`);
+    lines.push(
+      `${formatSeconds(from).padStart(14)} – ${formatSeconds(from + slice.length * c.bucketUs).padStart(14)} s  ${String(total).padStart(8)} revokes  ${String(perSecond(total / slice.length)).padStart(6)}/s`,
+    );
   }
   return `peak ${perSecond(peak)}/s per ${c.bucketUs / 1000} ms bucket\n${spark}\n${lines.join('\n')}`;
 }

@@ -8,7 +8,8 @@ export function primaryRevokes(events: readonly TraceEvent[]): Map<bigint, Micro
   const out = new Map<bigint, Micros>();
   for (const e of events) {
     primary.feed(e);
-    if (e.kind === 'lease-revoke' && e.lease !== undefined && primary.isCurrent(e.member) && !out.has(e.lease)) out.set(e.lease, e.t);
+    if (e.kind === 'lease-revoke' && e.lease !== undefined && primary.isCurrent(e.member) && !out.has(e.lease))
+      out.set(e.lease, e.t);
   }
   return out;
 }

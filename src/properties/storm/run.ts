@@ -36,7 +36,16 @@ export interface StormRun {
   readonly drainedAtUs: Micros | undefined;
 }
 
-const KINDS = new Set(['lessor-promote', 'lessor-demote', 'member-crash', 'raft-transfer', 'lease-promoted', 'lease-grant', 'lease-expired', 'lease-revoke']);
+const KINDS = new Set([
+  'lessor-promote',
+  'lessor-demote',
+  'member-crash',
+  'raft-transfer',
+  'lease-promoted',
+  'lease-grant',
+  'lease-expired',
+  'lease-revoke',
+]);
 const PER_MEMBER = new Set(['lease-grant', 'lease-expired', 'lease-revoke']);
 
 /**
@@ -51,7 +60,7 @@ export function runStorm(spec: StormSpec): StormRun {
   const trace = new KindTrace((e) => {
     if (!KINDS.has(e.kind)) return false;
     primary.feed(e);
-    if (e.kind === 'lessor-promote' && Number(e.fields?.['leases'] ?? 0) > 0) firstDeadlineUs = Number.POSITIVE_INFINITY;
+    if (e.kind === 'lessor-promote' && Number(e.fields?.leases ?? 0) > 0) firstDeadlineUs = Number.POSITIVE_INFINITY;
     if (e.kind === 'lease-promoted') firstDeadlineUs = Math.min(firstDeadlineUs, expiryOf(e));
     if (!PER_MEMBER.has(e.kind)) return true;
     if (!primary.isCurrent(e.member)) return false;
@@ -71,7 +80,8 @@ export function runStorm(spec: StormSpec): StormRun {
   };
   if (span === 0) c.sched.at(grantAt, () => grantUpTo(spec.leases));
   else {
-    for (let t = 0; t < span; t += 1000) c.sched.at(grantAt + t, () => grantUpTo(Math.min(spec.leases, Math.ceil(((t + 1000) * spec.leases) / span))));
+    for (let t = 0; t < span; t += 1000)
+      c.sched.at(grantAt + t, () => grantUpTo(Math.min(spec.leases, Math.ceil(((t + 1000) * spec.leases) / span))));
   }
   if (spec.transferAtUs !== undefined) {
     c.sched.at(spec.transferAtUs, () => {
@@ -96,7 +106,8 @@ export function runStorm(spec: StormSpec): StormRun {
 export function stormDeadlines(events: readonly TraceEvent[]): Map<bigint, Micros> {
   const out = new Map<bigint, Micros>();
   for (const e of events) {
-    if ((e.kind === 'lease-grant' || e.kind === 'lease-promoted') && e.lease !== undefined) out.set(e.lease, expiryOf(e));
+    if ((e.kind === 'lease-grant' || e.kind === 'lease-promoted') && e.lease !== undefined)
+      out.set(e.lease, expiryOf(e));
   }
   return out;
 }

@@ -22,10 +22,15 @@ export interface PromoteRecord {
 export function promoteRecords(events: readonly TraceEvent[]): PromoteRecord[] {
   const out: Array<{ t: Micros; member: string; extendUs: Micros; leases: PromotedLease[] }> = [];
   for (const e of events) {
-    if (e.kind === 'lessor-promote') out.push({ t: e.t, member: e.member, extendUs: numberField(e, 'extend'), leases: [] });
+    if (e.kind === 'lessor-promote')
+      out.push({ t: e.t, member: e.member, extendUs: numberField(e, 'extend'), leases: [] });
     else if (e.kind === 'lease-promoted' && e.lease !== undefined) {
       const p = out.at(-1)!;
-      p.leases.push({ id: e.lease, naturalUs: p.t + p.extendUs + numberField(e, 'remaining') * MICROS_PER_SECOND, expiryUs: expiryOf(e) });
+      p.leases.push({
+        id: e.lease,
+        naturalUs: p.t + p.extendUs + numberField(e, 'remaining') * MICROS_PER_SECOND,
+        expiryUs: expiryOf(e),
+      });
     }
   }
   return out;
@@ -94,9 +99,22 @@ export function spreadReport(p: PromoteRecord, rate: number): SpreadReport {
   for (const w of windows) for (const x of w.pushed) expected.set(x.id, x.expectedUs);
   const mismatches = p.leases.filter((l) => l.expiryUs !== (expected.get(l.id) ?? l.naturalUs)).map((l) => l.id);
   const pushedTimes = p.leases.filter((l) => l.expiryUs !== l.naturalUs).map((l) => l.expiryUs);
-  const maxPushedPerWindowSecond = Math.max(0, ...windows.map((w) => maxInWindow(w.pushed.map((x) => x.expectedUs), SECOND).count));
-  const due = maxInWindow(p.leases.map((l) => l.expiryUs), SECOND);
-  const inWindow = (t: Micros, from: Micros | undefined): boolean => from !== undefined && t >= from && t < from + SECOND;
+  const maxPushedPerWindowSecond = Math.max(
+    0,
+    ...windows.map(
+      (w) =>
+        maxInWindow(
+          w.pushed.map((x) => x.expectedUs),
+          SECOND,
+        ).count,
+    ),
+  );
+  const due = maxInWindow(
+    p.leases.map((l) => l.expiryUs),
+    SECOND,
+  );
+  const inWindow = (t: Micros, from: Micros | undefined): boolean =>
+    from !== undefined && t >= from && t < from + SECOND;
   const natural = p.leases.filter((l) => l.expiryUs === l.naturalUs && inWindow(l.expiryUs, due.startUs)).length;
   const pushed = maxInWindow(pushedTimes, SECOND);
   const overlapping = windows.filter((w) => w.pushed.some((x) => inWindow(x.expectedUs, pushed.startUs))).length;

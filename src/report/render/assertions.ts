@@ -8,10 +8,22 @@ import type { TraceView } from './trace-view.js';
 export function extractAssertions(view: TraceView, results: readonly AssertionResult[]): AssertionMark[] {
   return results.map((a) => {
     const i = view.events.findIndex(
-      (e, j) => !view.claimed(j) && e.member === 'sim' && e.t === a.atUs && (e.kind === 'expect-pass' || e.kind === 'expect-fail') && fieldNum(e, 'line') === a.step.pos.line,
+      (e, j) =>
+        !view.claimed(j) &&
+        e.member === 'sim' &&
+        e.t === a.atUs &&
+        (e.kind === 'expect-pass' || e.kind === 'expect-fail') &&
+        fieldNum(e, 'line') === a.step.pos.line,
     );
     if (i >= 0) view.claim(i);
-    return { t: a.atUs, pass: a.pass, text: a.text, got: a.got, line: a.step.pos.line, traceLine: i >= 0 ? view.lines[i] : undefined };
+    return {
+      t: a.atUs,
+      pass: a.pass,
+      text: a.text,
+      got: a.got,
+      line: a.step.pos.line,
+      traceLine: i >= 0 ? view.lines[i] : undefined,
+    };
   });
 }
 
@@ -23,6 +35,9 @@ export function failMarkers(assertions: readonly AssertionMark[]): GlobalMarker[
       t: a.t,
       kind: 'fail' as const,
       label: `FAIL line ${a.line}`,
-      lines: [`FAIL at ${formatSecondsShort(a.t)} s (line ${a.line}): ${a.text}; got ${a.got}`, ...(a.traceLine === undefined ? [] : [a.traceLine])],
+      lines: [
+        `FAIL at ${formatSecondsShort(a.t)} s (line ${a.line}): ${a.text}; got ${a.got}`,
+        ...(a.traceLine === undefined ? [] : [a.traceLine]),
+      ],
     }));
 }

@@ -45,7 +45,8 @@ class Row<S extends string> {
   finish(endUs: Micros, split?: (span: Span<S>) => Span<S>[]): void {
     this.cut(endUs, undefined, undefined, split);
     const last = this.spans.at(-1);
-    if (last !== undefined && this.lines.length > 0) this.spans[this.spans.length - 1] = { ...last, lines: [...last.lines, ...this.lines] };
+    if (last !== undefined && this.lines.length > 0)
+      this.spans[this.spans.length - 1] = { ...last, lines: [...last.lines, ...this.lines] };
   }
 }
 
@@ -62,7 +63,6 @@ export function clientNames(view: TraceView): string[] {
   return names.sort(naturalCompare);
 }
 
-
 /** Splits a held span where the session lease behind the lock was revoked: the client still thinks it holds it. */
 function splitAtRevoke(what: string, lease: LeaseRef | undefined): (s: Span<LockState>) => Span<LockState>[] {
   const revokedUs = lease?.revokedUs;
@@ -76,7 +76,10 @@ function splitAtRevoke(what: string, lease: LeaseRef | undefined): (s: Span<Lock
       summary: `${what} held after its session lease was revoked (at ${formatTime(revokedUs)}): ${formatTime(from)} → ${formatTime(s.endUs)}`,
     });
     if (revokedUs <= s.startUs) return [gone(s.startUs)];
-    return [{ ...s, endUs: revokedUs, summary: `${what} held: ${formatTime(s.startUs)} → ${formatTime(revokedUs)}` }, gone(revokedUs)];
+    return [
+      { ...s, endUs: revokedUs, summary: `${what} held: ${formatTime(s.startUs)} → ${formatTime(revokedUs)}` },
+      gone(revokedUs),
+    ];
   };
 }
 
@@ -86,7 +89,10 @@ function splitAtRevoke(what: string, lease: LeaseRef | undefined): (s: Span<Lock
  * lane of its own: its lock row shows when it believes it holds the lock, and where it believes so
  * after its lease was really revoked; its writes show accepted and rejected.
  */
-export function extractClientLanes(view: TraceView, leaseAt: (id: bigint, t: Micros) => LeaseRef | undefined): ClientLane[] {
+export function extractClientLanes(
+  view: TraceView,
+  leaseAt: (id: bigint, t: Micros) => LeaseRef | undefined,
+): ClientLane[] {
   return clientNames(view).map((name) => {
     const paused = new Row<'paused'>(`${name}`);
     const keepAlives = new Map<string, Row<KeepAliveState> & { title: string }>();
@@ -103,7 +109,8 @@ export function extractClientLanes(view: TraceView, leaseAt: (id: bigint, t: Mic
       }
       return r;
     };
-    const endLock = (r: LockRow, t: Micros, line: string | undefined): void => r.cut(t, line, undefined, splitAtRevoke(r.what, r.session));
+    const endLock = (r: LockRow, t: Micros, line: string | undefined): void =>
+      r.cut(t, line, undefined, splitAtRevoke(r.what, r.session));
 
     view.events.forEach((e, i) => {
       if (e.member !== name) return;
@@ -165,7 +172,12 @@ export function extractClientLanes(view: TraceView, leaseAt: (id: bigint, t: Mic
     return {
       name,
       paused: paused.spans,
-      keepAlives: [...keepAlives.entries()].map(([leaseKey, r]) => ({ leaseKey, title: r.title, spans: r.spans, marks: r.marks })),
+      keepAlives: [...keepAlives.entries()].map(([leaseKey, r]) => ({
+        leaseKey,
+        title: r.title,
+        spans: r.spans,
+        marks: r.marks,
+      })),
       locks: [...locks.entries()].map(([lockName, r]) => ({ name: lockName, spans: r.spans, marks: r.marks })),
       writes,
       ticks: [],

@@ -15,8 +15,17 @@ export function drawAxis(scale: TimeScale, axisY: number, bottom: number): strin
       );
     })
     .join('');
-  const caption = svgText({ class: 'axis-caption', x: GEOMETRY.labelWidth - 8, y: axisY - 8, 'text-anchor': 'end' }, 'virtual time');
-  return el('g', { class: 'axis' }, el('line', { class: 'axis-line', x1: scale.left, y1: axisY, x2: scale.right, y2: axisY }), ticks, caption);
+  const caption = svgText(
+    { class: 'axis-caption', x: GEOMETRY.labelWidth - 8, y: axisY - 8, 'text-anchor': 'end' },
+    'virtual time',
+  );
+  return el(
+    'g',
+    { class: 'axis' },
+    el('line', { class: 'axis-line', x1: scale.left, y1: axisY, x2: scale.right, y2: axisY }),
+    ticks,
+    caption,
+  );
 }
 
 /** Shading behind the lanes: the cluster's bootstrap before time 0, and partitioned stretches. */
@@ -25,11 +34,21 @@ export function drawBands(scale: TimeScale, partitions: readonly Span[], axisY: 
   if (scale.startUs < 0) {
     const x0 = scale.x(scale.startUs);
     const w = scale.x(0) - x0;
-    out += el('g', { class: 'band bootstrap' }, tip('cluster bootstrap: the first election happens before the scenario\'s time 0', []), el('rect', { x: x0, y: axisY, width: w, height: bottom - axisY }));
+    out += el(
+      'g',
+      { class: 'band bootstrap' },
+      tip("cluster bootstrap: the first election happens before the scenario's time 0", []),
+      el('rect', { x: x0, y: axisY, width: w, height: bottom - axisY }),
+    );
   }
   for (const p of partitions) {
     const x0 = scale.xc(p.startUs);
-    out += el('g', { class: 'band partition' }, tip(p.summary, p.lines), el('rect', { x: x0, y: axisY, width: Math.max(0.5, scale.xc(p.endUs) - x0), height: bottom - axisY }));
+    out += el(
+      'g',
+      { class: 'band partition' },
+      tip(p.summary, p.lines),
+      el('rect', { x: x0, y: axisY, width: Math.max(0.5, scale.xc(p.endUs) - x0), height: bottom - axisY }),
+    );
   }
   return out;
 }
@@ -58,7 +77,13 @@ export function packLabels(markers: readonly GlobalMarker[], scale: TimeScale): 
  * and failed assertions, labelled above the axis. The lines let the mouse through to the marks under
  * them; the hover text is on the label and the strip above the axis (also where a label had no room).
  */
-export function drawMarkers(markers: readonly GlobalMarker[], slots: readonly LabelSlot[], scale: TimeScale, axisY: number, bottom: number): string {
+export function drawMarkers(
+  markers: readonly GlobalMarker[],
+  slots: readonly LabelSlot[],
+  scale: TimeScale,
+  axisY: number,
+  bottom: number,
+): string {
   return markers
     .map((m, i) => {
       const x = scale.xc(m.t);
@@ -66,7 +91,9 @@ export function drawMarkers(markers: readonly GlobalMarker[], slots: readonly La
       let label = '';
       if (slot.row >= 0) {
         const ly = axisY - GEOMETRY.axisHeight + 2 - slot.row * GEOMETRY.markerRowHeight;
-        label = el('line', { class: 'gm-connector', x1: x, y1: ly + 2, x2: x, y2: axisY }) + svgText({ class: 'gm-label', x: slot.x, y: ly }, m.label);
+        label =
+          el('line', { class: 'gm-connector', x1: x, y1: ly + 2, x2: x, y2: axisY }) +
+          svgText({ class: 'gm-label', x: slot.x, y: ly }, m.label);
       }
       return el(
         'g',

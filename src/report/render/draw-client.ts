@@ -9,14 +9,24 @@ const PAD_BOTTOM = 4;
 const ROW = GEOMETRY.clientRowHeight;
 
 type Row =
-  | { readonly kind: 'keepalive'; readonly label: string; readonly spans: readonly Span[]; readonly marks: readonly Mark[] }
+  | {
+      readonly kind: 'keepalive';
+      readonly label: string;
+      readonly spans: readonly Span[];
+      readonly marks: readonly Mark[];
+    }
   | { readonly kind: 'lock'; readonly label: string; readonly spans: readonly Span[]; readonly marks: readonly Mark[] }
   | { readonly kind: 'writes'; readonly label: string; readonly marks: readonly Mark[] }
   | { readonly kind: 'events'; readonly label: string; readonly marks: readonly Mark[] };
 
 function rowsOf(c: ClientLane): Row[] {
   const rows: Row[] = [
-    ...c.keepAlives.map((k) => ({ kind: 'keepalive' as const, label: `keep-alive ${k.title}`, spans: k.spans, marks: k.marks })),
+    ...c.keepAlives.map((k) => ({
+      kind: 'keepalive' as const,
+      label: `keep-alive ${k.title}`,
+      spans: k.spans,
+      marks: k.marks,
+    })),
     ...c.locks.map((l) => ({ kind: 'lock' as const, label: `lock ${l.name}`, spans: l.spans, marks: l.marks })),
   ];
   if (c.writes.length > 0) rows.push({ kind: 'writes', label: 'fenced writes', marks: c.writes });
@@ -40,7 +50,13 @@ export function drawClient(c: ClientLane, scale: TimeScale, y: number): string {
       const x0 = scale.xc(s.startUs);
       const w = Math.max(0.5, scale.xc(s.endUs) - x0);
       const label = w > 44 ? svgText({ class: 'paused-label', x: x0 + 3, y: h - 3 }, 'paused') : '';
-      return el('g', { class: 'client-paused', 'data-state': 'paused' }, tip(s.summary, s.lines), el('rect', { x: x0, y: 1, width: w, height: h - 2 }), label);
+      return el(
+        'g',
+        { class: 'client-paused', 'data-state': 'paused' },
+        tip(s.summary, s.lines),
+        el('rect', { x: x0, y: 1, width: w, height: h - 2 }),
+        label,
+      );
     })
     .join('');
   const rows = rowsOf(c)
@@ -51,15 +67,57 @@ export function drawClient(c: ClientLane, scale: TimeScale, y: number): string {
       if (r.kind === 'keepalive' || r.kind === 'lock') {
         body += r.spans.map((s) => bar(s, scale, mid)).join('');
         body += groupMarks(r.marks, scale, 3)
-          .map((g) => el('g', { class: `mk cmk ${g.marks[0]!.kind}`, 'data-kind': kindsOf(g) }, tip(undefined, g.marks.map((m) => m.line)), el('rect', { class: 'hit', x: g.x - 2.5, y: mid - 6, width: 5, height: 12 }), el('line', { x1: g.x, y1: mid - 5, x2: g.x, y2: mid + 5 })))
+          .map((g) =>
+            el(
+              'g',
+              { class: `mk cmk ${g.marks[0]!.kind}`, 'data-kind': kindsOf(g) },
+              tip(
+                undefined,
+                g.marks.map((m) => m.line),
+              ),
+              el('rect', { class: 'hit', x: g.x - 2.5, y: mid - 6, width: 5, height: 12 }),
+              el('line', { x1: g.x, y1: mid - 5, x2: g.x, y2: mid + 5 }),
+            ),
+          )
           .join('');
       } else if (r.kind === 'writes') {
         body += groupMarks(r.marks, scale, 4, (m) => m.variant ?? '')
           .map((g) => {
             const v = g.marks[0]!.variant ?? 'accepted';
-            const icon = v === 'accepted' ? pathD([[g.x - 3, mid], [g.x - 1, mid + 3], [g.x + 3, mid - 3]], true) : `${pathD([[g.x - 2.5, mid - 2.5], [g.x + 2.5, mid + 2.5]], true)} ${pathD([[g.x + 2.5, mid - 2.5], [g.x - 2.5, mid + 2.5]], true)}`;
+            const icon =
+              v === 'accepted'
+                ? pathD(
+                    [
+                      [g.x - 3, mid],
+                      [g.x - 1, mid + 3],
+                      [g.x + 3, mid - 3],
+                    ],
+                    true,
+                  )
+                : `${pathD(
+                    [
+                      [g.x - 2.5, mid - 2.5],
+                      [g.x + 2.5, mid + 2.5],
+                    ],
+                    true,
+                  )} ${pathD(
+                    [
+                      [g.x + 2.5, mid - 2.5],
+                      [g.x - 2.5, mid + 2.5],
+                    ],
+                    true,
+                  )}`;
             const summary = `fenced write ${v} (${g.marks.length})`;
-            return el('g', { class: `mk write-${v}`, 'data-kind': kindsOf(g), 'data-variant': v }, tip(summary, g.marks.map((m) => m.line)), el('circle', { cx: g.x, cy: mid, r: 5.5 }), el('path', { d: icon }));
+            return el(
+              'g',
+              { class: `mk write-${v}`, 'data-kind': kindsOf(g), 'data-variant': v },
+              tip(
+                summary,
+                g.marks.map((m) => m.line),
+              ),
+              el('circle', { cx: g.x, cy: mid, r: 5.5 }),
+              el('path', { d: icon }),
+            );
           })
           .join('');
       } else {
@@ -77,5 +135,9 @@ function bar(s: Span, scale: TimeScale, mid: number): string {
   const w = Math.max(0.5, scale.xc(s.endUs) - x0);
   const thin = s.state === 'lost' || s.state === 'waiting';
   const hh = thin ? 3 : 8;
-  return el('rect', { class: `seg st-${s.state}`, 'data-state': s.state, x: x0, y: mid - hh / 2, width: w, height: hh }, tip(s.summary, s.lines));
+  return el(
+    'rect',
+    { class: `seg st-${s.state}`, 'data-state': s.state, x: x0, y: mid - hh / 2, width: w, height: hh },
+    tip(s.summary, s.lines),
+  );
 }

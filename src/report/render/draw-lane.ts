@@ -54,7 +54,10 @@ export function ticks(marks: readonly Mark[], scale: TimeScale, y: number, h: nu
       return el(
         'g',
         { class: `mk tick t-${cls}`, 'data-kind': kindsOf(g) },
-        tip(undefined, g.marks.map((m) => m.line)),
+        tip(
+          undefined,
+          g.marks.map((m) => m.line),
+        ),
         el('rect', { class: 'hit', x: g.x - 3, y, width: 6, height: h }),
         el('line', { x1: g.x, y1: y, x2: g.x, y2: y + h }),
       );

@@ -3,7 +3,7 @@ import { lane, ticks } from './draw-lane.js';
 import { GEOMETRY } from './geometry.js';
 import type { LeaseLane, Mark, TtlSegment } from './model.js';
 import type { TimeScale } from './scale.js';
-import { el, groupMarks, kindsOf, pathD, svgText, tip } from './svg.js';
+import { el, groupMarks, kindsOf, pathD, tip } from './svg.js';
 
 const TOP = 5;
 const SAW_H = 28;
@@ -35,11 +35,29 @@ export function drawLease(l: LeaseLane, scale: TimeScale, y: number): string {
   const yOf = (remUs: number): number => BASE - (SAW_H * Math.max(0, Math.min(remUs, maxUs))) / maxUs;
   const saw = l.ttl.map((s) => segment(name, s, scale, yOf)).join('');
   const revoke =
-    l.revokedUs === undefined ? '' : el('line', { class: 'revoke-line', x1: scale.xc(l.revokedUs), y1: TOP - 2, x2: scale.xc(l.revokedUs), y2: BASE + 2 });
+    l.revokedUs === undefined
+      ? ''
+      : el('line', {
+          class: 'revoke-line',
+          x1: scale.xc(l.revokedUs),
+          y1: TOP - 2,
+          x2: scale.xc(l.revokedUs),
+          y2: BASE + 2,
+        });
   const shaped = l.marks.filter((m) => SHAPED.has(m.kind));
   const plain = l.marks.filter((m) => !SHAPED.has(m.kind));
   const marks = groupMarks(shaped, scale, 4)
-    .map((g) => el('g', { class: `mk ${g.marks[0]!.kind}`, 'data-kind': kindsOf(g) }, tip(`${name} ${WHAT[g.marks[0]!.kind]}${revokedKeys(g.marks)}`, g.marks.map((m) => m.line)), shape(g.marks[0]!.kind, g.x)))
+    .map((g) =>
+      el(
+        'g',
+        { class: `mk ${g.marks[0]!.kind}`, 'data-kind': kindsOf(g) },
+        tip(
+          `${name} ${WHAT[g.marks[0]!.kind]}${revokedKeys(g.marks)}`,
+          g.marks.map((m) => m.line),
+        ),
+        shape(g.marks[0]!.kind, g.x),
+      ),
+    )
     .join('');
   const ttl = l.ttlSeconds === undefined ? '' : ` · TTL ${l.ttlSeconds} s`;
   const about = [
@@ -73,7 +91,11 @@ function segment(name: string, s: TtlSegment, scale: TimeScale, yOf: (remUs: num
   const x1 = scale.xc(s.endUs);
   if (s.expiryUs === undefined) {
     const summary = `${name}: no primary lessor ${formatTime(s.startUs)} → ${formatTime(s.endUs)} (followers hold leases with no expiry)`;
-    return el('rect', { class: 'ttl-none', x: x0, y: TOP, width: Math.max(0.5, x1 - x0), height: SAW_H }, tip(summary, s.lines));
+    return el(
+      'rect',
+      { class: 'ttl-none', x: x0, y: TOP, width: Math.max(0.5, x1 - x0), height: SAW_H },
+      tip(summary, s.lines),
+    );
   }
   const e = s.expiryUs;
   const by = s.primary === undefined ? '' : ` on ${s.primary}`;
@@ -87,7 +109,13 @@ function segment(name: string, s: TtlSegment, scale: TimeScale, yOf: (remUs: num
   if (e < s.endUs) {
     const xe = scale.xc(Math.max(e, s.startUs));
     const overdue = `${name} expired at ${formatTime(e)}, not yet revoked: ${formatTime(Math.max(e, s.startUs))} → ${formatTime(s.endUs)}`;
-    out += el('g', { class: 'ttl-overdue' }, tip(overdue, s.lines), el('rect', { class: 'hit', x: xe, y: BASE - 4, width: Math.max(1, x1 - xe), height: 6 }), el('line', { x1: xe, y1: BASE - 1, x2: x1, y2: BASE - 1 }));
+    out += el(
+      'g',
+      { class: 'ttl-overdue' },
+      tip(overdue, s.lines),
+      el('rect', { class: 'hit', x: xe, y: BASE - 4, width: Math.max(1, x1 - xe), height: 6 }),
+      el('line', { x1: xe, y1: BASE - 1, x2: x1, y2: BASE - 1 }),
+    );
   }
   return out;
 }
@@ -98,15 +126,48 @@ function shape(kind: string, x: number): string {
     case 'lease-grant':
       return el('circle', { cx: x, cy: y, r: 3.5 });
     case 'lease-renew':
-      return el('rect', { class: 'hit', x: x - 3, y: y - 6, width: 6, height: 12 }) + el('line', { x1: x, y1: y - 5, x2: x, y2: y + 5 });
+      return (
+        el('rect', { class: 'hit', x: x - 3, y: y - 6, width: 6, height: 12 }) +
+        el('line', { x1: x, y1: y - 5, x2: x, y2: y + 5 })
+      );
     case 'lease-checkpoint':
-      return el('path', { d: pathD([[x, y - 4.5], [x + 4.5, y], [x, y + 4.5], [x - 4.5, y]]) });
+      return el('path', {
+        d: pathD([
+          [x, y - 4.5],
+          [x + 4.5, y],
+          [x, y + 4.5],
+          [x - 4.5, y],
+        ]),
+      });
     case 'lease-expired': {
       // On the zero line, where the sawtooth runs out, so a revoke right after does not hide it.
       const z = BASE - 1;
-      return el('path', { d: pathD([[x - 5, z - 8], [x + 5, z - 8], [x, z]]) });
+      return el('path', {
+        d: pathD([
+          [x - 5, z - 8],
+          [x + 5, z - 8],
+          [x, z],
+        ]),
+      });
     }
     default:
-      return el('rect', { class: 'hit', x: x - 6, y: y - 6, width: 12, height: 12 }) + el('path', { d: `${pathD([[x - 4.5, y - 4.5], [x + 4.5, y + 4.5]], true)} ${pathD([[x + 4.5, y - 4.5], [x - 4.5, y + 4.5]], true)}` });
+      return (
+        el('rect', { class: 'hit', x: x - 6, y: y - 6, width: 12, height: 12 }) +
+        el('path', {
+          d: `${pathD(
+            [
+              [x - 4.5, y - 4.5],
+              [x + 4.5, y + 4.5],
+            ],
+            true,
+          )} ${pathD(
+            [
+              [x + 4.5, y - 4.5],
+              [x - 4.5, y + 4.5],
+            ],
+            true,
+          )}`,
+        })
+      );
   }
 }

@@ -14,7 +14,14 @@ export function drawMember(m: MemberLane, scale: TimeScale, y: number): string {
     .map((s) =>
       el(
         'rect',
-        { class: `seg role-${s.state}`, 'data-state': s.state, x: scale.xc(s.startUs), y: BAR_Y, width: Math.max(0.5, scale.xc(s.endUs) - scale.xc(s.startUs)), height: BAR_H },
+        {
+          class: `seg role-${s.state}`,
+          'data-state': s.state,
+          x: scale.xc(s.startUs),
+          y: BAR_Y,
+          width: Math.max(0.5, scale.xc(s.endUs) - scale.xc(s.startUs)),
+          height: BAR_H,
+        },
         tip(s.summary, s.lines),
       ),
     )
@@ -28,10 +35,26 @@ export function drawMember(m: MemberLane, scale: TimeScale, y: number): string {
       const top = BAR_Y - 1;
       const bottom = BAR_Y + BAR_H + 1;
       const d = promote
-        ? pathD([[g.x - 4, top], [g.x + 4, top], [g.x, top + 6]])
-        : pathD([[g.x - 4, bottom], [g.x + 4, bottom], [g.x, bottom - 6]]);
+        ? pathD([
+            [g.x - 4, top],
+            [g.x + 4, top],
+            [g.x, top + 6],
+          ])
+        : pathD([
+            [g.x - 4, bottom],
+            [g.x + 4, bottom],
+            [g.x, bottom - 6],
+          ]);
       const summary = promote ? `${m.name}'s lessor becomes primary` : `${m.name}'s lessor is demoted`;
-      return el('g', { class: `mk ${promote ? 'promote' : 'demote'}`, 'data-kind': g.marks[0]!.kind }, tip(summary, g.marks.map((x) => x.line)), el('path', { d }));
+      return el(
+        'g',
+        { class: `mk ${promote ? 'promote' : 'demote'}`, 'data-kind': g.marks[0]!.kind },
+        tip(
+          summary,
+          g.marks.map((x) => x.line),
+        ),
+        el('path', { d }),
+      );
     })
     .join('');
   const about = `member ${m.name}: role over time (leader, follower, candidate, crashed, paused); ▼ lessor promoted, ▲ demoted; ticks below are its other events`;

@@ -44,19 +44,59 @@ export function drawSignals(panel: SignalPanel, scale: TimeScale, y: number): { 
         'g',
         {},
         tip(b.about, []),
-        el('rect', { x: scale.xc(b.fromUs), y: 4, width: Math.max(1, scale.xc(b.toUs) - scale.xc(b.fromUs)), height: ALERT_HEIGHT - 8, fill: b.firing ? '#cf222e' : '#d4a72c', opacity: b.firing ? 0.75 : 0.45 }),
+        el('rect', {
+          x: scale.xc(b.fromUs),
+          y: 4,
+          width: Math.max(1, scale.xc(b.toUs) - scale.xc(b.fromUs)),
+          height: ALERT_HEIGHT - 8,
+          fill: b.firing ? '#cf222e' : '#d4a72c',
+          opacity: b.firing ? 0.75 : 0.45,
+        }),
       ),
     );
-    const quiet = a.bands.length === 0 ? svgText({ class: 'note', x: scale.left + 4, y: ALERT_HEIGHT / 2 + 4 }, 'never active') : '';
-    parts.push(lane({ id: `alert:${a.name}`, cls: 'lane-alert', y: at, height: ALERT_HEIGHT, label: `alert ${a.name}`, about: `alert ${a.name}: amber pending, red firing` }, bands.join('') + quiet));
+    const quiet =
+      a.bands.length === 0
+        ? svgText({ class: 'note', x: scale.left + 4, y: ALERT_HEIGHT / 2 + 4 }, 'never active')
+        : '';
+    parts.push(
+      lane(
+        {
+          id: `alert:${a.name}`,
+          cls: 'lane-alert',
+          y: at,
+          height: ALERT_HEIGHT,
+          label: `alert ${a.name}`,
+          about: `alert ${a.name}: amber pending, red firing`,
+        },
+        bands.join('') + quiet,
+      ),
+    );
     at += ALERT_HEIGHT;
   }
   for (const s of panel.series) {
-    parts.push(lane({ id: `series:${s.label}`, cls: 'lane-series', y: at, height: SERIES_HEIGHT, label: s.label.replace(/\{.*$/, ''), sublabel: s.label.replace(/^[^{]*/, ''), about: `${s.label} (${s.type})` }, seriesPath(s, scale, SERIES_HEIGHT)));
+    parts.push(
+      lane(
+        {
+          id: `series:${s.label}`,
+          cls: 'lane-series',
+          y: at,
+          height: SERIES_HEIGHT,
+          label: s.label.replace(/\{.*$/, ''),
+          sublabel: s.label.replace(/^[^{]*/, ''),
+          about: `${s.label} (${s.type})`,
+        },
+        seriesPath(s, scale, SERIES_HEIGHT),
+      ),
+    );
     at += SERIES_HEIGHT;
   }
   if (panel.hidden > 0) {
-    parts.push(svgText({ class: 'note', x: GEOMETRY.labelWidth, y: at + 14 }, `… ${panel.hidden} more series the rules read are not drawn`));
+    parts.push(
+      svgText(
+        { class: 'note', x: GEOMETRY.labelWidth, y: at + 14 },
+        `… ${panel.hidden} more series the rules read are not drawn`,
+      ),
+    );
     at += GEOMETRY.sectionHeight;
   }
   return { svg: parts.join(''), height: at - y };

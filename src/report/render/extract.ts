@@ -39,7 +39,8 @@ export function extractTimeline(result: RunResult, opts: ExtractOptions = {}): T
   const view = new TraceView(result.trace.events, memberNames(result), startUs, endUs);
 
   const sessions = new Map<bigint, string>();
-  for (const e of view.events) if (e.kind === 'client-session-start' && e.lease !== undefined) sessions.set(e.lease, `session of ${e.member}`);
+  for (const e of view.events)
+    if (e.kind === 'client-session-start' && e.lease !== undefined) sessions.set(e.lease, `session of ${e.member}`);
   const labelOf = (id: bigint): string | undefined => result.labels.labelOf(id) ?? sessions.get(id);
 
   const members = extractMemberLanes(view);

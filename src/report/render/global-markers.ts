@@ -29,7 +29,8 @@ export function extractGlobalMarkers(view: TraceView): { markers: GlobalMarker[]
     };
     switch (e.kind) {
       case 'raft-role':
-        if (view.isMember(e.member) && fieldStr(e, 'role') === 'leader') add('leader', `${e.member} leads (term ${fieldNum(e, 'term') ?? '?'})`);
+        if (view.isMember(e.member) && fieldStr(e, 'role') === 'leader')
+          add('leader', `${e.member} leads (term ${fieldNum(e, 'term') ?? '?'})`);
         return;
       case 'net-partition': {
         const groups = e.fields === undefined ? '?' : e.fields.groups.map((g) => g.join(',')).join(' | ');
@@ -50,7 +51,10 @@ export function extractGlobalMarkers(view: TraceView): { markers: GlobalMarker[]
         return;
       case 'member-clock-jump': {
         const d = fieldNum(e, 'delta');
-        add('clock', `${e.member} clock ${d === undefined ? 'jumps' : `${d >= 0 ? '+' : ''}${formatSecondsShort(d)} s`}`);
+        add(
+          'clock',
+          `${e.member} clock ${d === undefined ? 'jumps' : `${d >= 0 ? '+' : ''}${formatSecondsShort(d)} s`}`,
+        );
         return;
       }
       default:

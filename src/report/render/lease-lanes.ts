@@ -11,7 +11,15 @@ class LeaseBuilder {
   revokedUs: Micros | undefined;
   /** The last checkpointed remaining TTL (seconds); 0 means none, so a promote uses the full TTL. */
   remaining = 0;
-  private cur: { startUs: Micros; expiryUs: Micros | undefined; primary: string | undefined; estimated: boolean; lines: string[] } | undefined;
+  private cur:
+    | {
+        startUs: Micros;
+        expiryUs: Micros | undefined;
+        primary: string | undefined;
+        estimated: boolean;
+        lines: string[];
+      }
+    | undefined;
 
   constructor(
     readonly key: string,
@@ -38,7 +46,10 @@ class LeaseBuilder {
     } else if (this.ttl.length > 0 && line !== undefined) {
       // A zero-length view (two changes at one instant): keep its line on the segment before.
       const prev = this.ttl[this.ttl.length - 1]!;
-      this.ttl[this.ttl.length - 1] = { ...prev, lines: [...prev.lines, ...c.lines.filter((l) => !prev.lines.includes(l))] };
+      this.ttl[this.ttl.length - 1] = {
+        ...prev,
+        lines: [...prev.lines, ...c.lines.filter((l) => !prev.lines.includes(l))],
+      };
     }
     this.cur = undefined;
   }
@@ -106,12 +117,16 @@ export function extractLeaseLanes(
       return;
     }
     const id = e.lease;
-    if (hidden.has(id)) return view.claim(i);
+    if (hidden.has(id)) {
+      view.claim(i);
+      return;
+    }
     let b = current.get(id);
     if (e.kind === 'lease-grant' && (b === undefined || !b.live)) {
       if (builders.length >= maxLanes) {
         hidden.add(id);
-        return view.claim(i);
+        view.claim(i);
+        return;
       }
       const n = (seen.get(id) ?? 0) + 1;
       seen.set(id, n);

@@ -52,7 +52,8 @@ class MemberState {
   finish(endUs: Micros): void {
     this.cut(endUs, undefined);
     const last = this.roles.at(-1);
-    if (last !== undefined && this.sinceLines.length > 0) this.roles[this.roles.length - 1] = { ...last, lines: [...last.lines, ...this.sinceLines] };
+    if (last !== undefined && this.sinceLines.length > 0)
+      this.roles[this.roles.length - 1] = { ...last, lines: [...last.lines, ...this.sinceLines] };
   }
 }
 

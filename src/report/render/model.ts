@@ -76,7 +76,11 @@ export interface ClientLane {
     readonly spans: readonly Span<KeepAliveState>[];
     readonly marks: readonly Mark[];
   }[];
-  readonly locks: readonly { readonly name: string; readonly spans: readonly Span<LockState>[]; readonly marks: readonly Mark[] }[];
+  readonly locks: readonly {
+    readonly name: string;
+    readonly spans: readonly Span<LockState>[];
+    readonly marks: readonly Mark[];
+  }[];
   /** client-fenced-write, variant `accepted` or `rejected`. */
   readonly writes: readonly Mark[];
   readonly ticks: readonly Mark[];

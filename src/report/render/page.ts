@@ -42,7 +42,11 @@ function meta(result: RunResult): string {
     ['trace hash', result.trace.hash()],
   ];
   if (s.bugs.length > 0) rows.push(['bugs', s.bugs.join(', ')]);
-  if (result.stopped !== undefined) rows.push(['stopped', `at ${formatTime(result.stopped.atUs)} after ${result.stopped.events} events: ${result.stopped.message}`]);
+  if (result.stopped !== undefined)
+    rows.push([
+      'stopped',
+      `at ${formatTime(result.stopped.atUs)} after ${result.stopped.events} events: ${result.stopped.message}`,
+    ]);
   if (marks.length > 0) rows.push(['marks hit', marks.map(([k, v]) => `${k} ×${v}`).join(', ')]);
   return `<dl class="meta">${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>`;
 }

@@ -50,4 +50,3 @@ export function axisTicks(scale: TimeScale, targetPx = 90): AxisTick[] {
   }
   return out;
 }
-

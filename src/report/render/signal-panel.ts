@@ -47,8 +47,21 @@ export function signalPanel(r: RunResult): SignalPanel | undefined {
       .flatMap((a): AlertBand[] => {
         const end = a.resolvedAt ?? endUs;
         const about = `${rule.name}${formatLabels(a.labels)}`;
-        const pending: AlertBand[] = (a.firedAt ?? end) > a.activeAt ? [{ fromUs: a.activeAt, toUs: a.firedAt ?? end, firing: false, about: `${about} pending` }] : [];
-        const firing: AlertBand[] = a.firedAt === undefined ? [] : [{ fromUs: a.firedAt, toUs: Math.max(end, a.firedAt + group.intervalUs), firing: true, about: `${about} firing` }];
+        const pending: AlertBand[] =
+          (a.firedAt ?? end) > a.activeAt
+            ? [{ fromUs: a.activeAt, toUs: a.firedAt ?? end, firing: false, about: `${about} pending` }]
+            : [];
+        const firing: AlertBand[] =
+          a.firedAt === undefined
+            ? []
+            : [
+                {
+                  fromUs: a.firedAt,
+                  toUs: Math.max(end, a.firedAt + group.intervalUs),
+                  firing: true,
+                  about: `${about} firing`,
+                },
+              ];
         return [...pending, ...firing];
       }),
   }));

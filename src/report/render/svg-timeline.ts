@@ -11,9 +11,23 @@ import { drawSignals } from './draw-signals.js';
 import type { SignalPanel } from './signal-panel.js';
 
 const PATTERNS = [
-  el('pattern', { id: 'hatch-paused', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, el('rect', { width: 6, height: 6, fill: '#e0e0e0' }), el('line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: '#8a8a8a', 'stroke-width': 2.5 })),
-  el('pattern', { id: 'hatch-none', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, el('line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: '#b0b0b0', 'stroke-width': 1.5 })),
-  el('pattern', { id: 'hatch-gone', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, el('rect', { width: 6, height: 6, fill: '#f3c1c1' }), el('line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: '#c62828', 'stroke-width': 2.5 })),
+  el(
+    'pattern',
+    { id: 'hatch-paused', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
+    el('rect', { width: 6, height: 6, fill: '#e0e0e0' }),
+    el('line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: '#8a8a8a', 'stroke-width': 2.5 }),
+  ),
+  el(
+    'pattern',
+    { id: 'hatch-none', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
+    el('line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: '#b0b0b0', 'stroke-width': 1.5 }),
+  ),
+  el(
+    'pattern',
+    { id: 'hatch-gone', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
+    el('rect', { width: 6, height: 6, fill: '#f3c1c1' }),
+    el('line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: '#c62828', 'stroke-width': 2.5 }),
+  ),
 ].join('');
 
 /** The whole timeline as one SVG element, lanes stacked under the axis. */
@@ -42,7 +56,12 @@ export function timelineSvg(tl: Timeline, signals?: SignalPanel): string {
     y += GEOMETRY.leaseHeight;
   }
   if (tl.hiddenLeases > 0) {
-    lanes.push(svgText({ class: 'note', x: GEOMETRY.labelWidth, y: y + 14 }, `… ${tl.hiddenLeases} more leases granted later are not drawn`));
+    lanes.push(
+      svgText(
+        { class: 'note', x: GEOMETRY.labelWidth, y: y + 14 },
+        `… ${tl.hiddenLeases} more leases granted later are not drawn`,
+      ),
+    );
     y += GEOMETRY.sectionHeight;
   }
   if (tl.clients.length > 0) section('clients');
@@ -64,7 +83,15 @@ export function timelineSvg(tl: Timeline, signals?: SignalPanel): string {
 
   return el(
     'svg',
-    { xmlns: 'http://www.w3.org/2000/svg', class: 'timeline', width: TOTAL_WIDTH, height: bottom, viewBox: `0 0 ${TOTAL_WIDTH} ${Math.ceil(bottom)}`, role: 'img', 'aria-label': 'timeline' },
+    {
+      xmlns: 'http://www.w3.org/2000/svg',
+      class: 'timeline',
+      width: TOTAL_WIDTH,
+      height: bottom,
+      viewBox: `0 0 ${TOTAL_WIDTH} ${Math.ceil(bottom)}`,
+      role: 'img',
+      'aria-label': 'timeline',
+    },
     el('defs', {}, PATTERNS),
     drawBands(scale, tl.partitions, axisY, bottom),
     drawAxis(scale, axisY, bottom),

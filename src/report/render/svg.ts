@@ -48,7 +48,12 @@ export interface MarkGroup {
  * Groups marks (in time order) whose x lies within `gapPx` of the group's first mark and whose
  * `keyOf` agrees, so a burst of events is one hoverable mark listing all their lines.
  */
-export function groupMarks(marks: readonly Mark[], scale: TimeScale, gapPx = 3, keyOf: (m: Mark) => string = (m) => m.kind): MarkGroup[] {
+export function groupMarks(
+  marks: readonly Mark[],
+  scale: TimeScale,
+  gapPx = 3,
+  keyOf: (m: Mark) => string = (m) => m.kind,
+): MarkGroup[] {
   const open = new Map<string, { x: number; marks: Mark[] }>();
   const out: { x: number; marks: Mark[] }[] = [];
   const sorted = [...marks].sort((a, b) => a.t - b.t);
@@ -76,7 +81,11 @@ export function kindsOf(g: MarkGroup): string {
 export function kindClass(kind: string): string {
   if (/error|fail|refused|dropped/.test(kind)) return 'error';
   const prefix = /^[a-z]+/.exec(kind)?.[0] ?? 'other';
-  return ['raft', 'kv', 'lease', 'lessor', 'client', 'server', 'member', 'net', 'ctl', 'step', 'expect'].includes(prefix) ? prefix : 'other';
+  return ['raft', 'kv', 'lease', 'lessor', 'client', 'server', 'member', 'net', 'ctl', 'step', 'expect'].includes(
+    prefix,
+  )
+    ? prefix
+    : 'other';
 }
 
 /** Path data through `points` (`M x,y L x,y …`, closed with `Z` unless `open`), numbers printed by `num`. */

@@ -33,6 +33,8 @@ export class TraceView {
 
   mark(i: number, variant?: string): Mark {
     const e = this.events[i]!;
-    return variant === undefined ? { t: e.t, kind: e.kind, line: this.lines[i]! } : { t: e.t, kind: e.kind, line: this.lines[i]!, variant };
+    return variant === undefined
+      ? { t: e.t, kind: e.kind, line: this.lines[i]! }
+      : { t: e.t, kind: e.kind, line: this.lines[i]!, variant };
   }
 }

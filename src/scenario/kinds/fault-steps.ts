@@ -7,7 +7,17 @@ import type { StepReplay } from '../replay/step-replay.js';
 import type { PauseStep, ResumeStep } from '../types.js';
 import type { StepKindEntries } from './entry.js';
 
-type FaultKind = 'pause' | 'resume' | 'stall' | 'unstall' | 'crash' | 'restart' | 'transfer-leader' | 'partition' | 'heal' | 'clock';
+type FaultKind =
+  | 'pause'
+  | 'resume'
+  | 'stall'
+  | 'unstall'
+  | 'crash'
+  | 'restart'
+  | 'transfer-leader'
+  | 'partition'
+  | 'heal'
+  | 'clock';
 
 const loop = (what: string) => def('loop', oneOf(['raft', 'apply'] as const), 'raft', what);
 
@@ -20,7 +30,8 @@ export const FAULT_STEPS: StepKindEntries<FaultKind> = {
       forUs: opt('for', duration({ positive: true }), 'Resume after this long.'),
     },
     check: oneTarget('pause'),
-    describe: (s) => `pause ${s.member ?? s.client}${s.forUs !== undefined ? ` for ${formatDuration(s.forUs)}` : ''} (SIGSTOP)`,
+    describe: (s) =>
+      `pause ${s.member ?? s.client}${s.forUs !== undefined ? ` for ${formatDuration(s.forUs)}` : ''} (SIGSTOP)`,
     endUs: (s) => s.atUs + (s.forUs ?? 0),
     perform: (s, r) => {
       const act = signal(s, r);
@@ -37,13 +48,14 @@ export const FAULT_STEPS: StepKindEntries<FaultKind> = {
   },
   stall: {
     description:
-      "Extension: one loop of the member hangs while the rest of it keeps serving: `raft` (a leader stuck in fsync: no ticks, no messages, proposals queue up; etcd-io/etcd#15247) or `apply` (committed entries wait to be applied). Ends after `for`, or at `unstall`.",
+      'Extension: one loop of the member hangs while the rest of it keeps serving: `raft` (a leader stuck in fsync: no ticks, no messages, proposals queue up; etcd-io/etcd#15247) or `apply` (committed entries wait to be applied). Ends after `for`, or at `unstall`.',
     fields: {
       member: req('member', member, 'Member whose loop hangs.'),
       loop: loop('Which loop hangs: raft or apply.'),
       forUs: opt('for', duration({ positive: true }), 'Unstall after this long.'),
     },
-    describe: (s) => `${s.member}'s ${s.loop} loop stalls${s.forUs !== undefined ? ` for ${formatDuration(s.forUs)}` : ''}`,
+    describe: (s) =>
+      `${s.member}'s ${s.loop} loop stalls${s.forUs !== undefined ? ` for ${formatDuration(s.forUs)}` : ''}`,
     endUs: (s) => s.atUs + (s.forUs ?? 0),
     perform: (s, r) => {
       const c = r.cluster;
@@ -71,7 +83,8 @@ export const FAULT_STEPS: StepKindEntries<FaultKind> = {
     fields: { member: req('member', member, 'Member to restart.') },
     describe: (s) => `restart ${s.member}`,
     perform: (s, r) => {
-      if (r.cluster.server(s.member) !== undefined) return r.stepError(s.kind, `${s.member} is running; only a crashed member can restart`);
+      if (r.cluster.server(s.member) !== undefined)
+        return r.stepError(s.kind, `${s.member} is running; only a crashed member can restart`);
       r.cluster.restart(s.member);
     },
   },
@@ -96,14 +109,16 @@ export const FAULT_STEPS: StepKindEntries<FaultKind> = {
     perform: (_s, r) => r.cluster.heal(),
   },
   clock: {
-    description: "The member's (or, extension, the client's) wall clock jumps; its monotonic clock does not. Give member or client.",
+    description:
+      "The member's (or, extension, the client's) wall clock jumps; its monotonic clock does not. Give member or client.",
     fields: {
       member: opt('member', member, 'Member whose wall clock jumps.'),
       client: opt('client', client, "Extension: client whose wall clock jumps (a holder's own clock)."),
       jumpUs: req('jump', duration({ signed: true }), 'Signed jump, e.g. 30s or -30s.'),
     },
     check: oneTarget('clock'),
-    describe: (s) => `${s.member ?? s.client}'s wall clock jumps ${s.jumpUs >= 0 ? '+' : '-'}${formatDuration(Math.abs(s.jumpUs))}`,
+    describe: (s) =>
+      `${s.member ?? s.client}'s wall clock jumps ${s.jumpUs >= 0 ? '+' : '-'}${formatDuration(Math.abs(s.jumpUs))}`,
     perform: (s, r) => {
       if (s.member !== undefined) return r.cluster.clockJump(s.member, s.jumpUs);
       // The clock moves whether or not the process runs.
@@ -131,7 +146,12 @@ function signal(s: PauseStep | ResumeStep, r: StepReplay): (kind: 'pause' | 'res
 function oneTarget(kind: string) {
   return ({ posOf, pos }: Decoded<{ member?: string; client?: string }>, ctx: ParseContext): boolean => {
     if ((posOf.member === undefined) !== (posOf.client === undefined)) return true;
-    ctx.error(pos, posOf.member === undefined ? `${kind} step needs "member" or "client"` : `${kind} step has both "member" and "client"; give one`);
+    ctx.error(
+      pos,
+      posOf.member === undefined
+        ? `${kind} step needs "member" or "client"`
+        : `${kind} step has both "member" and "client"; give one`,
+    );
     return false;
   };
 }

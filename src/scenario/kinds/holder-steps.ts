@@ -21,17 +21,45 @@ export const HOLDER_STEPS: StepKindEntries<'holder'> = {
         `How it keeps the lease and notices its loss. ${HOLDER_STRATEGY_NAMES.map((n) => `${n}: ${HOLDER_STRATEGIES[n]}`).join('. ')}. user:<name>: a holder written in TypeScript, given to runScenarioAsync.`,
       ),
       key: req('key', key, 'The lock key; holders naming the same key compete for it.'),
-      ttlSeconds: req('ttl', int(1, 9e15, 'a lease TTL in whole seconds (a positive integer)'), 'TTL of each lease it grants, in whole seconds.'),
-      client: req('client', client, 'Client process it runs on (pausing the client pauses the holder); one holder per client.'),
-      writesPerSecond: def('writes-per-second', int(0, 1000, 'writes per second, from 0 to 1000'), 2, 'Fenced writes per second while it believes it holds the lock; default 2.'),
-      marginUs: def('margin', duration(), 0, 'How long before its computed deadline a deadline holder stops; must be below the TTL; default 0.'),
+      ttlSeconds: req(
+        'ttl',
+        int(1, 9e15, 'a lease TTL in whole seconds (a positive integer)'),
+        'TTL of each lease it grants, in whole seconds.',
+      ),
+      client: req(
+        'client',
+        client,
+        'Client process it runs on (pausing the client pauses the holder); one holder per client.',
+      ),
+      writesPerSecond: def(
+        'writes-per-second',
+        int(0, 1000, 'writes per second, from 0 to 1000'),
+        2,
+        'Fenced writes per second while it believes it holds the lock; default 2.',
+      ),
+      marginUs: def(
+        'margin',
+        duration(),
+        0,
+        'How long before its computed deadline a deadline holder stops; must be below the TTL; default 0.',
+      ),
       intervalUs: opt('interval', duration({ positive: true }), "runbook-python's refresh interval; default TTL/3."),
       resource: def('resource', resourceName, 'resource', 'Fenced resource it writes to; default "resource".'),
-      via: opt('via', member, "Member the holder's client is pinned to when it first connects (it fails over to the others in order); default n1."),
-      fence: def('fence', oneOf(['lower', 'strict'] as const), 'lower', 'lower: reject tokens below the highest accepted; strict: the runbook SQL `fencing_revision < $1`, which rejects equal ones too.'),
+      via: opt(
+        'via',
+        member,
+        "Member the holder's client is pinned to when it first connects (it fails over to the others in order); default n1.",
+      ),
+      fence: def(
+        'fence',
+        oneOf(['lower', 'strict'] as const),
+        'lower',
+        'lower: reject tokens below the highest accepted; strict: the runbook SQL `fencing_revision < $1`, which rejects equal ones too.',
+      ),
     },
     check: holderCheck,
-    describe: (s) => `holder ${s.name} (${s.strategy}) on ${s.client} takes ${s.key} with TTL ${s.ttlSeconds} s${s.marginUs > 0 ? `, margin ${formatDuration(s.marginUs)}` : ''}`,
+    describe: (s) =>
+      `holder ${s.name} (${s.strategy}) on ${s.client} takes ${s.key} with TTL ${s.ttlSeconds} s${s.marginUs > 0 ? `, margin ${formatDuration(s.marginUs)}` : ''}`,
     perform: (s, r) => r.onClient(s.client, s.via, (sc) => r.startHolder(s, sc)),
   },
 };
@@ -39,7 +67,10 @@ export const HOLDER_STEPS: StepKindEntries<'holder'> = {
 function holderCheck({ value: v, posOf, pos }: Decoded<StepFields<'holder'>>, ctx: ParseContext): boolean {
   let ok = true;
   if (v.marginUs !== undefined && v.ttlSeconds !== undefined && v.marginUs >= v.ttlSeconds * MICROS_PER_SECOND) {
-    ctx.error(posOf.marginUs ?? pos, `margin must be below the TTL (${v.ttlSeconds} s): a holder with that margin would never act`);
+    ctx.error(
+      posOf.marginUs ?? pos,
+      `margin must be below the TTL (${v.ttlSeconds} s): a holder with that margin would never act`,
+    );
     ok = false;
   }
   if (v.name !== undefined) {

@@ -36,7 +36,10 @@ export const LEASE_EXTENSION_STEPS: StepKindEntries<'grant-many' | 'timetolive' 
     description: 'Extension: records a LeaseTimeToLive reading in the output (no assertion).',
     fields: { lease, via, keys: def('keys', bool, false, 'Also list the keys attached to the lease.') },
     describe: (s) => `TimeToLive ${s.lease}${s.keys ? ' --keys' : ''}${viaText(s.via)}`,
-    perform: (s, r) => r.withLease(s.lease, 'timetolive', (id) => r.ctl(s.via).timeToLive(id, { keys: s.keys }, r.answer('timetolive', id))),
+    perform: (s, r) =>
+      r.withLease(s.lease, 'timetolive', (id) =>
+        r.ctl(s.via).timeToLive(id, { keys: s.keys }, r.answer('timetolive', id)),
+      ),
   },
   leases: {
     description: 'Extension: records a LeaseLeases listing in the output.',
@@ -50,5 +53,10 @@ function grantLabels({ value: v, posOf, pos }: Decoded<StepFields<'grant-many'>>
   if (v.prefix === undefined) return true;
   const at = posOf.prefix ?? pos;
   // A bad count still registers the prefix (for the largest count) so later uses do not cascade.
-  return noClash(ctx, `${v.prefix}1..${v.prefix}N`, at, ctx.labels.defineRange(v.prefix, v.count ?? MAX_GRANT_MANY, at));
+  return noClash(
+    ctx,
+    `${v.prefix}1..${v.prefix}N`,
+    at,
+    ctx.labels.defineRange(v.prefix, v.count ?? MAX_GRANT_MANY, at),
+  );
 }

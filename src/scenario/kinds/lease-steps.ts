@@ -19,7 +19,8 @@ export const LEASE_STEPS: StepKindEntries<LeaseKind> = {
       via,
     },
     check: grantLabel,
-    describe: (s) => `grant lease ${s.lease} with TTL ${s.ttlSeconds} s${s.id !== undefined ? ` (ID ${s.id})` : ''}${viaText(s.via)}`,
+    describe: (s) =>
+      `grant lease ${s.lease} with TTL ${s.ttlSeconds} s${s.id !== undefined ? ` (ID ${s.id})` : ''}${viaText(s.via)}`,
     perform: (s, r) => r.grant(s.lease, s.ttlSeconds, s.id ?? 0n, s.via),
   },
   revoke: {
@@ -36,10 +37,13 @@ export const LEASE_STEPS: StepKindEntries<LeaseKind> = {
       lease: opt('lease', leaseRef, 'Label of an earlier-granted lease to attach the key to.'),
       via,
     },
-    describe: (s) => `put ${s.key}=${JSON.stringify(s.value)}${s.lease !== undefined ? ` with lease ${s.lease}` : ''}${viaText(s.via)}`,
+    describe: (s) =>
+      `put ${s.key}=${JSON.stringify(s.value)}${s.lease !== undefined ? ` with lease ${s.lease}` : ''}${viaText(s.via)}`,
     perform: (s, r) => {
       if (s.lease === undefined) return r.ctl(s.via).put(s.key, s.value, {}, r.answer('put', undefined, s.key));
-      return r.withLease(s.lease, 'put', (id) => r.ctl(s.via).put(s.key, s.value, { lease: id }, r.answer('put', id, s.key)));
+      return r.withLease(s.lease, 'put', (id) =>
+        r.ctl(s.via).put(s.key, s.value, { lease: id }, r.answer('put', id, s.key)),
+      );
     },
   },
   delete: {
@@ -49,7 +53,8 @@ export const LEASE_STEPS: StepKindEntries<LeaseKind> = {
     perform: (s, r) => r.ctl(s.via).delete(s.key, r.answer('delete', undefined, s.key)),
   },
   keepalive: {
-    description: "A client starts etcd's KeepAlive stream for the lease (TTL/3 cadence) and keeps it until stopped or lost.",
+    description:
+      "A client starts etcd's KeepAlive stream for the lease (TTL/3 cadence) and keeps it until stopped or lost.",
     fields: { lease, client: clientC1, via },
     describe: (s) => `${s.client} starts keep-alive for ${s.lease}${viaText(s.via)}`,
     perform: (s, r) =>
@@ -64,14 +69,20 @@ export const LEASE_STEPS: StepKindEntries<LeaseKind> = {
     description: 'The client cancels that keep-alive.',
     fields: { lease, client: clientC1 },
     describe: (s) => `${s.client} stops keep-alive for ${s.lease}`,
-    perform: (s, r) => r.withLease(s.lease, 'keepalive-stop', (id) => r.onClient(s.client, undefined, (sc) => sc.keepAlives.get(id)?.close())),
+    perform: (s, r) =>
+      r.withLease(s.lease, 'keepalive-stop', (id) =>
+        r.onClient(s.client, undefined, (sc) => sc.keepAlives.get(id)?.close()),
+      ),
   },
   'keepalive-once': {
     description: 'One renew request (KeepAliveOnce).',
     fields: { lease, via },
     describe: (s) => `keep-alive once for ${s.lease}${viaText(s.via)}`,
     // etcdctl's keep-alive-once runs with context.TODO(): no client deadline, only the server's answer.
-    perform: (s, r) => r.withLease(s.lease, 'keepalive-once', (id) => r.ctl(s.via).keepAliveOnce(id, r.answer('keepalive-once', id), { noDeadline: true })),
+    perform: (s, r) =>
+      r.withLease(s.lease, 'keepalive-once', (id) =>
+        r.ctl(s.via).keepAliveOnce(id, r.answer('keepalive-once', id), { noDeadline: true }),
+      ),
   },
 };
 
@@ -84,6 +95,9 @@ function grantLabel({ value: v, posOf, pos }: Decoded<StepFields<'grant'>>, ctx:
 /** A grant's label must not name a lease an earlier grant named. */
 export function noClash(ctx: ParseContext, label: string, pos: SourcePos, clash: SourcePos | undefined): boolean {
   if (clash === undefined) return true;
-  ctx.error(pos, `lease label ${quote(label)} clashes with the grant at line ${clash.line}; each label names one lease`);
+  ctx.error(
+    pos,
+    `lease label ${quote(label)} clashes with the grant at line ${clash.line}; each label names one lease`,
+  );
   return false;
 }

@@ -58,7 +58,8 @@ export const LOCK_STEPS: StepKindEntries<'lock' | 'unlock' | 'fenced-write'> = {
       }),
   },
   'fenced-write': {
-    description: 'Extension: the client writes to the resource, presenting the fencing token (revision) it got from the lock.',
+    description:
+      'Extension: the client writes to the resource, presenting the fencing token (revision) it got from the lock.',
     fields: {
       client: lockClient,
       resource: req('resource', resourceName, 'Resource that checks fencing tokens.'),
@@ -72,7 +73,8 @@ export const LOCK_STEPS: StepKindEntries<'lock' | 'unlock' | 'fenced-write'> = {
     perform: (s, r) =>
       r.onClient(s.client, undefined, (sc) => {
         const m = sc.locks.get(s.lock);
-        if (m === undefined || m.myRevision <= 0) return r.emit(s.client, 'client-error', { op: 'fenced-write', lock: s.lock, err: 'no-fencing-token' });
+        if (m === undefined || m.myRevision <= 0)
+          return r.emit(s.client, 'client-error', { op: 'fenced-write', lock: s.lock, err: 'no-fencing-token' });
         let res = r.resources.get(s.resource);
         if (res === undefined) {
           res = new FencedResource(s.resource, r.cluster.sched, { trace: r.trace });

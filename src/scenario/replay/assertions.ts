@@ -2,7 +2,15 @@ import type { Cluster } from '../../cluster/cluster.js';
 import type { KeyValue, MvccStore } from '../../cluster/mvcc/index.js';
 import type { EtcdServer } from '../../cluster/server/etcd-server.js';
 import type { Lease } from '../../lessor/lease.js';
-import type { Assertion, IntRange, KeyExistsAssertion, KeyRevisionAssertion, KeyValueAssertion, LeaseLabel, MemberName } from '../types.js';
+import type {
+  Assertion,
+  IntRange,
+  KeyExistsAssertion,
+  KeyRevisionAssertion,
+  KeyValueAssertion,
+  LeaseLabel,
+  MemberName,
+} from '../types.js';
 import type { LabelBook } from './labels.js';
 import { signalVerdict, type SignalView } from './signal-verdicts.js';
 import type { HolderLedger } from '../../holder/index.js';
@@ -60,7 +68,8 @@ export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict 
       const found = timeToLive(ctx, a.lease);
       if (typeof found === 'string') return fail(found);
       const { lease, server } = found;
-      if (a.form === 'lease-exists') return verdict((lease !== undefined) === a.exists, lease === undefined ? 'TTL -1 (not found)' : 'found');
+      if (a.form === 'lease-exists')
+        return verdict((lease !== undefined) === a.exists, lease === undefined ? 'TTL -1 (not found)' : 'found');
       if (lease === undefined) return fail('TTL -1 (not found)');
       if (a.form === 'lease-keys') {
         const keys = lease.keys();
@@ -76,7 +85,10 @@ export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict 
     case 'leader': {
       const l = ctx.cluster.leader();
       if (l === undefined) return fail('no leader');
-      return verdict(l.name === a.member && l.lessor.isPrimary(), `leader ${l.name}${l.lessor.isPrimary() ? '' : ' (lessor not yet primary)'}`);
+      return verdict(
+        l.name === a.member && l.lessor.isPrimary(),
+        `leader ${l.name}${l.lessor.isPrimary() ? '' : ' (lessor not yet primary)'}`,
+      );
     }
     case 'keepalive-alive': {
       const id = ctx.labels.id(a.lease);
@@ -123,7 +135,8 @@ export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict 
     case 'holder-stale-accepted': {
       const h = ctx.holders;
       if (h === undefined || !h.knows(a.holder)) return fail(`holder ${a.holder} has not acquired its lock yet`);
-      if (a.form === 'holder-acting') return verdict(h.acting(a.holder) === a.acting, h.acting(a.holder) ? 'believes it holds the lock' : 'does not');
+      if (a.form === 'holder-acting')
+        return verdict(h.acting(a.holder) === a.acting, h.acting(a.holder) ? 'believes it holds the lock' : 'does not');
       if (a.form === 'holder-after-loss') {
         const d = h.believedAfterLossUs(a.holder, ctx.cluster.now());
         return verdict(inRange(d, a.afterLossUs), formatDuration(d));
@@ -139,8 +152,12 @@ export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict 
 }
 
 /** A key assertion judged on what a read found; shared with the real-etcd replay. */
-export function keyVerdict(a: KeyExistsAssertion | KeyValueAssertion | KeyRevisionAssertion, kv: Pick<KeyValue, 'value' | 'modRevision'> | undefined): AssertionVerdict {
-  if (a.form === 'key-exists') return verdict((kv !== undefined) === a.exists, kv === undefined ? 'absent' : `present (rev ${kv.modRevision})`);
+export function keyVerdict(
+  a: KeyExistsAssertion | KeyValueAssertion | KeyRevisionAssertion,
+  kv: Pick<KeyValue, 'value' | 'modRevision'> | undefined,
+): AssertionVerdict {
+  if (a.form === 'key-exists')
+    return verdict((kv !== undefined) === a.exists, kv === undefined ? 'absent' : `present (rev ${kv.modRevision})`);
   if (kv === undefined) return fail('absent');
   if (a.form === 'key-value') return verdict(kv.value === a.value, `value ${JSON.stringify(kv.value)}`);
   return verdict(inRange(kv.modRevision, a.revision), `mod revision ${kv.modRevision}`);
@@ -156,7 +173,10 @@ function readStore(cluster: Cluster, via: MemberName | undefined): MvccStore | s
 }
 
 /** LeaseTimeToLive as the leader answers it (followers forward to the leader). */
-function timeToLive(ctx: AssertionContext, label: LeaseLabel): { lease: Lease | undefined; server: EtcdServer } | string {
+function timeToLive(
+  ctx: AssertionContext,
+  label: LeaseLabel,
+): { lease: Lease | undefined; server: EtcdServer } | string {
   const id = ctx.labels.id(label);
   if (id === undefined) return ctx.labels.whyUnbound(label);
   const leader = ctx.cluster.leader();

@@ -10,7 +10,7 @@ export function clusterConfigOf(s: Scenario, profile: Scenario['profile'], seed:
   const c = s.cluster;
   // etcd's --heartbeat-interval and --election-timeout are whole milliseconds.
   if (c.heartbeatUs % MICROS_PER_MS !== 0 || c.electionTimeoutUs % MICROS_PER_MS !== 0) {
-    return 'heartbeat and election-timeout must be whole milliseconds, as etcd\'s flags are';
+    return "heartbeat and election-timeout must be whole milliseconds, as etcd's flags are";
   }
   if (c.electionTimeoutUs < c.heartbeatUs * 5) {
     // etcd refuses to start when the election timeout is under 5 heartbeats.

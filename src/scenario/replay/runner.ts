@@ -5,9 +5,24 @@ import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import { Cluster } from '../../cluster/cluster.js';
 import type { ClientResponse, ClusterTransport, KeepAliveResponse, RpcError } from '../../cluster/server/api.js';
 import { isRpcError } from '../../cluster/server/api.js';
-import { EtcdClient, CLIENT_PROFILES, FencedResource, type ClientProfile, type LeaseGrantResponse } from '../../client/index.js';
+import {
+  EtcdClient,
+  CLIENT_PROFILES,
+  FencedResource,
+  type ClientProfile,
+  type LeaseGrantResponse,
+} from '../../client/index.js';
 import { invoke } from '../../client/invoke.js';
-import { Holder, HolderLedger, HolderTruth, isHolderStrategy, runUntilSettled, SettleGate, startUserHolder, type UserHolderFn } from '../../holder/index.js';
+import {
+  Holder,
+  HolderLedger,
+  HolderTruth,
+  isHolderStrategy,
+  runUntilSettled,
+  SettleGate,
+  startUserHolder,
+  type UserHolderFn,
+} from '../../holder/index.js';
 import { Marks } from '../../trace/marks.js';
 import { Trace, type TraceFields, type TraceKind } from '../../trace/trace.js';
 import type { ExpectStep, HolderStep, Scenario, Step } from '../types.js';
@@ -218,7 +233,11 @@ class RunState {
       labels,
       cluster,
       ...(stopped !== undefined ? { stopped } : {}),
-      passed: setupError === undefined && stopped === undefined && holderErrors.length === 0 && assertions.every((a) => a.pass),
+      passed:
+        setupError === undefined &&
+        stopped === undefined &&
+        holderErrors.length === 0 &&
+        assertions.every((a) => a.pass),
     };
   }
 }
@@ -228,7 +247,12 @@ class RunState {
  * (synchronous, asynchronous for user holders, or stepwise for the playground) runs it there. A guard
  * that trips in the driver is thrown back in, and the replay ends with a stopped result.
  */
-function* replayScenario(scenario: Scenario, opts: RunOptions, gate: SettleGate | undefined, st: RunState): Generator<RunTo, RunResult, void> {
+function* replayScenario(
+  scenario: Scenario,
+  opts: RunOptions,
+  gate: SettleGate | undefined,
+  st: RunState,
+): Generator<RunTo, RunResult, void> {
   const cfg = clusterConfigOf(scenario, st.profile, st.seed);
   if (typeof cfg === 'string') return st.result(cfg);
   const missing = missingUserHolder(scenario, opts, gate);
@@ -248,7 +272,9 @@ function* replayScenario(scenario: Scenario, opts: RunOptions, gate: SettleGate 
     yield { cluster, untilUs: 0 };
     const first = cluster.leader();
     if (first?.name !== 'n1' || !first.lessor.isPrimary()) {
-      return st.result(`the cluster did not elect n1 within ${BOOTSTRAP_US / MICROS_PER_SECOND} s before time 0 (check latency and fsync)`);
+      return st.result(
+        `the cluster did not elect n1 within ${BOOTSTRAP_US / MICROS_PER_SECOND} s before time 0 (check latency and fsync)`,
+      );
     }
     const users = { fns: opts.userHolders ?? {}, gate, failed: (m: string) => st.holderErrors.push(m) };
     const replay = new Replay(cluster, st.trace, st.labels, st.profile, cfg.bugs, scenario.alerts, users);
@@ -278,8 +304,10 @@ function missingUserHolder(scenario: Scenario, opts: RunOptions, gate: SettleGat
   for (const s of scenario.steps) {
     if (s.kind !== 'holder' || isHolderStrategy(s.strategy)) continue;
     const name = s.strategy.slice('user:'.length);
-    if (opts.userHolders?.[name] === undefined) return `${scenario.file}:${s.pos.line}:${s.pos.col}: holder ${s.name} uses strategy ${s.strategy}, but no holder named ${name} was given to the replay`;
-    if (gate === undefined) return `${scenario.file}:${s.pos.line}:${s.pos.col}: holder ${s.name} is written in TypeScript (${s.strategy}); replay it with runScenarioAsync`;
+    if (opts.userHolders?.[name] === undefined)
+      return `${scenario.file}:${s.pos.line}:${s.pos.col}: holder ${s.name} uses strategy ${s.strategy}, but no holder named ${name} was given to the replay`;
+    if (gate === undefined)
+      return `${scenario.file}:${s.pos.line}:${s.pos.col}: holder ${s.name} is written in TypeScript (${s.strategy}); replay it with runScenarioAsync`;
   }
   return undefined;
 }
@@ -314,7 +342,11 @@ class Replay implements AssertionContext, StepReplay {
   }
 
   emit<K extends TraceKind>(member: string, kind: K, fields: TraceFields[K], lease?: bigint): void {
-    this.trace.emit(lease === undefined ? { t: this.cluster.now(), member, kind, fields } : { t: this.cluster.now(), member, kind, lease, fields });
+    this.trace.emit(
+      lease === undefined
+        ? { t: this.cluster.now(), member, kind, fields }
+        : { t: this.cluster.now(), member, kind, lease, fields },
+    );
   }
 
   // ---- AssertionContext ----------------------------------------------------------------------------
@@ -330,7 +362,8 @@ class Replay implements AssertionContext, StepReplay {
 
   signalsNow(): SignalView | string {
     // A trace that keeps no events (campaigns) has nothing to record signals from.
-    if (this.trace.length > 0 && this.trace.events.length === 0) return 'this run keeps no trace events to record signals from';
+    if (this.trace.length > 0 && this.trace.events.length === 0)
+      return 'this run keeps no trace events to record signals from';
     return signalView(this.trace.events, this.cluster.now(), this.alerts);
   }
 
@@ -341,11 +374,13 @@ class Replay implements AssertionContext, StepReplay {
 
   /** The scenario's clients as the playground shows them; a holder's client is the holder's own. */
   clientViews(): ClientView[] {
-    return [...this.clients].filter(([name]) => !this.holderClients.has(name)).map(([name, sc]) => ({
-      name,
-      paused: sc.client.process.paused,
-      keepAlives: [...sc.keepAlives].map(([lease, ch]) => ({ lease, alive: ch.alive })),
-    }));
+    return [...this.clients]
+      .filter(([name]) => !this.holderClients.has(name))
+      .map(([name, sc]) => ({
+        name,
+        paused: sc.client.process.paused,
+        keepAlives: [...sc.keepAlives].map(([lease, ch]) => ({ lease, alive: ch.alive })),
+      }));
   }
 
   // ---- Steps ---------------------------------------------------------------------------------------
@@ -394,7 +429,15 @@ class Replay implements AssertionContext, StepReplay {
       const name = `ctl-${target}`;
       const process = new Process(name, this.cluster.sched);
       const transport: ClusterTransport = this.cluster.connect(name, process);
-      c = new EtcdClient({ name, process, transport, prng: this.cluster.prng.fork(name), trace: this.trace, endpoints: [target], requestTimeoutUs: COMMAND_TIMEOUT_US });
+      c = new EtcdClient({
+        name,
+        process,
+        transport,
+        prng: this.cluster.prng.fork(name),
+        trace: this.trace,
+        endpoints: [target],
+        requestTimeoutUs: COMMAND_TIMEOUT_US,
+      });
       this.ctls.set(target, c);
     }
     return c;
@@ -410,7 +453,14 @@ class Replay implements AssertionContext, StepReplay {
       const start = via !== undefined ? names.indexOf(via) : 0;
       const endpoints = [...names.slice(start), ...names.slice(0, start)];
       sc = {
-        client: new EtcdClient({ name, process, transport, prng: this.cluster.prng.fork(name), trace: this.trace, endpoints }),
+        client: new EtcdClient({
+          name,
+          process,
+          transport,
+          prng: this.cluster.prng.fork(name),
+          trace: this.trace,
+          endpoints,
+        }),
         keepAlives: new Map(),
         locks: new Map(),
       };
@@ -425,12 +475,22 @@ class Replay implements AssertionContext, StepReplay {
     this.holders ??= new HolderLedger(this.trace, this.cluster.sched);
     let resource = this.resources.get(s.resource);
     if (resource === undefined) {
-      resource = new FencedResource(s.resource, this.cluster.sched, { trace: this.trace, strict: s.fence === 'strict' });
+      resource = new FencedResource(s.resource, this.cluster.sched, {
+        trace: this.trace,
+        strict: s.fence === 'strict',
+      });
       this.resources.set(s.resource, resource);
     }
     const env = { client: sc.client, resource, trace: this.trace, truth: this.truth };
     if (isHolderStrategy(s.strategy)) {
-      const spec = { name: s.name, strategy: s.strategy, key: s.key, ttlSeconds: s.ttlSeconds, writesPerSecond: s.writesPerSecond, marginUs: s.marginUs };
+      const spec = {
+        name: s.name,
+        strategy: s.strategy,
+        key: s.key,
+        ttlSeconds: s.ttlSeconds,
+        writesPerSecond: s.writesPerSecond,
+        marginUs: s.marginUs,
+      };
       return new Holder(s.intervalUs !== undefined ? { ...spec, intervalUs: s.intervalUs } : spec, env).start();
     }
     const fn = this.users.fns[s.strategy.slice('user:'.length)]!;

@@ -55,17 +55,34 @@ export function signalVerdict(a: SignalAssertion, view: SignalView | string): Ve
   const tl = view.alerts!;
   if (a.form === 'alert-firing') {
     const firing = firingAt(tl, a.alert, view.now);
-    const pending = tl.instances.some((i) => i.rule === a.alert && i.firedAt === undefined && i.resolvedAt === undefined);
-    const got = firing.length > 0 ? `firing (${firing.length} instance${firing.length > 1 ? 's' : ''}, since ${s(Math.min(...firing.map((f) => f.firedAt!)))})` : pending ? 'pending' : 'not firing';
-    return { pass: (firing.length > 0) === a.firing, got };
+    const pending = tl.instances.some(
+      (i) => i.rule === a.alert && i.firedAt === undefined && i.resolvedAt === undefined,
+    );
+    const got =
+      firing.length > 0
+        ? `firing (${firing.length} instance${firing.length > 1 ? 's' : ''}, since ${s(Math.min(...firing.map((f) => f.firedAt!)))})`
+        : pending
+          ? 'pending'
+          : 'not firing';
+    return { pass: firing.length > 0 === a.firing, got };
   }
   const deleted = firstDelete(view.events, a.key);
   const fired = firstFiring(tl, a.alert);
-  if (deleted === undefined) return { pass: false, got: `${a.key} has not been deleted yet${fired === undefined ? '' : `; the alert fired at ${s(fired)}`}` };
+  if (deleted === undefined)
+    return {
+      pass: false,
+      got: `${a.key} has not been deleted yet${fired === undefined ? '' : `; the alert fired at ${s(fired)}`}`,
+    };
   if (fired === undefined || fired > deleted) {
-    return { pass: false, got: `${a.key} deleted at ${s(deleted)}; the alert ${fired === undefined ? 'never fired' : `fired only at ${s(fired)}, after it`}` };
+    return {
+      pass: false,
+      got: `${a.key} deleted at ${s(deleted)}; the alert ${fired === undefined ? 'never fired' : `fired only at ${s(fired)}, after it`}`,
+    };
   }
-  return { pass: deleted - fired >= a.leadUs, got: `fired at ${s(fired)}, ${s(deleted - fired)} before ${a.key} was deleted at ${s(deleted)}` };
+  return {
+    pass: deleted - fired >= a.leadUs,
+    got: `fired at ${s(fired)}, ${s(deleted - fired)} before ${a.key} was deleted at ${s(deleted)}`,
+  };
 }
 
 export function describeSignalAssertion(a: SignalAssertion, lead: (us: Micros) => string): string {
@@ -76,7 +93,8 @@ export function describeSignalAssertion(a: SignalAssertion, lead: (us: Micros) =
       return `alert ${a.alert} fired at least ${lead(a.leadUs)} before ${a.key} was deleted`;
     case 'metric-value': {
       const { min, max } = a.value;
-      const bounds = min !== undefined && max !== undefined ? `in [${min}, ${max}]` : min !== undefined ? `>= ${min}` : `<= ${max}`;
+      const bounds =
+        min !== undefined && max !== undefined ? `in [${min}, ${max}]` : min !== undefined ? `>= ${min}` : `<= ${max}`;
       return `metric ${a.metric.text} ${bounds}`;
     }
   }

@@ -28,7 +28,10 @@ function kindsAt(trace: Trace, t: Micros): string {
     const k = `${events[i]!.member} ${events[i]!.kind}`;
     counts.set(k, (counts.get(k) ?? 0) + 1);
   }
-  if (counts.size === 0) return trace.enabled ? 'no traced event at that instant (untraced timers are spinning)' : 'the trace is off, so the event kinds are unknown';
+  if (counts.size === 0)
+    return trace.enabled
+      ? 'no traced event at that instant (untraced timers are spinning)'
+      : 'the trace is off, so the event kinds are unknown';
   const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, KINDS_NAMED);
   return `event kinds there: ${top.map(([k, n]) => `${k} ×${n}`).join(', ')}${counts.size > KINDS_NAMED ? ` and ${counts.size - KINDS_NAMED} more` : ''}`;
 }

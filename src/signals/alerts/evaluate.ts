@@ -4,7 +4,7 @@
  * rule's `for` (at once when `for` is 0); a result that disappears resolves its alert.
  */
 import type { Micros } from '../../clock/time.js';
-import { evaluate, EvalError, SeriesIndex, type Labels } from '../promql/eval.js';
+import { evaluate, PromqlEvalError, SeriesIndex, type Labels } from '../promql/eval.js';
 import { scrape } from '../sample.js';
 import type { Signals } from '../recorder.js';
 import type { AlertGroup, AlertRule } from './rule.js';
@@ -53,7 +53,7 @@ export function evaluateAlerts(signals: Signals, group: AlertGroup, untilUs: Mic
         // A number as an alert expression alerts with no labels when it is not filtered away.
         result = v.kind === 'vector' ? v.samples : [{ labels: {} }];
       } catch (e) {
-        if (!(e instanceof EvalError)) throw e;
+        if (!(e instanceof PromqlEvalError)) throw e;
         if (!errors.has(rule.name)) errors.set(rule.name, e.message);
       }
       const now = new Set<string>();
@@ -83,7 +83,13 @@ export function evaluateAlerts(signals: Signals, group: AlertGroup, untilUs: Mic
 export function firingAt(tl: AlertTimeline, rule: string, t: Micros): AlertInstance[] {
   const last = tl.evaluations.filter((e) => e <= t).at(-1);
   if (last === undefined) return [];
-  return tl.instances.filter((a) => a.rule === rule && a.firedAt !== undefined && a.firedAt <= last && (a.resolvedAt === undefined || a.resolvedAt > last));
+  return tl.instances.filter(
+    (a) =>
+      a.rule === rule &&
+      a.firedAt !== undefined &&
+      a.firedAt <= last &&
+      (a.resolvedAt === undefined || a.resolvedAt > last),
+  );
 }
 
 /** When `rule` first fired, if it did. */

@@ -57,7 +57,9 @@ export function promtoolFiles(scraped: readonly Scraped[], tl: AlertTimeline, ru
   const test = {
     rule_files: [rulesFile],
     evaluation_interval: formatPromDuration(g.intervalUs),
-    tests: [{ interval: formatPromDuration(g.scrapeIntervalUs), input_series: inputSeries, alert_rule_test: alertTests }],
+    tests: [
+      { interval: formatPromDuration(g.scrapeIntervalUs), input_series: inputSeries, alert_rule_test: alertTests },
+    ],
   };
   return { rules: `${JSON.stringify(rules, null, 2)}\n`, test: `${JSON.stringify(test, null, 2)}\n` };
 }

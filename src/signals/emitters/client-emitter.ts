@@ -14,7 +14,12 @@ export const CLOSE_REASONS = ['context_cancelled', 'lease_expired', 'connection_
 
 const FAMILIES: readonly FamilyDef[] = [
   { name: RENEWAL_FAILURES, type: 'counter', help: 'Failed KeepAlive and KeepAliveOnce calls.', labels: ['client'] },
-  { name: STREAM_CLOSED, type: 'counter', help: 'Keep-alive streams and channels closed, by reason.', labels: ['client', 'reason'] },
+  {
+    name: STREAM_CLOSED,
+    type: 'counter',
+    help: 'Keep-alive streams and channels closed, by reason.',
+    labels: ['client', 'reason'],
+  },
 ];
 
 /** Why a keep-alive channel closed (the simulation's reason) in the runbook's three words. */

@@ -45,11 +45,20 @@ export class LogEmitter implements Emitter {
       case 'lease-grant':
         facts.ttl = Number(f.ttl);
         // Every member applies the grant; only the primary gives it an expiry.
-        if (e.fields?.expiry !== FOREVER) store.log(e.t, 'granted', { ...base(), member: e.member, expiry_s: formatExpiry(e.fields?.expiry ?? Number.NaN) });
+        if (e.fields?.expiry !== FOREVER)
+          store.log(e.t, 'granted', {
+            ...base(),
+            member: e.member,
+            expiry_s: formatExpiry(e.fields?.expiry ?? Number.NaN),
+          });
         return;
       case 'lease-renew':
         facts.ttl = Number(f.ttl);
-        return store.log(e.t, 'renewed', { ...base(), member: e.member, expiry_s: formatExpiry(e.fields?.expiry ?? Number.NaN) });
+        return store.log(e.t, 'renewed', {
+          ...base(),
+          member: e.member,
+          expiry_s: formatExpiry(e.fields?.expiry ?? Number.NaN),
+        });
       case 'lease-revoke':
         if (facts.revoked === true) return;
         facts.revoked = true;

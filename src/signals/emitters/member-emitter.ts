@@ -13,12 +13,37 @@ export const LEADER_CHANGES = 'etcd_server_leader_changes_seen_total';
 export const IS_LEADER = 'etcd_server_is_leader';
 
 const FAMILIES: readonly FamilyDef[] = [
-  { name: HAS_LEADER, type: 'gauge', help: 'Whether or not a leader exists. 1 is existence, 0 is not.', labels: ['member'] },
-  { name: IS_LEADER, type: 'gauge', help: 'Whether or not this member is a leader. 1 if is, 0 otherwise.', labels: ['member'] },
+  {
+    name: HAS_LEADER,
+    type: 'gauge',
+    help: 'Whether or not a leader exists. 1 is existence, 0 is not.',
+    labels: ['member'],
+  },
+  {
+    name: IS_LEADER,
+    type: 'gauge',
+    help: 'Whether or not this member is a leader. 1 if is, 0 otherwise.',
+    labels: ['member'],
+  },
   { name: LEADER_CHANGES, type: 'counter', help: 'The number of leader changes seen.', labels: ['member'] },
-  { name: 'etcd_debugging_lease_granted_total', type: 'counter', help: 'The total number of granted leases.', labels: ['member'] },
-  { name: 'etcd_debugging_lease_revoked_total', type: 'counter', help: 'The total number of revoked leases.', labels: ['member'] },
-  { name: 'etcd_debugging_lease_renewed_total', type: 'counter', help: 'The number of renewed leases seen by the leader.', labels: ['member'] },
+  {
+    name: 'etcd_debugging_lease_granted_total',
+    type: 'counter',
+    help: 'The total number of granted leases.',
+    labels: ['member'],
+  },
+  {
+    name: 'etcd_debugging_lease_revoked_total',
+    type: 'counter',
+    help: 'The total number of revoked leases.',
+    labels: ['member'],
+  },
+  {
+    name: 'etcd_debugging_lease_renewed_total',
+    type: 'counter',
+    help: 'The number of renewed leases seen by the leader.',
+    labels: ['member'],
+  },
   {
     name: 'etcd_debugging_lease_ttl_total',
     type: 'histogram',
@@ -46,7 +71,8 @@ export class MemberEmitter implements Emitter {
         return store.gauge(HAS_LEADER, member, e.t, 0);
       case 'raft-role':
         store.gauge(IS_LEADER, member, e.t, e.fields?.role === 'leader' ? 1 : 0);
-        if (e.fields?.role === 'candidate' || e.fields?.role === 'pre-candidate') store.gauge(HAS_LEADER, member, e.t, 0);
+        if (e.fields?.role === 'candidate' || e.fields?.role === 'pre-candidate')
+          store.gauge(HAS_LEADER, member, e.t, 0);
         return;
       case 'raft-leader':
         store.gauge(HAS_LEADER, member, e.t, 1);
@@ -68,4 +94,3 @@ export class MemberEmitter implements Emitter {
     }
   }
 }
-

@@ -22,7 +22,8 @@ export class SpanEmitter implements Emitter {
         return;
       case 'client-keepalive-recv': {
         const s = this.open.get(key);
-        if (s !== undefined && typeof e.fields?.ttl === 'number' && e.fields.ttl > 0) s.attributes['lease.ttl_s'] = e.fields.ttl;
+        if (s !== undefined && typeof e.fields?.ttl === 'number' && e.fields.ttl > 0)
+          s.attributes['lease.ttl_s'] = e.fields.ttl;
         return;
       }
       case 'client-keepalive-closed': {

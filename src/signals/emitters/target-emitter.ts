@@ -9,7 +9,9 @@ import type { SignalStore } from '../store.js';
 
 export const UP = 'up';
 
-const FAMILIES: readonly FamilyDef[] = [{ name: UP, type: 'gauge', help: 'Whether the scrape target answered its last scrape.', labels: ['job', 'instance'] }];
+const FAMILIES: readonly FamilyDef[] = [
+  { name: UP, type: 'gauge', help: 'Whether the scrape target answered its last scrape.', labels: ['job', 'instance'] },
+];
 
 const DOWN = new Set(['member-crash', 'member-pause', 'client-pause']);
 const BACK = new Set(['member-restart', 'member-resume', 'client-resume']);

@@ -25,7 +25,12 @@ export function byFamily<T extends Named>(series: readonly T[]): [FamilyDef, T[]
       .map((k) => `${k}=${l[k]}`)
       .join(',');
   for (const [, list] of out.values()) {
-    list.sort((a, b) => rest(a.labels).localeCompare(rest(b.labels)) || suffixRank(a) - suffixRank(b) || leOrder(a.labels.le) - leOrder(b.labels.le));
+    list.sort(
+      (a, b) =>
+        rest(a.labels).localeCompare(rest(b.labels)) ||
+        suffixRank(a) - suffixRank(b) ||
+        leOrder(a.labels.le) - leOrder(b.labels.le),
+    );
   }
   return [...out.values()].sort((a, b) => a[0].name.localeCompare(b[0].name));
 }

@@ -1,12 +1,12 @@
 /** Label sets and numbers as the Prometheus text formats write them. */
 import type { Labels } from '../store.js';
 
-const escape = (v: string): string => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+const escapeLabelValue = (v: string): string => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 
 /** `{a="1",b="2"}` with the family's label names first, `le` last; empty for no labels. */
 export function formatLabels(labels: Labels): string {
   const keys = Object.keys(labels).sort((a, b) => (a === 'le' ? 1 : b === 'le' ? -1 : a.localeCompare(b)));
-  return keys.length === 0 ? '' : `{${keys.map((k) => `${k}="${escape(labels[k]!)}"`).join(',')}}`;
+  return keys.length === 0 ? '' : `{${keys.map((k) => `${k}="${escapeLabelValue(labels[k]!)}"`).join(',')}}`;
 }
 
 export function formatNumber(v: number): string {
@@ -16,4 +16,5 @@ export function formatNumber(v: number): string {
 }
 
 /** Bucket order: by upper bound, +Inf last. */
-export const leOrder = (le: string | undefined): number => (le === undefined ? -1 : le === '+Inf' ? Infinity : Number(le));
+export const leOrder = (le: string | undefined): number =>
+  le === undefined ? -1 : le === '+Inf' ? Infinity : Number(le);

@@ -18,7 +18,8 @@ function anyValue(v: SpanAttribute): Record<string, unknown> {
   return { stringValue: v };
 }
 
-const attributes = (a: Record<string, SpanAttribute>) => Object.entries(a).map(([key, v]) => ({ key, value: anyValue(v) }));
+const attributes = (a: Record<string, SpanAttribute>) =>
+  Object.entries(a).map(([key, v]) => ({ key, value: anyValue(v) }));
 
 export function otlpJson(spans: readonly Span[], service = 'lessor-sim'): string {
   const byProcess = new Map<string, Span[]>();

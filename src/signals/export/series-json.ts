@@ -10,7 +10,11 @@ export function seriesJson(scraped: readonly Scraped[], intervalUs: Micros): str
       scrape_interval_s: intervalUs / MICROS_PER_SECOND,
       families: groups.map(([f]) => ({ name: f.name, type: f.type, help: f.help })),
       series: groups.flatMap(([, list]) =>
-        list.map((s) => ({ name: s.name, labels: s.labels, samples: s.samples.map((p) => [p.t / MICROS_PER_SECOND, p.v]) })),
+        list.map((s) => ({
+          name: s.name,
+          labels: s.labels,
+          samples: s.samples.map((p) => [p.t / MICROS_PER_SECOND, p.v]),
+        })),
       ),
     },
     null,

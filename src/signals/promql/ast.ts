@@ -22,7 +22,22 @@ export interface MatrixSelector {
   readonly rangeUs: Micros;
 }
 
-export type BinaryOp = '+' | '-' | '*' | '/' | '%' | '^' | '==' | '!=' | '>' | '<' | '>=' | '<=' | 'and' | 'or' | 'unless';
+export type BinaryOp =
+  | '+'
+  | '-'
+  | '*'
+  | '/'
+  | '%'
+  | '^'
+  | '=='
+  | '!='
+  | '>'
+  | '<'
+  | '>='
+  | '<='
+  | 'and'
+  | 'or'
+  | 'unless';
 export const COMPARISONS: readonly BinaryOp[] = ['==', '!=', '>', '<', '>=', '<='];
 export const SET_OPS: readonly BinaryOp[] = ['and', 'or', 'unless'];
 

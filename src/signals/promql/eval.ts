@@ -15,9 +15,11 @@ export interface VSample {
   readonly labels: Labels;
   readonly v: number;
 }
-export type Value = { readonly kind: 'scalar'; readonly v: number } | { readonly kind: 'vector'; readonly samples: readonly VSample[] };
+export type Value =
+  | { readonly kind: 'scalar'; readonly v: number }
+  | { readonly kind: 'vector'; readonly samples: readonly VSample[] };
 
-export class EvalError extends Error {}
+export class PromqlEvalError extends Error {}
 
 interface Indexed {
   readonly labels: Labels;
@@ -37,7 +39,9 @@ export class SeriesIndex {
   }
 
   select(sel: Selector): readonly Indexed[] {
-    return (this.byName.get(sel.name!) ?? []).filter((s) => sel.matchers.every((m) => matches(m, s.labels[m.label] ?? '')));
+    return (this.byName.get(sel.name!) ?? []).filter((s) =>
+      sel.matchers.every((m) => matches(m, s.labels[m.label] ?? '')),
+    );
   }
 }
 
@@ -92,10 +96,12 @@ export function evaluate(e: Expr, idx: SeriesIndex, t: Micros): Value {
     case 'selector':
       return { kind: 'vector', samples: instant(e, idx, t) };
     case 'matrix':
-      throw new EvalError('a range vector cannot be the result of an expression');
+      throw new PromqlEvalError('a range vector cannot be the result of an expression');
     case 'negate': {
       const v = evaluate(e.arg, idx, t);
-      return v.kind === 'scalar' ? { kind: 'scalar', v: -v.v } : { kind: 'vector', samples: v.samples.map((s) => ({ labels: dropName(s.labels), v: -s.v })) };
+      return v.kind === 'scalar'
+        ? { kind: 'scalar', v: -v.v }
+        : { kind: 'vector', samples: v.samples.map((s) => ({ labels: dropName(s.labels), v: -s.v })) };
     }
     case 'call':
       return call(e.fn, e.args, idx, t);
@@ -107,7 +113,7 @@ export function evaluate(e: Expr, idx: SeriesIndex, t: Micros): Value {
 }
 
 function vector(v: Value): readonly VSample[] {
-  if (v.kind !== 'vector') throw new EvalError('expected an instant vector, got a number');
+  if (v.kind !== 'vector') throw new PromqlEvalError('expected an instant vector, got a number');
   return v.samples;
 }
 
@@ -129,7 +135,9 @@ function call(fn: string, args: readonly Expr[], idx: SeriesIndex, t: Micros): V
     const at = t - arg.selector.offsetUs;
     const out: VSample[] = [];
     for (const s of idx.select(arg.selector)) {
-      const points = window(s.samples, at - arg.rangeUs, at).filter((p): p is { t: Micros; v: number } => p.v !== 'stale');
+      const points = window(s.samples, at - arg.rangeUs, at).filter(
+        (p): p is { t: Micros; v: number } => p.v !== 'stale',
+      );
       const v = overRange(fn, points, at - arg.rangeUs, at, arg.rangeUs);
       if (v !== undefined) out.push({ labels: fn === 'last_over_time' ? s.labels : dropName(s.labels), v });
     }
@@ -137,18 +145,28 @@ function call(fn: string, args: readonly Expr[], idx: SeriesIndex, t: Micros): V
   }
   const v = evaluate(arg, idx, t);
   if (fn === 'vector') {
-    if (v.kind !== 'scalar') throw new EvalError('vector() takes a number');
+    if (v.kind !== 'scalar') throw new PromqlEvalError('vector() takes a number');
     return { kind: 'vector', samples: [{ labels: {}, v: v.v }] };
   }
   const samples = vector(v);
-  if (fn === 'abs') return { kind: 'vector', samples: samples.map((s) => ({ labels: dropName(s.labels), v: Math.abs(s.v) })) };
+  if (fn === 'abs')
+    return { kind: 'vector', samples: samples.map((s) => ({ labels: dropName(s.labels), v: Math.abs(s.v) })) };
   // absent(): 1 with the selector's equality labels when nothing matches.
   if (samples.length > 0) return { kind: 'vector', samples: [] };
-  const labels = arg.kind === 'selector' ? Object.fromEntries(arg.matchers.filter((m) => m.op === '=').map((m) => [m.label, m.value])) : {};
+  const labels =
+    arg.kind === 'selector'
+      ? Object.fromEntries(arg.matchers.filter((m) => m.op === '=').map((m) => [m.label, m.value]))
+      : {};
   return { kind: 'vector', samples: [{ labels, v: 1 }] };
 }
 
-function overRange(fn: string, p: readonly { t: Micros; v: number }[], start: Micros, end: Micros, rangeUs: Micros): number | undefined {
+function overRange(
+  fn: string,
+  p: readonly { t: Micros; v: number }[],
+  start: Micros,
+  end: Micros,
+  rangeUs: Micros,
+): number | undefined {
   if (p.length === 0) return undefined;
   const vals = p.map((x) => x.v);
   switch (fn) {
@@ -180,7 +198,7 @@ function overRange(fn: string, p: readonly { t: Micros; v: number }[], start: Mi
     case 'present_over_time':
       return 1;
   }
-  throw new EvalError(`unknown function ${fn}`);
+  throw new PromqlEvalError(`unknown function ${fn}`);
 }
 
 /** Prometheus 2.x extrapolatedRate (promql/functions.go), in seconds. */
@@ -219,11 +237,18 @@ function extrapolatedRate(
   return isRate ? result / (rangeUs / MICROS_PER_SECOND) : result;
 }
 
-function aggregate(op: string, grouping: { without: boolean; labels: readonly string[] } | undefined, samples: readonly VSample[]): VSample[] {
+function aggregate(
+  op: string,
+  grouping: { without: boolean; labels: readonly string[] } | undefined,
+  samples: readonly VSample[],
+): VSample[] {
   const groups = new Map<string, { labels: Labels; vals: number[] }>();
   for (const s of samples) {
     const labels = Object.fromEntries(
-      Object.entries(s.labels).filter(([k]) => k !== '__name__' && (grouping === undefined ? false : grouping.labels.includes(k) !== grouping.without)),
+      Object.entries(s.labels).filter(
+        ([k]) =>
+          k !== '__name__' && (grouping === undefined ? false : grouping.labels.includes(k) !== grouping.without),
+      ),
     );
     const k = key(labels);
     let g = groups.get(k);
@@ -232,7 +257,16 @@ function aggregate(op: string, grouping: { without: boolean; labels: readonly st
   }
   return [...groups.values()].map(({ labels, vals }) => {
     const sum = vals.reduce((a, b) => a + b, 0);
-    const v = op === 'sum' ? sum : op === 'avg' ? sum / vals.length : op === 'count' ? vals.length : op === 'min' ? Math.min(...vals) : Math.max(...vals);
+    const v =
+      op === 'sum'
+        ? sum
+        : op === 'avg'
+          ? sum / vals.length
+          : op === 'count'
+            ? vals.length
+            : op === 'min'
+              ? Math.min(...vals)
+              : Math.max(...vals);
     return { labels, v };
   });
 }
@@ -264,7 +298,7 @@ function arith(op: BinaryOp, a: number, b: number): number {
     case '<=':
       return a <= b ? 1 : 0;
     default:
-      throw new EvalError(`${op} needs vectors on both sides`);
+      throw new PromqlEvalError(`${op} needs vectors on both sides`);
   }
 }
 
@@ -272,7 +306,8 @@ function binary(op: BinaryOp, bool: boolean, matching: Matching | undefined, l: 
   const comparison = COMPARISONS.includes(op);
   if (l.kind === 'scalar' && r.kind === 'scalar') return { kind: 'scalar', v: arith(op, l.v, r.v) };
   if (SET_OPS.includes(op)) {
-    if (l.kind !== 'vector' || r.kind !== 'vector') throw new EvalError(`${op} needs instant vectors on both sides`);
+    if (l.kind !== 'vector' || r.kind !== 'vector')
+      throw new PromqlEvalError(`${op} needs instant vectors on both sides`);
     return { kind: 'vector', samples: setOp(op, matching, l.samples, r.samples) };
   }
   // Filtering keeps the vector side's value; arithmetic and bool drop the metric name.
@@ -282,14 +317,19 @@ function binary(op: BinaryOp, bool: boolean, matching: Matching | undefined, l: 
     if (comparison && !bool) return v === 1 ? [{ labels, v: vectorValue }] : [];
     return [{ labels: keepName ? labels : dropName(labels), v }];
   };
-  if (l.kind === 'vector' && r.kind === 'scalar') return { kind: 'vector', samples: l.samples.flatMap((s) => combine(s.labels, s.v, r.v, s.v)) };
-  if (l.kind === 'scalar' && r.kind === 'vector') return { kind: 'vector', samples: r.samples.flatMap((s) => combine(s.labels, l.v, s.v, s.v)) };
+  if (l.kind === 'vector' && r.kind === 'scalar')
+    return { kind: 'vector', samples: l.samples.flatMap((s) => combine(s.labels, s.v, r.v, s.v)) };
+  if (l.kind === 'scalar' && r.kind === 'vector')
+    return { kind: 'vector', samples: r.samples.flatMap((s) => combine(s.labels, l.v, s.v, s.v)) };
   const lv = (l as { samples: readonly VSample[] }).samples;
   const rv = (r as { samples: readonly VSample[] }).samples;
   const right = new Map<string, VSample>();
   for (const s of rv) {
     const sig = signature(s.labels, matching);
-    if (right.has(sig)) throw new EvalError('found duplicate series for the match group on the right-hand side of the operation; many-to-many matching is not allowed');
+    if (right.has(sig))
+      throw new PromqlEvalError(
+        'found duplicate series for the match group on the right-hand side of the operation; many-to-many matching is not allowed',
+      );
     right.set(sig, s);
   }
   const seen = new Set<string>();
@@ -298,13 +338,20 @@ function binary(op: BinaryOp, bool: boolean, matching: Matching | undefined, l: 
     const sig = signature(s.labels, matching);
     const o = right.get(sig);
     if (o === undefined) continue;
-    if (seen.has(sig)) throw new EvalError('multiple matches for labels: many-to-one matching must be explicit (group_left/group_right)');
+    if (seen.has(sig))
+      throw new PromqlEvalError(
+        'multiple matches for labels: many-to-one matching must be explicit (group_left/group_right)',
+      );
     seen.add(sig);
     // One-to-one results keep only the matched labels under on(), and lose the ignored ones.
     const labels =
       matching === undefined
         ? s.labels
-        : Object.fromEntries(Object.entries(s.labels).filter(([k]) => (matching.on ? matching.labels.includes(k) : k === '__name__' ? keepName : !matching.labels.includes(k))));
+        : Object.fromEntries(
+            Object.entries(s.labels).filter(([k]) =>
+              matching.on ? matching.labels.includes(k) : k === '__name__' ? keepName : !matching.labels.includes(k),
+            ),
+          );
     out.push(...combine(labels, s.v, o.v, s.v));
   }
   return { kind: 'vector', samples: out };

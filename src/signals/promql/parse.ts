@@ -7,7 +7,9 @@ import type { SyntaxNode } from '@lezer/common';
 import { COMPARISONS, type BinaryOp, type Expr, type Matcher, type Selector } from './ast.js';
 import { promDuration } from './duration.js';
 
-export type ParsedExpr = { readonly ok: true; readonly expr: Expr } | { readonly ok: false; readonly at: number; readonly message: string };
+export type ParsedExpr =
+  | { readonly ok: true; readonly expr: Expr }
+  | { readonly ok: false; readonly at: number; readonly message: string };
 
 /** Functions over a range vector, and over an instant vector or nothing. */
 export const RANGE_FUNCTIONS = [
@@ -85,7 +87,10 @@ class Builder {
   }
 
   private refuse(n: SyntaxNode, what: string): never {
-    throw new Refused(n.from, `${what} is not in the PromQL subset lessor-sim evaluates (at character ${n.from + 1}: ${JSON.stringify(this.src(n).slice(0, 40))})`);
+    throw new Refused(
+      n.from,
+      `${what} is not in the PromQL subset lessor-sim evaluates (at character ${n.from + 1}: ${JSON.stringify(this.src(n).slice(0, 40))})`,
+    );
   }
 
   private children(n: SyntaxNode): SyntaxNode[] {
@@ -144,7 +149,8 @@ class Builder {
       else if (c.type.name === 'LabelMatchers') {
         for (const m of this.children(c)) {
           const [label, op, value] = this.children(m);
-          if (m.type.name !== 'UnquotedLabelMatcher' || label === undefined || op === undefined || value === undefined) this.refuse(m, 'this label matcher');
+          if (m.type.name !== 'UnquotedLabelMatcher' || label === undefined || op === undefined || value === undefined)
+            this.refuse(m, 'this label matcher');
           const v = this.string(value);
           const l = this.src(label);
           if (l === '__name__' && this.src(op) === '=') name = v;
@@ -176,9 +182,12 @@ class Builder {
     const range = (RANGE_FUNCTIONS as readonly string[]).includes(fn);
     if (!range && !(INSTANT_FUNCTIONS as readonly string[]).includes(fn)) this.refuse(id!, `function ${fn}()`);
     const want = fn === 'time' ? 0 : 1;
-    if (args.length !== want) throw new Refused(n.from, `${fn}() takes ${want} argument${want === 1 ? '' : 's'}, got ${args.length}`);
-    if (range && args[0]!.kind !== 'matrix') throw new Refused(n.from, `${fn}() takes a range vector such as metric[1m]`);
-    if (!range && args.some((a) => a.kind === 'matrix')) throw new Refused(n.from, `${fn}() takes an instant vector, not a range`);
+    if (args.length !== want)
+      throw new Refused(n.from, `${fn}() takes ${want} argument${want === 1 ? '' : 's'}, got ${args.length}`);
+    if (range && args[0]!.kind !== 'matrix')
+      throw new Refused(n.from, `${fn}() takes a range vector such as metric[1m]`);
+    if (!range && args.some((a) => a.kind === 'matrix'))
+      throw new Refused(n.from, `${fn}() takes an instant vector, not a range`);
     return { kind: 'call', fn, args };
   }
 
@@ -218,9 +227,11 @@ class Builder {
         matching = { on: this.src(kw!) === 'on', labels: this.children(labels!).map((l) => this.src(l)) };
       } else this.refuse(m, this.src(m));
     }
-    if (lhs.kind === 'matrix' || rhs.kind === 'matrix') throw new Refused(n.from, `operator ${op} takes instant vectors or numbers, not a range`);
+    if (lhs.kind === 'matrix' || rhs.kind === 'matrix')
+      throw new Refused(n.from, `operator ${op} takes instant vectors or numbers, not a range`);
     const scalars = lhs.kind === 'number' && rhs.kind === 'number';
-    if (COMPARISONS.includes(op) && scalars && !bool) throw new Refused(n.from, 'comparisons between numbers need the bool modifier');
+    if (COMPARISONS.includes(op) && scalars && !bool)
+      throw new Refused(n.from, 'comparisons between numbers need the bool modifier');
     return { kind: 'binary', op, bool, matching, lhs, rhs };
   }
 }

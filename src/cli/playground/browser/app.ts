@@ -61,11 +61,16 @@ function adopt(s: Session): void {
   timeline = full.setupError === undefined ? timelineOf(full) : undefined;
   $('timeline').innerHTML =
     timeline?.svg ??
-    (full.setupError === undefined ? `<p class="none">This run has ${full.trace.events.length} events, too many to draw here; <code>lessor-sim render</code> draws its timeline.</p>` : '');
+    (full.setupError === undefined
+      ? `<p class="none">This run has ${full.trace.events.length} events, too many to draw here; <code>lessor-sim render</code> draws its timeline.</p>`
+      : '');
   $('hash').textContent = full.setupError === undefined ? full.trace.hash() : '';
   $('errors').textContent = full.setupError ?? '';
   $('title').textContent = s.scenario.name;
-  $('passed').textContent = full.setupError === undefined ? `${full.assertions.filter((a) => a.pass).length}/${full.assertions.length} assertions pass` : '';
+  $('passed').textContent =
+    full.setupError === undefined
+      ? `${full.assertions.filter((a) => a.pass).length}/${full.assertions.length} assertions pass`
+      : '';
   const scrub = $<HTMLInputElement>('scrub');
   scrub.max = String(Math.round(s.endUs / 1000));
   $<HTMLTextAreaElement>('yaml').value = s.text;
@@ -84,7 +89,8 @@ function openText(text: string, file: string): boolean {
 function draw(): void {
   const s = session.snapshot();
   const t = session.cursor;
-  $('now').textContent = `${(t / MICROS_PER_SECOND).toFixed(3)} s / ${(session.endUs / MICROS_PER_SECOND).toFixed(1)} s`;
+  $('now').textContent =
+    `${(t / MICROS_PER_SECOND).toFixed(3)} s / ${(session.endUs / MICROS_PER_SECOND).toFixed(1)} s`;
   $('now').dataset.us = String(t);
   $<HTMLInputElement>('scrub').value = String(Math.round(t / 1000));
   $('play').textContent = player.playing ? '❚❚ pause' : '▶ play';
@@ -99,7 +105,11 @@ function draw(): void {
   setPanel('recent', h(session.recent(14).map(eventLine).join('\n')));
   if (selected !== undefined) {
     const [kind, name] = selected.split(':') as [string, string];
-    const mine = session.recent(30, (e) => (kind === 'member' ? eventMember(e) === name : eventLease(e) !== undefined && formatLeaseId(eventLease(e)!) === name));
+    const mine = session.recent(30, (e) =>
+      kind === 'member'
+        ? eventMember(e) === name
+        : eventLease(e) !== undefined && formatLeaseId(eventLease(e)!) === name,
+    );
     setPanel('detail', h(`${selected}\n${mine.map(eventLine).join('\n') || '(nothing traced yet)'}`));
   }
   const c = $('cursor');
@@ -139,7 +149,11 @@ function actionOf(b: HTMLElement): Action | undefined {
     case 'put':
       return { kind: 'put', lease: d.lease!, key: `/play/${d.lease!.toLowerCase()}`, value: 'v' };
     case 'grant':
-      return { kind: 'grant', lease: freshLabel(session.scenario), ttl: Math.max(1, Number($<HTMLInputElement>('grant-ttl').value) || 10) };
+      return {
+        kind: 'grant',
+        lease: freshLabel(session.scenario),
+        ttl: Math.max(1, Number($<HTMLInputElement>('grant-ttl').value) || 10),
+      };
     default:
       return undefined;
   }
@@ -195,7 +209,8 @@ $('timeline').addEventListener('click', (e) => {
 
 function drawLesson(): void {
   if (lesson === undefined) {
-    $('lesson-text').innerHTML = '<p>Free playground: play, scrub, click faults and actions; pick a lesson above for a guided tour.</p>';
+    $('lesson-text').innerHTML =
+      '<p>Free playground: play, scrub, click faults and actions; pick a lesson above for a guided tour.</p>';
     return;
   }
   const stop = lesson.stops[lessonStop];
@@ -242,7 +257,9 @@ function syncSettings(): void {
   for (const b of document.querySelectorAll<HTMLInputElement>('#set-bugs input')) b.checked = s.bugs.includes(b.value);
 }
 
-$('set-bugs').innerHTML = BUG_NAMES.map((b) => `<label><input type="checkbox" value="${h(b)}"> ${h(b)}</label>`).join('');
+$('set-bugs').innerHTML = BUG_NAMES.map((b) => `<label><input type="checkbox" value="${h(b)}"> ${h(b)}</label>`).join(
+  '',
+);
 
 $('apply-settings').addEventListener('click', () => {
   const changes: Array<[SettingPath, unknown]> = [
@@ -259,7 +276,10 @@ $('apply-settings').addEventListener('click', () => {
   show(o, 'those settings do not make a valid scenario');
 });
 $('extend').addEventListener('click', () => {
-  show(session.withSetting(['duration'], `${Math.round(session.endUs / MICROS_PER_SECOND) + 30}s`), 'cannot extend the run');
+  show(
+    session.withSetting(['duration'], `${Math.round(session.endUs / MICROS_PER_SECOND) + 30}s`),
+    'cannot extend the run',
+  );
 });
 
 // ---- Export, share, load -----------------------------------------------------------------------------
@@ -268,7 +288,10 @@ $('export').addEventListener('click', () => {
   $<HTMLTextAreaElement>('yaml').value = session.text;
   const a = document.createElement('a');
   a.href = URL.createObjectURL(new Blob([session.text], { type: 'text/yaml' }));
-  a.download = session.file.split('/').pop()!.replace(/(\.ya?ml)?$/, '.playground.yaml');
+  a.download = session.file
+    .split('/')
+    .pop()!
+    .replace(/(\.ya?ml)?$/, '.playground.yaml');
   a.click();
 });
 $('share').addEventListener('click', () => {
@@ -300,7 +323,8 @@ function fromUrl(): { entry: LibraryEntry; t: number } {
 }
 
 $('lessons').innerHTML =
-  '<option value="">lessons…</option>' + baked.library.map((l) => `<option value="${h(l.file)}">${h(l.file.replace(/^scenarios\//, ''))}</option>`).join('');
+  '<option value="">lessons…</option>' +
+  baked.library.map((l) => `<option value="${h(l.file)}">${h(l.file.replace(/^scenarios\//, ''))}</option>`).join('');
 const start = fromUrl();
 openText(start.entry.text, start.entry.file);
 session.seek(start.t);
