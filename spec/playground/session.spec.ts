@@ -43,7 +43,7 @@ describe('Session', () => {
       primary: true,
       status: 'running',
     });
-    s.seek(17_000_000);
+    s.seek(19_000_000);
     expect(s.snapshot()!.keys).toEqual([]);
     expect(s.snapshot()!.leases).toEqual([]);
   });
@@ -98,9 +98,9 @@ describe('Session', () => {
 
   it('shows a renewal in flight between its send and its answer, through the follower the client uses', () => {
     const s = open(resolve(__dirname, '../../scenarios/renew-forwarding.yaml'));
-    s.seek(3_507_000);
-    expect(s.inFlight()).toMatchObject([{ client: 'c1', endpoint: 'n3', sentUs: 3_506_000 }]);
-    s.seek(3_510_000);
+    s.seek(3_012_000);
+    expect(s.inFlight()).toMatchObject([{ client: 'c1', endpoint: 'n3', sentUs: 3_010_200 }]);
+    s.seek(3_015_000);
     expect(s.inFlight()).toEqual([]);
   });
 });

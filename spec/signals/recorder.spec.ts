@@ -49,7 +49,7 @@ describe('member metrics', () => {
     expect(seriesValue(s, 'etcd_debugging_lease_renewed_total', { member: 'n1' }, seconds(20))).toBeNull();
     expect(seriesValue(s, 'up', { job: 'etcd', instance: 'n1' }, seconds(20))).toBe(0);
     expect(seriesValue(s, 'up', { job: 'etcd', instance: 'n3' }, seconds(20))).toBe(1);
-    expect(seriesValue(s, 'etcd_debugging_lease_renewed_total', { member: 'n1' }, seconds(31))).toBe(3);
+    expect(seriesValue(s, 'etcd_debugging_lease_renewed_total', { member: 'n1' }, seconds(31))).toBe(4);
     expect(seriesValue(s, 'etcd_debugging_lease_renewed_total', { member: 'n3' }, seconds(29))).toBeGreaterThan(3);
   });
 
@@ -94,9 +94,9 @@ describe('log events and spans', () => {
   it('log granted, renewed, revoked and lost with the lease, key, revision and TTL', () => {
     const s = signalsOf(replay('scenarios/seed-runbook.yaml'));
     const first = s.store.logs.filter((l) => l.fields.lease_id === '19b76daa41801');
-    expect(first.map((l) => l.event)).toEqual(['granted', 'renewed', 'renewed', 'renewed', 'revoked', 'lost']);
+    expect(first.map((l) => l.event)).toEqual(['granted', 'renewed', 'renewed', 'renewed', 'renewed', 'revoked', 'lost']);
     const revoked = first.find((l) => l.event === 'revoked')!;
-    expect(revoked.t).toBe(16_502_000);
+    expect(revoked.t).toBe(18_502_000);
     expect(revoked.fields).toMatchObject({ key: '/locks/payment-42', revision: 3, ttl_s: 9, member: 'n1' });
     expect(first.find((l) => l.event === 'lost')!.fields).toMatchObject({ client: 'c1', reason: 'deadline' });
     expect(first[2]!.fields).toMatchObject({ key: '/locks/payment-42', revision: 2 });

@@ -46,12 +46,12 @@ describe('explain', () => {
   it("states each alert's lead over the loss it warns of", () => {
     const lines = explain(replay('scenarios/signals/paused-client-renewals.yaml'));
     expect(lines).toContain(
-      'alert ClientDown: fired at 12 s, 4.502 s before /locks/payment-42 was deleted at 16.502 s',
+      'alert ClientDown: fired at 12 s, 6.502 s before /locks/payment-42 was deleted at 18.502 s',
     );
     expect(lines).toContain(
-      'alert LeaseRenewalFailing: fired at 22 s, only 5.498 s after /locks/payment-42 was deleted at 16.502 s',
+      'alert LeaseRenewalFailing: fired at 22 s, only 3.498 s after /locks/payment-42 was deleted at 18.502 s',
     );
-    expect(lines).toContain('alert LeaseRenewalFailures: never fired (/locks/payment-42 was deleted at 16.502 s)');
+    expect(lines).toContain('alert LeaseRenewalFailures: never fired (/locks/payment-42 was deleted at 18.502 s)');
   });
 
   it('says nothing about alerts for a scenario without rules', () => {

@@ -23,6 +23,16 @@ export const checkCommand: Command = {
       help: 'check only these properties (repeatable or comma-separated); default all',
     },
     bugs: { type: 'string', multiple: true, value: 'a,b', help: 'historical bug switches every run has on' },
+    fixes: {
+      type: 'string',
+      multiple: true,
+      value: 'a,b|all',
+      help: 'proposed fixes every run has on (the dual of bugs; see docs/findings/)',
+    },
+    'allow-known': {
+      type: 'boolean',
+      help: 'exit 0 when every violation belongs to a documented finding class (docs/findings/)',
+    },
     out: { type: 'string', value: 'DIR', help: 'shrink each failing run and write its counterexample scenario to DIR' },
     shard: { type: 'string', value: 'i/n', help: "run the i-th of n contiguous slices of the campaign's runs" },
     workers: { type: 'string', value: 'N', help: "worker threads (default: the machine's available parallelism)" },
@@ -41,6 +51,8 @@ export const checkCommand: Command = {
   details: [
     'Run i of a campaign is generated from (seed, i) alone, so shards and worker counts never change a',
     "run's verdict. Prints the seed to reproduce, a progress line on stderr when it is a terminal, and a summary.",
+    'Each violation is replayed with each proposed fix on and named after the finding class whose fix removes',
+    'it (docs/findings/), or marked unexplained; the summary groups violations by class.',
     `properties: ${PROPERTY_NAMES.join(', ')}`,
   ].join('\n'),
   run: async (inv) => {
