@@ -94,7 +94,15 @@ describe('log events and spans', () => {
   it('log granted, renewed, revoked and lost with the lease, key, revision and TTL', () => {
     const s = signalsOf(replay('scenarios/seed-runbook.yaml'));
     const first = s.store.logs.filter((l) => l.fields.lease_id === '19b76daa41801');
-    expect(first.map((l) => l.event)).toEqual(['granted', 'renewed', 'renewed', 'renewed', 'renewed', 'revoked', 'lost']);
+    expect(first.map((l) => l.event)).toEqual([
+      'granted',
+      'renewed',
+      'renewed',
+      'renewed',
+      'renewed',
+      'revoked',
+      'lost',
+    ]);
     const revoked = first.find((l) => l.event === 'revoked')!;
     expect(revoked.t).toBe(18_502_000);
     expect(revoked.fields).toMatchObject({ key: '/locks/payment-42', revision: 3, ttl_s: 9, member: 'n1' });
