@@ -8,7 +8,11 @@ export { parseScenario, formatError, type ParseOptions, type ParseResult } from 
 export type * from './scenario/types.js';
 export {
   runScenario,
+  runScenarioAsync,
+  startScenario,
   BOOTSTRAP_US,
+  type ScenarioRun,
+  type ClientView,
   type RunOptions,
   type RunResult,
   type AssertionResult,

@@ -46,6 +46,12 @@ beforeAll(() => {
   mkdirSync(project);
   cpSync(join(ROOT, 'spec/package/consumer'), project, { recursive: true });
   for (const [name, code] of readmeExamples()) writeFileSync(join(project, name), code);
+  // docs/holders.md's worked example, importing the package by name as a user's copy would.
+  const example = readFileSync(join(ROOT, 'docs/holders-example.ts'), 'utf8')
+    .replaceAll("'../src/holder/index.js'", "'lessor-sim/holder'")
+    .replaceAll("'../src/properties/index.js'", "'lessor-sim/properties'");
+  writeFileSync(join(project, 'holders-example.ts'), example);
+  cpSync(join(ROOT, 'docs/holders-example.unsafe.yaml'), join(project, 'holders-example.unsafe.yaml'));
   const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as Record<string, unknown>;
   writeFileSync(
     join(project, 'package.json'),

@@ -5,6 +5,7 @@ import { PROPERTY_NAMES, driftBound, drainBound } from 'lessor-sim/properties';
 import { narrate } from 'lessor-sim/report';
 import { createLessor } from 'lessor-sim/lessor';
 import { EtcdClient } from 'lessor-sim/client';
+import { HOLDER_STRATEGY_NAMES } from 'lessor-sim/holder';
 import schema from 'lessor-sim/schema.json' with { type: 'json' };
 
 const parsed = parseScenario(
@@ -17,5 +18,6 @@ assert.ok(r.passed);
 assert.ok(narrate(r).some((l) => l.includes('lease L1 revoked')));
 for (const f of [Cluster, driftBound, drainBound, createLessor, EtcdClient]) assert.equal(typeof f, 'function');
 assert.ok(PROPERTY_NAMES.includes('no-early-expiry'));
+assert.ok(HOLDER_STRATEGY_NAMES.includes('deadline'));
 assert.equal(typeof schema, 'object');
 console.log(`esm ok ${r.trace.hash()}`);
