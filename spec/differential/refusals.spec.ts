@@ -9,7 +9,7 @@ import { runDiff } from '../../src/cli/differential/index.js';
 import { parseScenario } from '../../src/scenario/parse.js';
 import { runScenario } from '../../src/scenario/replay/runner.js';
 import type { Scenario } from '../../src/scenario/types.js';
-import { SUITE_FILES } from './suite-files.js';
+import { LONG_SUITE_FILES, SUITE_FILES } from './suite-files.js';
 
 function parse(text: string, file = 'x.yaml'): Scenario {
   const p = parseScenario(text, file);
@@ -47,7 +47,7 @@ describe('differential suite files', () => {
   it('exist', () => {
     expect(SUITE_FILES.length).toBeGreaterThanOrEqual(8);
   });
-  for (const f of SUITE_FILES) {
+  for (const f of [...SUITE_FILES, ...LONG_SUITE_FILES]) {
     it(`${f.split('/').pop()} is valid, drivable on real etcd, and passes in the simulation (v3.4)`, () => {
       const text = readFileSync(f, 'utf8');
       const s = parse(text, f);
