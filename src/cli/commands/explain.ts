@@ -1,6 +1,7 @@
 import { str, type Command } from '../command.js';
 import { UsageError } from '../errors.js';
-import { SCENARIO_FLAGS, loadAll, replayCli, runOptions } from './scenario-flags.js';
+import { exitCodeOf } from '../limits.js';
+import { SCENARIO_FLAGS, replayOneFile } from './scenario-flags.js';
 
 export const explainCommand: Command = {
   name: 'explain',
@@ -12,19 +13,14 @@ export const explainCommand: Command = {
     lease: { type: 'string', value: 'LABEL', help: 'only this lease (a label the file grants, e.g. L1)' },
   },
   run: async (inv) => {
-    const opts = runOptions(inv);
-    const cli = replayCli(inv);
-    const [scenario] = loadAll(inv.positionals);
-    const { replay } = await import('../replay.js');
-    const { exitCodeOf } = await import('../limits.js');
+    const r = await replayOneFile(inv);
     const { explain } = await import('../../report/explain.js');
-    const r = replay(scenario!, opts, cli, inv.io);
     const label = str(inv, 'lease');
     // Labels are known once the grants have run (grant-many names them by count).
     if (label !== undefined && !r.labels.entries().some(([l]) => l === label)) {
       const known = r.labels.entries().map(([l]) => l);
       throw new UsageError(
-        `--lease ${label}: ${scenario!.file} grants no lease labelled ${label} (labels: ${known.join(', ') || 'none'})`,
+        `--lease ${label}: ${r.scenario.file} grants no lease labelled ${label} (labels: ${known.join(', ') || 'none'})`,
       );
     }
     const s = r.scenario;

@@ -1,6 +1,7 @@
 import { str, type Command } from '../command.js';
 import { UsageError } from '../errors.js';
-import { SCENARIO_FLAGS, loadAll, replayCli, runOptions } from './scenario-flags.js';
+import { exitCodeOf } from '../limits.js';
+import { SCENARIO_FLAGS, replayOneFile } from './scenario-flags.js';
 
 export const metricsCommand: Command = {
   name: 'metrics',
@@ -23,13 +24,8 @@ export const metricsCommand: Command = {
   },
   details: 'The signals are read off the trace, so recording them changes nothing in the run. See docs/signals.md.',
   run: async (inv) => {
-    const opts = runOptions(inv);
-    const cli = replayCli(inv);
-    const [scenario] = loadAll(inv.positionals);
-    const { replay } = await import('../replay.js');
-    const { exitCodeOf } = await import('../limits.js');
+    const r = await replayOneFile(inv);
     const { metricsCommand: metricsOf, MetricsUsageError } = await import('../metrics.js');
-    const r = replay(scenario!, opts, cli, inv.io);
     try {
       inv.io.out(
         metricsOf(r, { format: str(inv, 'format'), at: str(inv, 'at'), promtoolDir: str(inv, 'promtool') }).replace(

@@ -1,6 +1,7 @@
 import { str, type Command } from '../command.js';
 import { checkOutputFile, writeOutput } from '../output-path.js';
-import { SCENARIO_FLAGS, loadAll, replayCli, runOptions } from './scenario-flags.js';
+import { exitCodeOf } from '../limits.js';
+import { SCENARIO_FLAGS, replayOneFile } from './scenario-flags.js';
 
 export const renderCommand: Command = {
   name: 'render',
@@ -12,15 +13,9 @@ export const renderCommand: Command = {
     out: { type: 'string', short: 'o', required: true, value: 'OUT.html', help: 'the page to write' },
   },
   run: async (inv) => {
-    const opts = runOptions(inv);
-    const cli = replayCli(inv);
     const out = str(inv, 'out')!;
-    checkOutputFile('-o', out);
-    const [scenario] = loadAll(inv.positionals);
-    const { replay } = await import('../replay.js');
-    const { exitCodeOf } = await import('../limits.js');
+    const r = await replayOneFile(inv, () => checkOutputFile('-o', out));
     const { renderTimelineHtml } = await import('../../report/render/index.js');
-    const r = replay(scenario!, opts, cli, inv.io);
     writeOutput(out, renderTimelineHtml(r));
     inv.io.out(
       `wrote ${out} (${r.assertions.filter((a) => a.pass).length}/${r.assertions.length} assertions passed, trace sha256 ${r.trace.hash()})`,

@@ -1,6 +1,6 @@
 /** What the replaying commands share: --seed and --profile, and loading every file before anything runs. */
 import { BUG_NAMES } from '../../lessor/bugs.js';
-import type { RunOptions } from '../../scenario/replay/runner.js';
+import type { RunOptions, RunResult } from '../../scenario/replay/runner.js';
 import type { Scenario, ScenarioError } from '../../scenario/types.js';
 import { str, type FlagSpec, type Invocation } from '../command.js';
 import { InvalidScenarioError, UsageError } from '../errors.js';
@@ -49,4 +49,18 @@ export function loadAll(files: readonly string[]): Scenario[] {
   }
   if (problems.length > 0) throw new InvalidScenarioError(problems);
   return scenarios;
+}
+
+/**
+ * The work of every command that replays one file: its flags checked, the file loaded and validated, then
+ * replayed under --seed, --profile and the limits. `before` runs after the checks and before any work
+ * (an output path to check, say).
+ */
+export async function replayOneFile(inv: Invocation, before?: () => void): Promise<RunResult> {
+  const opts = runOptions(inv);
+  const cli = replayCli(inv);
+  before?.();
+  const [scenario] = loadAll(inv.positionals);
+  const { replay } = await import('../replay.js');
+  return replay(scenario!, opts, cli, inv.io);
 }
