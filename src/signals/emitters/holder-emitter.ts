@@ -3,7 +3,7 @@
  * periodic TimeToLive (`holder-ttl`, only for holders given a `ttl-check-interval`), its client's renewal
  * failures again with a `holder` label beside the per-client series, and one `lease.heartbeat` span per
  * critical section (holder-acquired → holder-stop). A holder runs on its client's process, so its series
- * go stale while that client is stopped.
+ * go stale while that client is stopped; the gauge also disappears between locks, when there is no lease.
  */
 import type { Micros } from '../../clock/time.js';
 import type { TraceEventMap } from '../../trace/events.js';
@@ -35,6 +35,8 @@ export class HolderEmitter implements Emitter {
   /** Client → the holder running on it (one holder per client). */
   private readonly holderOf = new Map<string, string>();
   private readonly open = new Map<string, Span>();
+  /** Holders between locks: their TTL gauge is not exposed (no lease to ask about). */
+  private readonly idle = new Set<string>();
 
   onEvent(e: TraceEvent, store: SignalStore): void {
     switch (e.kind) {
@@ -44,16 +46,25 @@ export class HolderEmitter implements Emitter {
       case 'holder-acquired':
         return this.acquired(e, store);
       case 'holder-ttl':
-        if (typeof e.fields?.ttl === 'number') store.gauge(TTL_REMAINING, { holder: e.member }, e.t, e.fields.ttl);
+        if (typeof e.fields?.ttl === 'number') {
+          this.idle.delete(e.member);
+          store.gauge(TTL_REMAINING, { holder: e.member }, e.t, e.fields.ttl);
+        }
         return;
       case 'holder-stop':
+        this.idle.add(e.member);
+        store.unset(TTL_REMAINING, { holder: e.member }, e.t);
         return this.stopped(e);
     }
     if (!e.kind.startsWith('client-')) return;
     const holder = this.holderOf.get(e.member);
     if (holder === undefined) return;
     if (e.kind === 'client-pause') return store.setDown({ holder }, e.t);
-    if (e.kind === 'client-resume') return store.resume({ holder }, e.t);
+    if (e.kind === 'client-resume') {
+      store.resume({ holder }, e.t);
+      if (this.idle.has(holder)) store.unset(TTL_REMAINING, { holder }, e.t);
+      return;
+    }
     const failed =
       FAILURE_KINDS.has(e.kind) ||
       (e.kind === 'client-keepalive-closed' && !PLANNED_CLOSE.has(String(e.fields?.reason)));
