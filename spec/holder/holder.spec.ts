@@ -84,7 +84,7 @@ describe('holder library (scenarios/holders)', () => {
     const story = (f: string) => explain(runScenario(load(f))).filter((l) => l.startsWith('holder a,'));
     expect(story('fault1-step5-confirm.runbook.yaml')).toEqual([
       expect.stringMatching(
-        /acquired \/locks\/payment-42 at 0\.\d+ s \(token 2\) → lease revoked at 13\.\d+ s .* while it still believed it held the lock → noticed keepalive-closed:deadline at 17\.\d+ s: still-held → still believed it held the lock when the run ended, although its lease was gone$/,
+        /acquired \/locks\/payment-42 at 0\.\d+ s \(token 2\) → lease revoked at 12\.\d+ s .* while it still believed it held the lock → noticed keepalive-closed:deadline at 17\.\d+ s: still-held → still believed it held the lock when the run ended, although its lease was gone$/,
       ),
     ]);
     expect(story('fault4-paused-client.fixed.yaml')[0]).toMatch(

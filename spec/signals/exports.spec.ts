@@ -55,7 +55,7 @@ describe('Prometheus text at an instant', () => {
 
   it('shows each family once with HELP and TYPE, and cumulative histogram buckets', () => {
     expect(text.match(/^# TYPE etcd_server_has_leader gauge$/gm)).toHaveLength(1);
-    expect(text).toContain('etcd_debugging_lease_renewed_total{member="n1"} 3\n');
+    expect(text).toContain('etcd_debugging_lease_renewed_total{member="n1"} 4\n');
     expect(text).toContain('etcd_debugging_lease_ttl_total_bucket{member="n1",le="8"} 0\n');
     expect(text).toContain('etcd_debugging_lease_ttl_total_bucket{member="n1",le="16"} 1\n');
     expect(text).toContain('etcd_debugging_lease_ttl_total_bucket{member="n1",le="+Inf"} 1\n');
