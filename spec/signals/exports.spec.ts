@@ -181,6 +181,36 @@ describe('spans as OTLP/JSON', () => {
     expect(c1.status?.code).toBe('STATUS_CODE_ERROR');
   });
 
+  it("carries a holder's lease.heartbeat span with its lease, TTL and fencing revision, decoding as OTLP", () => {
+    const s = signalsOf(replay('scenarios/signals/paused-holder-renewals.yaml'));
+    const json = JSON.parse(otlpJson(s.store.spans)) as unknown;
+    const msg = request.fromObject(conform(json, request, 'request') as Record<string, unknown>);
+    expect(request.verify(msg)).toBeNull();
+    const back = request.toObject(request.decode(request.encode(msg).finish()), { longs: String, enums: String }) as {
+      resourceSpans: {
+        scopeSpans: {
+          spans: {
+            name: string;
+            endTimeUnixNano: string;
+            attributes: { key: string; value: Record<string, unknown> }[];
+            status?: { code: string };
+          }[];
+        }[];
+      }[];
+    };
+    const hb = back.resourceSpans.flatMap((r) =>
+      r.scopeSpans.flatMap((x) => x.spans.filter((sp) => sp.name === 'lease.heartbeat')),
+    );
+    expect(hb).toHaveLength(2);
+    expect(hb[0]!.attributes).toEqual([
+      { key: 'lease.id', value: { stringValue: '19b76daa41801' } },
+      { key: 'lease.ttl_s', value: { intValue: '9' } },
+      { key: 'lease.fencing_revision', value: { intValue: '2' } },
+    ]);
+    expect(hb[0]!.endTimeUnixNano).toBe('17000000000');
+    expect(hb[0]!.status?.code).toBe('STATUS_CODE_ERROR');
+  });
+
   it('and the check can fail: an unknown key is refused', () => {
     expect(() =>
       conform({ resourceSpans: [{ scopeSpans: [{ spans: [{ spanName: 'x' }] }] }] }, request, 'request'),

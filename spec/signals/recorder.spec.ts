@@ -141,23 +141,65 @@ describe('recording', () => {
 });
 
 describe('emitters', () => {
-  it("can be added: a gauge fed by TimeToLive answers, as a holder's TTL-remaining gauge will be", () => {
+  it('can be added: a gauge fed by TimeToLive answers, per lease', () => {
     const ttlGauge: Emitter = {
-      families: [
-        { name: 'lease_ttl_remaining_seconds', type: 'gauge', help: 'TTL left, by TimeToLive.', labels: ['lease'] },
-      ],
+      families: [{ name: 'ttl_by_lease_seconds', type: 'gauge', help: 'TTL left, by TimeToLive.', labels: ['lease'] }],
       onEvent(e, store) {
         if (e.kind === 'ctl-ok' && e.fields?.op === 'timetolive' && e.lease !== undefined) {
-          store.gauge('lease_ttl_remaining_seconds', { lease: formatLeaseId(e.lease) }, e.t, Number(e.fields.ttl));
+          store.gauge('ttl_by_lease_seconds', { lease: formatLeaseId(e.lease) }, e.t, Number(e.fields.ttl));
         }
       },
     };
     const r = replay('scenarios/timetolive-keys.yaml');
     const s = recordSignals(r.trace.events, r.scenario.durationUs, [...defaultEmitters(), ttlGauge]);
-    expect(seriesValue(s, 'lease_ttl_remaining_seconds', { lease: '19b76daa41801' }, seconds(2))).toBe(19);
-    expect(seriesValue(s, 'lease_ttl_remaining_seconds', { lease: '19b76daa41801' }, seconds(4))).toBe(17);
+    expect(seriesValue(s, 'ttl_by_lease_seconds', { lease: '19b76daa41801' }, seconds(2))).toBe(19);
+    expect(seriesValue(s, 'ttl_by_lease_seconds', { lease: '19b76daa41801' }, seconds(4))).toBe(17);
     expect(() => recordSignals([], 0, [...defaultEmitters(), ...defaultEmitters()])).toThrow(
       /two emitters declare the family up/,
     );
+  });
+});
+
+describe('holder signals', () => {
+  const stuck = signalsOf(replay('scenarios/signals/stuck-heartbeat-ttl.yaml'));
+  const paused = signalsOf(replay('scenarios/signals/paused-holder-renewals.yaml'));
+
+  it("read the holder's TimeToLive answers into lease_ttl_remaining_seconds, gone once it gives the lock up", () => {
+    const a = { holder: 'a' };
+    // Healthy: renewed every TTL/3, so the whole-second answers cycle 8, 7, 6.
+    expect([2, 3, 4].map((t) => seriesValue(stuck, 'lease_ttl_remaining_seconds', a, seconds(t)))).toEqual([8, 7, 6]);
+    // Stuck behind the frozen leader: the new leader's fresh TTL runs down with no renewal.
+    expect([12, 14, 16].map((t) => seriesValue(stuck, 'lease_ttl_remaining_seconds', a, seconds(t)))).toEqual([
+      9, 7, 5,
+    ]);
+    expect(seriesValue(paused, 'lease_ttl_remaining_seconds', a, seconds(10))).toBeNull();
+    expect(seriesValue(paused, 'lease_ttl_remaining_seconds', a, seconds(30))).toBeNull();
+    expect(seriesValue(paused, 'lease_ttl_remaining_seconds', { holder: 'b' }, seconds(30))).toBeGreaterThan(5);
+  });
+
+  it('emit nothing for a holder without ttl-check-interval', () => {
+    const s = signalsOf(replay('scenarios/holders/fault4-paused-client.runbook.yaml'));
+    expect(s.store.series.filter((x) => x.name === 'lease_ttl_remaining_seconds')).toEqual([]);
+  });
+
+  it("count the holder's client's renewal failures again under its name, stale while it is paused", () => {
+    const key = { client: 'c1', holder: 'a' };
+    expect(seriesValue(paused, 'etcd_lease_renewal_failures_total', key, seconds(4))).toBe(0);
+    expect(seriesValue(paused, 'etcd_lease_renewal_failures_total', key, seconds(10))).toBeNull();
+    expect(seriesValue(paused, 'etcd_lease_renewal_failures_total', key, seconds(18))).toBe(1);
+    expect(seriesValue(paused, 'etcd_lease_renewal_failures_total', { client: 'c1' }, seconds(18))).toBe(1);
+  });
+
+  it('span the critical section as lease.heartbeat with the lease, its TTL and the fencing token', () => {
+    const [span] = paused.store.spans.filter((x) => x.name === 'lease.heartbeat' && x.process === 'a');
+    expect(span).toMatchObject({
+      startUs: expect.any(Number),
+      endUs: 17_000_000,
+      attributes: { 'lease.id': '19b76daa41801', 'lease.ttl_s': 9, 'lease.fencing_revision': 2 },
+    });
+    expect(span!.error).toMatch(/keepalive-closed:deadline/);
+    const b = paused.store.spans.find((x) => x.name === 'lease.heartbeat' && x.process === 'b')!;
+    expect(b.attributes['lease.fencing_revision']).toBeGreaterThan(2);
+    expect(b.error).toBeUndefined();
   });
 });

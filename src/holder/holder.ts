@@ -30,6 +30,8 @@ export interface HolderSpec {
   readonly marginUs: Micros;
   /** The Python loop's interval; default TTL/3. */
   readonly intervalUs?: Micros;
+  /** How often it asks TimeToLive for its lease while it holds the lock (traced as `holder-ttl`); never when absent. */
+  readonly ttlCheckIntervalUs?: Micros;
   /** Pause between a failed or lost acquisition and the next attempt; default 1 s. */
   readonly retryUs?: Micros;
 }
@@ -53,7 +55,13 @@ export class Holder {
   private readonly tracer: HolderTracer;
   private readonly host: HeartbeatHost;
   private current:
-    | { readonly lease: HeldLease; readonly token: number; readonly hb: Heartbeat; writer: Timer | undefined }
+    | {
+        readonly lease: HeldLease;
+        readonly token: number;
+        readonly hb: Heartbeat;
+        writer: Timer | undefined;
+        ttlCheck: Timer | undefined;
+      }
     | undefined;
 
   constructor(
@@ -116,7 +124,8 @@ export class Holder {
           const token = t.header.revision;
           this.tracer.emit('holder-acquired', g.id, { key, token, ttl: g.ttl });
           const hb = HEARTBEATS[this.spec.strategy](this.host, lease);
-          this.current = { lease, token, hb, writer: undefined };
+          this.current = { lease, token, hb, writer: undefined, ttlCheck: undefined };
+          this.scheduleTtlCheck();
           this.write();
         },
       );
@@ -135,6 +144,20 @@ export class Holder {
       );
   }
 
+  /** The periodic TimeToLive an SRE's gauge reads; it observes the lease and decides nothing. */
+  private scheduleTtlCheck(): void {
+    const c = this.current;
+    const every = this.spec.ttlCheckIntervalUs;
+    if (c === undefined || every === undefined) return;
+    c.ttlCheck = this.env.client.process.after(every, () => {
+      this.env.client.timeToLive(c.lease.id, {}, (r) => {
+        if (this.current?.lease.id !== c.lease.id) return;
+        this.tracer.emit('holder-ttl', c.lease.id, isRpcError(r) ? { err: r.name } : { ttl: r.ttl });
+      });
+      this.scheduleTtlCheck();
+    });
+  }
+
   private lost(lease: HeldLease, reason: string, lateUs = 0): void {
     if (this.current?.lease.id !== lease.id) return;
     this.stopActing(reason, lateUs);
@@ -146,6 +169,7 @@ export class Holder {
     const c = this.current!;
     this.current = undefined;
     c.writer?.cancel();
+    c.ttlCheck?.cancel();
     c.hb.cancel();
     this.tracer.emit('holder-stop', c.lease.id, { reason, ...(lateUs > 0 ? { lateUs } : {}) });
     // Release: the lease may still be alive (a deadline reached, a stream given up); let the next owner in.

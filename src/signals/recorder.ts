@@ -3,6 +3,7 @@ import type { Micros } from '../clock/time.js';
 import type { TraceEvent } from '../trace/trace.js';
 import type { Emitter } from './emitter.js';
 import { ClientEmitter } from './emitters/client-emitter.js';
+import { HolderEmitter } from './emitters/holder-emitter.js';
 import { LogEmitter } from './emitters/log-emitter.js';
 import { MemberEmitter } from './emitters/member-emitter.js';
 import { SpanEmitter } from './emitters/span-emitter.js';
@@ -10,9 +11,16 @@ import { TargetEmitter } from './emitters/target-emitter.js';
 import type { FamilyDef } from './families.js';
 import { SignalStore } from './store.js';
 
-/** The emitters every run has; callers add their own (holders) after these. */
+/** The emitters every run has; callers add their own after these. */
 export function defaultEmitters(): Emitter[] {
-  return [new TargetEmitter(), new MemberEmitter(), new ClientEmitter(), new LogEmitter(), new SpanEmitter()];
+  return [
+    new TargetEmitter(),
+    new MemberEmitter(),
+    new ClientEmitter(),
+    new LogEmitter(),
+    new SpanEmitter(),
+    new HolderEmitter(),
+  ];
 }
 
 export interface Signals {

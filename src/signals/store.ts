@@ -127,6 +127,12 @@ export class SignalStore {
     this.set(s, t, this.current(s) + by);
   }
 
+  /** One series stops being exposed (its owner unregistered it); it stays absent until set again. */
+  unset(familyName: string, labels: Labels, t: Micros): void {
+    const s = this.byKey.get(seriesKey(familyName, labels));
+    if (s !== undefined) this.set(s, t, null);
+  }
+
   /** Every series whose labels include `match` stops being scrapeable (its process crashed or stopped). */
   setDown(match: Labels, t: Micros): void {
     for (const s of this.matching(match)) this.set(s, t, null);

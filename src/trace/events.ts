@@ -101,6 +101,8 @@ export interface TraceFields {
     readonly timetolive?: string | number;
   };
   /** `lateUs`: how long after its lease was really revoked it stopped. */
+  /** A holder's periodic TimeToLive while it holds the lock: the TTL left (−1: not found), or the error. */
+  'holder-ttl': { readonly ttl?: number; readonly err?: string };
   'holder-stop': { readonly reason: string; readonly lateUs?: Micros };
   'holder-failed': { readonly error: string; readonly at?: string };
   // ---- lock holders: what the cluster did (truth) ----

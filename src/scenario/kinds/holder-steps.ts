@@ -44,6 +44,11 @@ export const HOLDER_STEPS: StepKindEntries<'holder'> = {
         'How long before its computed deadline a deadline holder stops; must be below the TTL; default 0.',
       ),
       intervalUs: opt('interval', duration({ positive: true }), "runbook-python's refresh interval; default TTL/3."),
+      ttlCheckIntervalUs: opt(
+        'ttl-check-interval',
+        duration({ positive: true }),
+        'Extension: how often the holder asks TimeToLive for its lease while it holds the lock, which feeds the `lease_ttl_remaining_seconds` gauge (docs/signals.md); never when absent.',
+      ),
       resource: def('resource', resourceName, 'resource', 'Fenced resource it writes to; default "resource".'),
       via: opt(
         'via',

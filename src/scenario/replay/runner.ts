@@ -490,8 +490,10 @@ class Replay implements AssertionContext, StepReplay {
         ttlSeconds: s.ttlSeconds,
         writesPerSecond: s.writesPerSecond,
         marginUs: s.marginUs,
+        ...(s.intervalUs !== undefined ? { intervalUs: s.intervalUs } : {}),
+        ...(s.ttlCheckIntervalUs !== undefined ? { ttlCheckIntervalUs: s.ttlCheckIntervalUs } : {}),
       };
-      return new Holder(s.intervalUs !== undefined ? { ...spec, intervalUs: s.intervalUs } : spec, env).start();
+      return new Holder(spec, env).start();
     }
     const fn = this.users.fns[s.strategy.slice('user:'.length)]!;
     startUserHolder(fn, { ...env, name: s.name, gate: this.users.gate! }, this.users.failed);
