@@ -4,6 +4,7 @@
  * holders' own clocks within a skew bound). Each run is a scenario file's text, so a failing run is
  * already a counterexample file.
  */
+import type { FixName } from '../../lessor/fixes.js';
 import fc from 'fast-check';
 import { MICROS_PER_MS, MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import { parseScenario } from '../../scenario/parse.js';
@@ -29,6 +30,8 @@ export interface HolderCampaignOptions {
   readonly profile?: 'v3.4' | 'v3.5';
   /** Most faults in one schedule; default 4. */
   readonly maxFaults?: number;
+  /** Proposed fixes every run has on (docs/findings/): a finding no holder can outrun, switched off. */
+  readonly fixes?: readonly FixName[];
 }
 
 const DURATION_S = 40;
@@ -75,6 +78,7 @@ export function holderRunArb(o: HolderCampaignOptions = {}): fc.Arbitrary<string
     [
       'name: holder-campaign-run',
       `profile: ${o.profile ?? 'v3.5'}`,
+      ...(o.fixes !== undefined && o.fixes.length > 0 ? [`fixes: [${o.fixes.join(', ')}]`] : []),
       `duration: ${DURATION_S}s`,
       'steps:',
       holder('a', 'c1', '0s'),
