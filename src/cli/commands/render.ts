@@ -23,7 +23,8 @@ export const renderCommand: Command = {
     const r = replay(scenario!, opts, cli, inv.io);
     writeOutput(out, renderTimelineHtml(r));
     inv.io.out(
-      `wrote ${out} (${r.assertions.filter((a) => a.pass).length}/${r.assertions.length} assertions passed, trace sha256 ${r.trace.hash()})`,
+      `wrote ${out} (${r.assertions.filter((a) => a.pass).length}/` +
+        `${r.assertions.length} assertions passed, trace sha256 ${r.trace.hash()})`,
     );
     return exitCodeOf([r]);
   },
