@@ -32,7 +32,9 @@ await build({
   // only check and diff need stay outside. Bundled CommonJS may require Node's built-ins, hence `require`.
   external: ['fast-check', '@grpc/grpc-js', '@grpc/proto-loader', 'esbuild'],
   banner: {
-    js: "import { createRequire as __lessorRequire } from 'node:module';\nconst require = __lessorRequire(import.meta.url);",
+    js:
+      'import { createRequire as __lessorRequire } from ' +
+      "'node:module';\nconst require = __lessorRequire(import.meta.url);",
   },
   sourcemap: 'linked',
   logLevel: 'warning',

@@ -67,6 +67,19 @@ describe('source tree', () => {
     expect(bad).toEqual([]);
   });
 
+  it('keeps every source line within 120 characters', () => {
+    // Biome's lineWidth; it breaks code, while long strings, comments and regexes are split by hand.
+    const ROOT = resolve(__dirname, '..');
+    const long = ['src', 'spec', 'bench']
+      .flatMap((dir) => files(join(ROOT, dir)))
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .flatMap((line, i) => ([...line].length > 120 ? [`${relative(ROOT, file)}:${i + 1}`] : [])),
+      );
+    expect(long).toEqual([]);
+  });
+
   it('would catch a forbidden call (the check itself can fail)', () => {
     expect(/\bDate\.now/.test('const t = Date.now();')).toBe(true);
   });

@@ -4,7 +4,8 @@
  * `lessor-sim/properties`; reports (timeline, explain, HTML) are `lessor-sim/report`.
  */
 export { parseScenario, formatError, type ParseOptions, type ParseResult } from './scenario/parse.js';
-// Scenario types; the file's cluster section is ScenarioCluster (the simulated cluster's own settings are ClusterConfig below).
+// Scenario types; the file's cluster section is ScenarioCluster (the simulated cluster's own settings are ClusterConfig
+// below).
 export type * from './scenario/types.js';
 export {
   runScenario,

@@ -83,10 +83,10 @@ describe('lessor-sim check --reporter junit', () => {
     expect(code).toBe(1);
     await expectValid(xml);
     expect(count(xml, /<testcase /g)).toBe(PROPERTY_NAMES.length);
-    const failure =
-      /<testcase name="resource-invariants"[^>]*>\s*<failure message="(\d+) of 4 runs violated resource-invariants[^"]*" type="property">([^<]*)<\/failure>/.exec(
-        xml,
-      );
+    const failure = new RegExp(
+      String.raw`<testcase name="resource-invariants"[^>]*>\s*<failure message="(\d+) of 4 runs ` +
+        String.raw`violated resource-invariants[^"]*" type="property">([^<]*)<\/failure>`,
+    ).exec(xml);
     expect(failure).not.toBeNull();
     expect(failure![2]).toMatch(
       new RegExp(`replay: npx lessor-sim run ${out}/check-9-\\d+-resource-invariants\\.yaml`),

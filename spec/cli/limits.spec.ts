@@ -21,22 +21,33 @@ describe('--max-events and --timeout', () => {
     expect(parseLimits(undefined, '0s')).toContain('--timeout takes a positive');
   });
 
-  it('end a replay with one line naming the file, the virtual time reached and the events so far, and exit code 3', () => {
-    const r = runScenario(HOUR.scenario, { guard: guardFor({ maxEvents: 50_000, timeoutMs: undefined }, () => 0) });
-    const line = stopLine(r)!;
-    expect(line).toMatch(
-      /^lessor-sim: hour\.yaml: stopped at \d+\.\d{6} s of 3601\.000000 s virtual, after 50000 events: passed its budget of 50000 events \(--max-events\)$/,
-    );
-    expect(line).not.toContain('\n');
-    expect(exitCodeOf([r])).toBe(STOPPED_EXIT_CODE);
-    expect(STOPPED_EXIT_CODE).toBe(3);
-    // The verdict block and --json say it too, and count the stop as a failure.
-    expect(toJson(r)).toMatchObject({ passed: false, stopped: { reason: 'max-events', events: 50_000 } });
-    expect(summary(r).at(-1)).toBe('0 passed, 1 failed');
-    expect(summary(r)[0]).toMatch(
-      /^STOPPED {2}hour\.yaml: at \d+\.\d{6} s after 50000 events: passed its budget of 50000 events; later assertions were not evaluated$/,
-    );
-  });
+  it(
+    'end a replay with one line naming the file, ' +
+      'the virtual time reached and the events so far, ' +
+      'and exit code 3',
+    () => {
+      const r = runScenario(HOUR.scenario, { guard: guardFor({ maxEvents: 50_000, timeoutMs: undefined }, () => 0) });
+      const line = stopLine(r)!;
+      expect(line).toMatch(
+        new RegExp(
+          String.raw`^lessor-sim: hour\.yaml: stopped at \d+\.\d{6} s of 3601\.000000 s virtual, ` +
+            String.raw`after 50000 events: passed its budget of 50000 events \(--max-events\)$`,
+        ),
+      );
+      expect(line).not.toContain('\n');
+      expect(exitCodeOf([r])).toBe(STOPPED_EXIT_CODE);
+      expect(STOPPED_EXIT_CODE).toBe(3);
+      // The verdict block and --json say it too, and count the stop as a failure.
+      expect(toJson(r)).toMatchObject({ passed: false, stopped: { reason: 'max-events', events: 50_000 } });
+      expect(summary(r).at(-1)).toBe('0 passed, 1 failed');
+      expect(summary(r)[0]).toMatch(
+        new RegExp(
+          String.raw`^STOPPED {2}hour\.yaml: at \d+\.\d{6} s after 50000 events: passed its budget ` +
+            'of 50000 events; later assertions were not evaluated$',
+        ),
+      );
+    },
+  );
 
   it('time out on the wall clock the CLI gives, checked between events', () => {
     let wallMs = 0;
@@ -79,36 +90,41 @@ describe('the progress line', () => {
     );
   });
 
-  it('shows only after its delay, redraws in place at most every 200 ms, cuts to the width and clears at the end', () => {
-    let now = 0;
-    const out: string[] = [];
-    const p = new ReplayProgress(
-      'a-rather-long-file-name.yaml',
-      0,
-      seconds(100),
-      { write: (s) => out.push(s), columns: 40 },
-      () => now,
-    );
-    p.update(seconds(1), 10);
-    now = 999;
-    p.update(seconds(2), 20);
-    expect(out).toEqual([]);
-    now = 1000;
-    p.update(seconds(10), 100);
-    now = 1100;
-    p.update(seconds(11), 110);
-    now = 1200;
-    p.update(seconds(12), 120);
-    expect(out).toHaveLength(2);
-    for (const s of out) {
-      expect(s.startsWith(CLEAR_LINE)).toBe(true);
-      expect(s.length - CLEAR_LINE.length).toBe(39);
-    }
-    p.clear();
-    expect(out.at(-1)).toBe(CLEAR_LINE);
-    p.clear();
-    expect(out).toHaveLength(3);
-  });
+  it(
+    'shows only after its delay, ' +
+      'redraws in place at most every 200 ms, ' +
+      'cuts to the width and clears at the end',
+    () => {
+      let now = 0;
+      const out: string[] = [];
+      const p = new ReplayProgress(
+        'a-rather-long-file-name.yaml',
+        0,
+        seconds(100),
+        { write: (s) => out.push(s), columns: 40 },
+        () => now,
+      );
+      p.update(seconds(1), 10);
+      now = 999;
+      p.update(seconds(2), 20);
+      expect(out).toEqual([]);
+      now = 1000;
+      p.update(seconds(10), 100);
+      now = 1100;
+      p.update(seconds(11), 110);
+      now = 1200;
+      p.update(seconds(12), 120);
+      expect(out).toHaveLength(2);
+      for (const s of out) {
+        expect(s.startsWith(CLEAR_LINE)).toBe(true);
+        expect(s.length - CLEAR_LINE.length).toBe(39);
+      }
+      p.clear();
+      expect(out.at(-1)).toBe(CLEAR_LINE);
+      p.clear();
+      expect(out).toHaveLength(3);
+    },
+  );
 
   it('never draws, and never clears, for a replay that ends within its delay', () => {
     const out: string[] = [];

@@ -66,7 +66,11 @@ describe.skipIf(!hasScript)('the progress line of a long replay', () => {
     expect(status).toBe(3);
     expect(terminal).toMatch(PROGRESS);
     expect(terminal).toMatch(
-      /\r\x1b\[Klessor-sim: \S+idle-hour\.yaml: stopped at [\d.]+ s of 3601\.000000 s virtual, after 300000 events: passed its budget of 300000 events \(--max-events\)\r?\n$/,
+      new RegExp(
+        String.raw`\r\x1b\[Klessor-sim: \S+idle-hour\.yaml: stopped at [\d.]+ s of 3601\.000000 s ` +
+          'virtual, after 300000 events: passed its budget of 300000 events ' +
+          String.raw`\(--max-events\)\r?\n$`,
+      ),
     );
   });
 });

@@ -16,8 +16,12 @@ const cli = (...args: string[]) =>
     cwd: ROOT,
     encoding: 'utf8',
   });
-const STOP =
-  /^lessor-sim: scenarios\/seed-runbook\.yaml: stopped at \d+\.\d{6} s of \d+\.\d{6} s virtual, after 1500 events: passed its budget of 1500 events \(--max-events\)$/m;
+const STOP = new RegExp(
+  String.raw`^lessor-sim: scenarios\/seed-runbook\.yaml: stopped at \d+\.\d{6} s of ` +
+    String.raw`\d+\.\d{6} s virtual, after 1500 events: passed its budget of 1500 events ` +
+    String.raw`\(--max-events\)$`,
+  'm',
+);
 
 describe('a replay stopped by --max-events', () => {
   it('ends trace with the stop line and exit code 3, the trace so far on stdout', () => {

@@ -10,37 +10,42 @@ const failovers = (w: ReturnType<typeof world>, member: string) =>
   w.events('client-failover', member).map((e) => [e.t / S, fieldsOf(e).from, fieldsOf(e).to, fieldsOf(e).reason]);
 
 describe('failover', () => {
-  it('the pinned member stops answering: the connection is declared dead, keepalives continue on the next member', () => {
-    const w = world();
-    const c1 = w.client('c1'); // etcdctl's gRPC keepalive: 2 s time, 6 s timeout
-    const id = w.cluster.grantNow(9);
-    const ch = c1.keepAlive(id);
-    w.at(4 * S, () => w.cluster.setReachable('n1', false));
-    w.run(30 * S);
-    // Last answer 3.502; the send at 7.0 goes unanswered; gRPC would have pinged at 5.502 and given up
-    // 6 s later: the connection dies at 11.502 and the client moves to n2.
-    expect(failovers(w, 'c1')).toEqual([[11.502, 'n1', 'n2', 'keepalive-timeout']]);
-    const sends = w.events('client-keepalive-send', 'c1').map((e) => [e.t / S, fieldsOf(e).endpoint]);
-    expect(sends.slice(0, 4)).toEqual([
-      [0, 'n1'],
-      [3.5, 'n1'],
-      [7, 'n1'],
-      [7.5, 'n1'],
-    ]);
-    expect(sends.filter(([, ep]) => ep === 'n1').length).toBe(12); // 0, 3.5, then every 500 ms 7.0 … 11.5
-    // The stream is reopened retryConnWait after the error, on n2, and sends at once (nextKeepAlive is overdue).
-    expect(w.events('client-keepalive-stream-open', 'c1').map((e) => [e.t / S, fieldsOf(e).endpoint])).toEqual([
-      [0, 'n1'],
-      [12.002, 'n2'],
-    ]);
-    expect(sends.filter(([, ep]) => ep === 'n2').map(([t]) => t)).toEqual([
-      12.002, 15.502, 19.002, 22.502, 26.002, 29.502,
-    ]);
-    expect(c1.endpoint).toBe('n2');
-    expect(ch.alive).toBe(true);
-    expect(w.cluster.leaseExists(id)).toBe(true); // renewed at 12.003, before its 12.501 expiry
-    expect(w.cluster.revokes).toEqual([]);
-  });
+  it(
+    'the pinned member stops answering: ' +
+      'the connection is declared dead, ' +
+      'keepalives continue on the next member',
+    () => {
+      const w = world();
+      const c1 = w.client('c1'); // etcdctl's gRPC keepalive: 2 s time, 6 s timeout
+      const id = w.cluster.grantNow(9);
+      const ch = c1.keepAlive(id);
+      w.at(4 * S, () => w.cluster.setReachable('n1', false));
+      w.run(30 * S);
+      // Last answer 3.502; the send at 7.0 goes unanswered; gRPC would have pinged at 5.502 and given up
+      // 6 s later: the connection dies at 11.502 and the client moves to n2.
+      expect(failovers(w, 'c1')).toEqual([[11.502, 'n1', 'n2', 'keepalive-timeout']]);
+      const sends = w.events('client-keepalive-send', 'c1').map((e) => [e.t / S, fieldsOf(e).endpoint]);
+      expect(sends.slice(0, 4)).toEqual([
+        [0, 'n1'],
+        [3.5, 'n1'],
+        [7, 'n1'],
+        [7.5, 'n1'],
+      ]);
+      expect(sends.filter(([, ep]) => ep === 'n1').length).toBe(12); // 0, 3.5, then every 500 ms 7.0 … 11.5
+      // The stream is reopened retryConnWait after the error, on n2, and sends at once (nextKeepAlive is overdue).
+      expect(w.events('client-keepalive-stream-open', 'c1').map((e) => [e.t / S, fieldsOf(e).endpoint])).toEqual([
+        [0, 'n1'],
+        [12.002, 'n2'],
+      ]);
+      expect(sends.filter(([, ep]) => ep === 'n2').map(([t]) => t)).toEqual([
+        12.002, 15.502, 19.002, 22.502, 26.002, 29.502,
+      ]);
+      expect(c1.endpoint).toBe('n2');
+      expect(ch.alive).toBe(true);
+      expect(w.cluster.leaseExists(id)).toBe(true); // renewed at 12.003, before its 12.501 expiry
+      expect(w.cluster.revokes).toEqual([]);
+    },
+  );
 
   it('without gRPC keepalive (clientv3’s default) a silent member is never abandoned: the lease is lost', () => {
     const w = world();
@@ -80,24 +85,28 @@ describe('failover', () => {
     expect(ch.alive).toBe(true);
   });
 
-  it('ErrNoLeader with require-leader: the channel closes, yet (upstream quirk) the lease is still renewed every 500 ms', () => {
-    const w = world();
-    const c1 = w.client('c1', { requireLeader: true });
-    const id = w.cluster.grantNow(9);
-    const ch = c1.keepAlive(id);
-    w.at(5 * S, () => w.cluster.closeKeepAliveStreams('n1', NO_LEADER));
-    w.run(9.9 * S);
-    expect(ch.closeReason).toBe('no-leader');
-    expect(ch.closedAt).toBe(5.001 * S);
-    // The keepAlive entry survives with no channel; nextKeepAlive (6.502) never advances again.
-    expect(c1.keepAlives.leases).toEqual([id]);
-    expect(w.times('client-keepalive-send', 'c1')).toEqual([0, 3.5, 7.001, 7.501, 8.001, 8.501, 9.001, 9.501]);
-    // Cancelling the caller's context finally removes it.
-    w.at(10 * S, () => ch.close());
-    w.run(20 * S);
-    expect(c1.keepAlives.leases).toEqual([]);
-    expect(w.times('client-keepalive-send', 'c1').filter((t) => t > 10)).toEqual([]);
-  });
+  it(
+    'ErrNoLeader with require-leader: the channel closes, yet ' +
+      '(upstream quirk) the lease is still renewed every 500 ms',
+    () => {
+      const w = world();
+      const c1 = w.client('c1', { requireLeader: true });
+      const id = w.cluster.grantNow(9);
+      const ch = c1.keepAlive(id);
+      w.at(5 * S, () => w.cluster.closeKeepAliveStreams('n1', NO_LEADER));
+      w.run(9.9 * S);
+      expect(ch.closeReason).toBe('no-leader');
+      expect(ch.closedAt).toBe(5.001 * S);
+      // The keepAlive entry survives with no channel; nextKeepAlive (6.502) never advances again.
+      expect(c1.keepAlives.leases).toEqual([id]);
+      expect(w.times('client-keepalive-send', 'c1')).toEqual([0, 3.5, 7.001, 7.501, 8.001, 8.501, 9.001, 9.501]);
+      // Cancelling the caller's context finally removes it.
+      w.at(10 * S, () => ch.close());
+      w.run(20 * S);
+      expect(c1.keepAlives.leases).toEqual([]);
+      expect(w.times('client-keepalive-send', 'c1').filter((t) => t > 10)).toEqual([]);
+    },
+  );
 
   it('a watch is re-created on the new member from the next revision: no event lost or repeated', () => {
     const w = world();

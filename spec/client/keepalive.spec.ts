@@ -81,26 +81,30 @@ describe('keepalive cadence', () => {
     expect(w.times('client-keepalive-send', 'c1')).toEqual([0, 2.5, 5, 7.5]);
   });
 
-  it('re-sends every 500 ms while unanswered, then closes with reason deadline at last response + TTL, checked each second', () => {
-    const w = world();
-    const c1 = w.client('c1', { endpoints: ['n1'], dialKeepAliveTimeUs: 0 });
-    const id = w.cluster.grantNow(9);
-    const ch = c1.keepAlive(id);
-    w.at(2 * S, () => w.cluster.setReachable('n1', false));
-    w.run(9.999 * S);
-    expect(ch.alive).toBe(true);
-    expect(c1.unexpired(id)).toBe(false); // deadline 9.002 has passed, the loop has not looked yet
-    w.run(12 * S);
-    const sends = w.times('client-keepalive-send', 'c1');
-    expect(sends).toEqual([0, 3.5, 4, 4.5, 5, 5.5, 6, 6.5, 7, 7.5, 8, 8.5, 9, 9.5]);
-    // deadline = 0.002 + 9 = 9.002; the 9.0 pass is before it, the 10.0 pass closes.
-    expect(ch.closeReason).toBe('deadline');
-    expect(ch.closedAt).toBe(10 * S);
-    expect(w.events('client-keepalive-closed', 'c1').map((e) => [e.t / S, fieldsOf(e).reason])).toEqual([
-      [10, 'deadline'],
-    ]);
-    expect(c1.keepAlives.leases).toEqual([]);
-  });
+  it(
+    're-sends every 500 ms while unanswered, then closes with ' +
+      'reason deadline at last response + TTL, checked each second',
+    () => {
+      const w = world();
+      const c1 = w.client('c1', { endpoints: ['n1'], dialKeepAliveTimeUs: 0 });
+      const id = w.cluster.grantNow(9);
+      const ch = c1.keepAlive(id);
+      w.at(2 * S, () => w.cluster.setReachable('n1', false));
+      w.run(9.999 * S);
+      expect(ch.alive).toBe(true);
+      expect(c1.unexpired(id)).toBe(false); // deadline 9.002 has passed, the loop has not looked yet
+      w.run(12 * S);
+      const sends = w.times('client-keepalive-send', 'c1');
+      expect(sends).toEqual([0, 3.5, 4, 4.5, 5, 5.5, 6, 6.5, 7, 7.5, 8, 8.5, 9, 9.5]);
+      // deadline = 0.002 + 9 = 9.002; the 9.0 pass is before it, the 10.0 pass closes.
+      expect(ch.closeReason).toBe('deadline');
+      expect(ch.closedAt).toBe(10 * S);
+      expect(w.events('client-keepalive-closed', 'c1').map((e) => [e.t / S, fieldsOf(e).reason])).toEqual([
+        [10, 'deadline'],
+      ]);
+      expect(c1.keepAlives.leases).toEqual([]);
+    },
+  );
 
   it('closes with reason ttl<=0 on a TTL 0 answer (the lease was revoked), with no error', () => {
     const w = world();

@@ -151,31 +151,36 @@ describe('Mutex', () => {
     expect(m2!.isOwner).toBe(false);
   });
 
-  it('3.4 (lockSkipsPostWaitCheck, etcd#11456): the same waiter is told it holds the lock, next to a second holder', () => {
-    const w = world();
-    const [c1, c2, c3] = ['c1', 'c2', 'c3'].map((n) => w.client(n)) as [EtcdClient, EtcdClient, EtcdClient];
-    let m1: Mutex | undefined;
-    let m2: Mutex | undefined;
-    let m3: Mutex | undefined;
-    withMutex(w, c1, 0, 60, '/locks/h2', (m) => (m1 = m), { profile: CLIENT_V3_4 });
-    withMutex(w, c2, 0, 60, '/locks/h2', (m) => (m2 = m), { profile: CLIENT_V3_4 });
-    withMutex(w, c3, 0, 60, '/locks/h2', (m) => (m3 = m), { profile: CLIENT_V3_4 });
-    lockAt(w, () => m1, 100 * MS);
-    const o2 = lockAt(w, () => m2, 300 * MS);
-    w.at(3 * S, () => w.cluster.revokeNow(m2!.session.lease));
-    w.at(4 * S, () => m1!.unlock());
-    const o3 = lockAt(w, () => m3, 5 * S);
-    w.run(6 * S);
-    expect(o2.at).toBe(4.004); // one round trip earlier than 3.5: no re-read of its own key
-    expect(ok(o2.value!).revision).toBe(3);
-    expect(w.cluster.getKey(m2!.key)).toBeUndefined();
-    expect(ok(o3.value!).revision).toBe(6);
-    expect([m2!.isOwner, m3!.isOwner]).toEqual([true, true]); // two clients believe they hold the lock
-    // The override works the other way round too.
-    expect(new Mutex(m1!.session, '/x', { profile: CLIENT_V3_4, lockSkipsPostWaitCheck: false }).profile.name).toBe(
-      'v3.4',
-    );
-  });
+  it(
+    '3.4 (lockSkipsPostWaitCheck, etcd#11456): ' +
+      'the same waiter is told it holds the lock, ' +
+      'next to a second holder',
+    () => {
+      const w = world();
+      const [c1, c2, c3] = ['c1', 'c2', 'c3'].map((n) => w.client(n)) as [EtcdClient, EtcdClient, EtcdClient];
+      let m1: Mutex | undefined;
+      let m2: Mutex | undefined;
+      let m3: Mutex | undefined;
+      withMutex(w, c1, 0, 60, '/locks/h2', (m) => (m1 = m), { profile: CLIENT_V3_4 });
+      withMutex(w, c2, 0, 60, '/locks/h2', (m) => (m2 = m), { profile: CLIENT_V3_4 });
+      withMutex(w, c3, 0, 60, '/locks/h2', (m) => (m3 = m), { profile: CLIENT_V3_4 });
+      lockAt(w, () => m1, 100 * MS);
+      const o2 = lockAt(w, () => m2, 300 * MS);
+      w.at(3 * S, () => w.cluster.revokeNow(m2!.session.lease));
+      w.at(4 * S, () => m1!.unlock());
+      const o3 = lockAt(w, () => m3, 5 * S);
+      w.run(6 * S);
+      expect(o2.at).toBe(4.004); // one round trip earlier than 3.5: no re-read of its own key
+      expect(ok(o2.value!).revision).toBe(3);
+      expect(w.cluster.getKey(m2!.key)).toBeUndefined();
+      expect(ok(o3.value!).revision).toBe(6);
+      expect([m2!.isOwner, m3!.isOwner]).toEqual([true, true]); // two clients believe they hold the lock
+      // The override works the other way round too.
+      expect(new Mutex(m1!.session, '/x', { profile: CLIENT_V3_4, lockSkipsPostWaitCheck: false }).profile.name).toBe(
+        'v3.4',
+      );
+    },
+  );
 
   it('TryLock: another owner → ErrLocked, and the attempt’s key is deleted again', () => {
     const w = world();

@@ -113,7 +113,8 @@ describe('seed 000: lease heartbeat runbook', () => {
     expect(ch1!.closeReason).toBe('deadline');
     expect(resource.writes.map((x) => [x.who, x.token, x.accepted, x.at / S])).toEqual([
       ['c1', 2, true, 0.004],
-      // c2 tries every 504 ms from 2.0 (grant, txn, 500 ms); the try starting at 9.56 is the first after the 9.5 revoke.
+      // c2 tries every 504 ms from 2.0 (grant, txn, 500 ms); the try starting at 9.56 is the first after the 9.5
+      // revoke.
       ['c2', 4, true, 9.564],
       ['c1', 2, false, 13],
     ]);

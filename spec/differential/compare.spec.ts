@@ -129,23 +129,28 @@ describe('sortDifferences', () => {
     ...(nth !== undefined ? { nth } : {}),
   });
 
-  it('an undeclared difference is unexpected; a declaration without nth covers every event of its kind and subject', () => {
-    expect(outside.map((r) => `${r.kind} ${r.subject} #${r.nth}`)).toEqual([
-      'grant L2 #1',
-      'renew L1 (c1) #1',
-      'renew L1 (c1) #2',
-      'delete /a #1',
-    ]);
-    const none = sortDifferences(outside, []);
-    expect([none.expected.length, none.unexpected.length]).toEqual([0, 4]);
-    const all = sortDifferences(outside, [
-      decl('renew', 'L1 (c1)', 7),
-      decl('delete', '/a', 8),
-      decl('grant', 'L2', 9),
-    ]);
-    expect(all.unexpected).toEqual([]);
-    expect(all.expected.map((x) => x.difference.line)).toEqual([9, 7, 7, 8]);
-  });
+  it(
+    'an undeclared difference is unexpected; ' +
+      'a declaration without nth covers ' +
+      'every event of its kind and subject',
+    () => {
+      expect(outside.map((r) => `${r.kind} ${r.subject} #${r.nth}`)).toEqual([
+        'grant L2 #1',
+        'renew L1 (c1) #1',
+        'renew L1 (c1) #2',
+        'delete /a #1',
+      ]);
+      const none = sortDifferences(outside, []);
+      expect([none.expected.length, none.unexpected.length]).toEqual([0, 4]);
+      const all = sortDifferences(outside, [
+        decl('renew', 'L1 (c1)', 7),
+        decl('delete', '/a', 8),
+        decl('grant', 'L2', 9),
+      ]);
+      expect(all.unexpected).toEqual([]);
+      expect(all.expected.map((x) => x.difference.line)).toEqual([9, 7, 7, 8]);
+    },
+  );
 
   it('nth narrows a declaration to one event; one that matches nothing is listed as unmatched', () => {
     const r = sortDifferences(outside, [decl('renew', 'L1 (c1)', 7, 2), decl('renew', 'L9 (c1)', 8)]);
@@ -160,21 +165,27 @@ describe('sortDifferences', () => {
 });
 
 describe('expected-differences in a scenario file', () => {
-  it("parses with each declaration's line, and rejects an unknown kind and a missing reason where they are written", () => {
-    const good = parseScenario(
-      'name: x\nexpected-differences:\n  - kind: renew\n    subject: L1 (c1)\n    nth: 2\n    reason: send-loop phase\nsteps:\n  - at: 0s\n    grant: { lease: L1, ttl: 9 }\n',
-      'x.yaml',
-    );
-    expect(good.ok && good.scenario.expectedDifferences).toEqual([
-      { kind: 'renew', subject: 'L1 (c1)', nth: 2, reason: 'send-loop phase', line: 3 },
-    ]);
-    const bad = parseScenario(
-      'name: x\nexpected-differences:\n  - { kind: rename, subject: L1 }\nsteps:\n  - at: 0s\n    grant: { lease: L1, ttl: 9 }\n',
-      'x.yaml',
-    );
-    expect(!bad.ok && bad.errors.map((e) => `${e.line}: ${e.message}`)).toEqual([
-      '3: missing required key "reason" in expected difference: Why the model and etcd 3.4.23 differ here; `diff` prints it.',
-      '3: expected one of grant, revoke, put, renew, ttl, leases, delete, error, found string "rename"',
-    ]);
-  });
+  it(
+    "parses with each declaration's line, and rejects an " + 'unknown kind and a missing reason where they are written',
+    () => {
+      const good = parseScenario(
+        'name: x\nexpected-differences:\n  - kind: renew\n    subject: L1 (c1)\n    nth: 2\n ' +
+          '   reason: send-loop phase\nsteps:\n  - at: 0s\n    grant: { lease: L1, ttl: 9 }\n',
+        'x.yaml',
+      );
+      expect(good.ok && good.scenario.expectedDifferences).toEqual([
+        { kind: 'renew', subject: 'L1 (c1)', nth: 2, reason: 'send-loop phase', line: 3 },
+      ]);
+      const bad = parseScenario(
+        'name: x\nexpected-differences:\n  - { kind: rename, subject: ' +
+          'L1 }\nsteps:\n  - at: 0s\n    grant: { lease: L1, ttl: 9 }\n',
+        'x.yaml',
+      );
+      expect(!bad.ok && bad.errors.map((e) => `${e.line}: ${e.message}`)).toEqual([
+        '3: missing required key "reason" in expected difference: ' +
+          'Why the model and etcd 3.4.23 differ here; `diff` prints it.',
+        '3: expected one of grant, revoke, put, renew, ttl, leases, delete, error, found string "rename"',
+      ]);
+    },
+  );
 });

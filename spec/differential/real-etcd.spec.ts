@@ -155,7 +155,8 @@ describe(`real-etcd driver faults${SKIP}`, () => {
       await registry.close();
       expect(err).toBeInstanceOf(DriverError);
       expect((err as Error).message).toBe(
-        'etcd member n1 failed to start (exited with code 1): etcdmain: cannot access data directory: permission denied',
+        'etcd member n1 failed to start (exited with code 1): ' +
+          'etcdmain: cannot access data directory: permission denied',
       );
       expectNothingLeft(registry);
     },

@@ -145,7 +145,8 @@ steps:
 describe('runDiff on files it cannot run', () => {
   it('exits 2 for a refused file, naming the step and line, before looking for etcd', async () => {
     const f = tempFile(
-      `name: t\nsteps:\n  - at: 0s\n    grant: { lease: L1, ttl: 5 }\n  - at: 1s\n    clock: { member: n1, jump: 5s }\n`,
+      `name: t\nsteps:\n  - at: 0s\n    grant: { lease: L1, ttl: ` +
+        `5 }\n  - at: 1s\n    clock: { member: n1, jump: 5s }\n`,
     );
     const { out, err, io } = lines();
     expect(await runDiff([f], { ...io, searchPath: '/nonexistent' })).toBe(2);
@@ -174,7 +175,8 @@ describe('runDiff on files it cannot run', () => {
     const { out, err, io } = lines();
     expect(await runDiff([SUITE_FILES[0]!], { ...io, searchPath: '/nonexistent:/also-not-there' })).toBe(1);
     expect(err).toEqual([
-      'lessor-sim diff: etcd and etcdctl not found on PATH; install etcd 3.4 (Debian: apt-get install -y etcd-server etcd-client) to run diff',
+      'lessor-sim diff: etcd and etcdctl not found on PATH; install etcd ' +
+        '3.4 (Debian: apt-get install -y etcd-server etcd-client) to run diff',
     ]);
     expect(out).toEqual([]);
   });

@@ -17,7 +17,9 @@ const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const tmp = mkdtempSync(join(tmpdir(), 'lessor-readme-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** `scenarios/*.yaml` as the shell expands it (a `*` in the last segment only), kept as written when nothing matches. */
+/**
+ * `scenarios/*.yaml` as the shell expands it (a `*` in the last segment only), kept as written when nothing matches.
+ */
 function expand(arg: string): string[] {
   if (!arg.includes('*')) return [arg];
   const dir = dirname(arg);

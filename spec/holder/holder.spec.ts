@@ -46,9 +46,8 @@ describe('holder library (scenarios/holders)', () => {
   it.each(FILES)('%s replays with every assertion passing', (f) => {
     const r = runScenario(load(f));
     expect(r.setupError).toBeUndefined();
-    expect(r.assertions.filter((a) => !a.pass).map((a) => `line ${a.step.pos.line}: ${a.text} — got ${a.got}`)).toEqual(
-      [],
-    );
+    const failing = r.assertions.filter((a) => !a.pass);
+    expect(failing.map((a) => `line ${a.step.pos.line}: ${a.text} — got ${a.got}`)).toEqual([]);
     expect(r.assertions.length).toBeGreaterThan(0);
   });
 
@@ -84,11 +83,19 @@ describe('holder library (scenarios/holders)', () => {
     const story = (f: string) => explain(runScenario(load(f))).filter((l) => l.startsWith('holder a,'));
     expect(story('fault1-step5-confirm.runbook.yaml')).toEqual([
       expect.stringMatching(
-        /acquired \/locks\/payment-42 at 0\.\d+ s \(token 2\) → lease revoked at 12\.\d+ s .* while it still believed it held the lock → noticed keepalive-closed:deadline at 17\.\d+ s: still-held → still believed it held the lock when the run ended, although its lease was gone$/,
+        new RegExp(
+          String.raw`acquired \/locks\/payment-42 at 0\.\d+ s \(token 2\) → lease revoked at 12\.\d+ ` +
+            's .* while it still believed it held the lock → noticed ' +
+            String.raw`keepalive-closed:deadline at 17\.\d+ s: still-held → still believed it held the ` +
+            'lock when the run ended, although its lease was gone$',
+        ),
       ),
     ]);
     expect(story('fault4-paused-client.fixed.yaml')[0]).toMatch(
-      /stopped acting at 11\.\d+ s \(deadline, noticed at 17\.000 s\) → lease revoked at 12\.\d+ s \(applied first on n1\)$/,
+      new RegExp(
+        String.raw`stopped acting at 11\.\d+ s \(deadline, noticed at 17\.000 s\) → lease revoked ` +
+          String.raw`at 12\.\d+ s \(applied first on n1\)$`,
+      ),
     );
   });
 
@@ -116,7 +123,10 @@ describe('holder step input', () => {
     const e = onlyError(withSteps(holder('strategy: runbook-go-step6')));
     expect(e).toMatchObject({ line: 3 });
     expect(e.message).toMatch(
-      /unknown holder strategy "runbook-go-step6"; expected one of .*deadline, or user:<name> \(did you mean "runbook-go-step[35]"\?\)/,
+      new RegExp(
+        'unknown holder strategy "runbook-go-step6"; expected one of .*deadline, or ' +
+          String.raw`user:<name> \(did you mean "runbook-go-step[35]"\?\)`,
+      ),
     );
   });
 

@@ -67,23 +67,27 @@ describe('run loop', () => {
     expect(h.lessor.lookup(1n)!.demoted()).toBe(true);
   });
 
-  it('v3.4 keys the expiry heap on the wall clock: a backward jump delays the offer, a forward jump cannot expire early', () => {
-    for (const [jump, expected] of [
-      [-seconds(30), seconds(33)],
-      [seconds(30), ms(3500)],
-    ] as const) {
-      const h = harness(V3_4, { minLeaseTTLSeconds: 1 });
-      const got = collect(h);
-      h.lessor.promote(0);
-      h.lessor.grant(1n, 3);
-      h.sched.advance(ms(100));
-      h.proc.jumpWall(jump);
-      h.sched.advance(seconds(40));
-      // Forward: the entry looks due at once but expired() reads the monotonic clock, so the lease is only
-      // re-armed (retry interval 3 s) and offered on the first check after 3 s.
-      expect(got[0]?.[0]).toBe(expected);
-    }
-  });
+  it(
+    'v3.4 keys the expiry heap on the wall clock: a backward ' +
+      'jump delays the offer, a forward jump cannot expire early',
+    () => {
+      for (const [jump, expected] of [
+        [-seconds(30), seconds(33)],
+        [seconds(30), ms(3500)],
+      ] as const) {
+        const h = harness(V3_4, { minLeaseTTLSeconds: 1 });
+        const got = collect(h);
+        h.lessor.promote(0);
+        h.lessor.grant(1n, 3);
+        h.sched.advance(ms(100));
+        h.proc.jumpWall(jump);
+        h.sched.advance(seconds(40));
+        // Forward: the entry looks due at once but expired() reads the monotonic clock, so the lease is only
+        // re-armed (retry interval 3 s) and offered on the first check after 3 s.
+        expect(got[0]?.[0]).toBe(expected);
+      }
+    },
+  );
 
   it('v3.5 is immune to wall-clock jumps', () => {
     const h = harness(V3_5, { minLeaseTTLSeconds: 1 });

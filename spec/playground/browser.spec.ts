@@ -165,7 +165,8 @@ describe.skipIf(missing !== undefined)('playground in headless Chromium', () => 
     await shot('lesson.png');
   });
 
-  it(`pausing the leader and playing on shows the new leader's Promote; the export replays in the CLI to the page's hash${SKIPPED}`, async () => {
+  it(`pausing the leader and playing on shows the new leader's Promote; ` +
+    `the export replays in the CLI to the page's hash${SKIPPED}`, async () => {
     await page.goto('about:blank');
     await page.goto(`${url}#file=scenarios/seed-runbook.yaml`, { timeout: 10_000 });
     await scrubTo(4000);

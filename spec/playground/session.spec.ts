@@ -57,23 +57,27 @@ describe('Session', () => {
     expect(scrubbed.snapshot()).toEqual(straight.snapshot());
   });
 
-  it('a clicked pause of the leader becomes a step; the new leader promotes; the CLI replays the text to the same hash', () => {
-    const s = open();
-    s.seek(4_000_400);
-    const o = s.act({ kind: 'pause', member: 'n1' });
-    if (!o.ok) throw new Error(o.messages.join('\n'));
-    const forked = o.session;
-    expect(forked.cursor).toBe(4_000_000);
-    expect(forked.text).toMatch(/- \{ at: 4s, pause: \{ member: n1 \} \}/);
-    forked.seek(10_000_000);
-    const promote = lines(forked).find((l) => /^\S+ n[23] lessor-promote /.test(l));
-    expect(promote).toBeDefined();
-    expect(forked.snapshot()!.members.find((m) => m.name === 'n1')!.status).toBe('paused');
-    const p = parseScenario(forked.text, 'exported.yaml');
-    if (!p.ok) throw new Error('exported text does not parse');
-    expect(runScenario(p.scenario).trace.hash()).toBe(forked.hash());
-    expect(forked.hash()).not.toBe(s.hash());
-  });
+  it(
+    'a clicked pause of the leader becomes a step; the new ' +
+      'leader promotes; the CLI replays the text to the same hash',
+    () => {
+      const s = open();
+      s.seek(4_000_400);
+      const o = s.act({ kind: 'pause', member: 'n1' });
+      if (!o.ok) throw new Error(o.messages.join('\n'));
+      const forked = o.session;
+      expect(forked.cursor).toBe(4_000_000);
+      expect(forked.text).toMatch(/- \{ at: 4s, pause: \{ member: n1 \} \}/);
+      forked.seek(10_000_000);
+      const promote = lines(forked).find((l) => /^\S+ n[23] lessor-promote /.test(l));
+      expect(promote).toBeDefined();
+      expect(forked.snapshot()!.members.find((m) => m.name === 'n1')!.status).toBe('paused');
+      const p = parseScenario(forked.text, 'exported.yaml');
+      if (!p.ok) throw new Error('exported text does not parse');
+      expect(runScenario(p.scenario).trace.hash()).toBe(forked.hash());
+      expect(forked.hash()).not.toBe(s.hash());
+    },
+  );
 
   it('forks from the cursor: an action after scrubbing back keeps the past and drops the old future', () => {
     const s = open();

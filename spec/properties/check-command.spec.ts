@@ -53,7 +53,8 @@ describe('lessor-sim check', () => {
     expect([...failing(a.out), ...failing(b.out)]).toEqual(expected);
     expect(failing(a.out).every((i) => i < 12) && failing(b.out).every((i) => i >= 12)).toBe(true);
     expect(one.out).toContain(
-      'reproduce: lessor-sim check --seed 9 --runs 24 --property resource-invariants --bugs register-expiry-on-followers',
+      'reproduce: lessor-sim check --seed 9 --runs 24 --property ' +
+        'resource-invariants --bugs register-expiry-on-followers',
     );
   });
 
@@ -97,7 +98,11 @@ describe('lessor-sim check', () => {
     const text = out.join('\n');
     const stopped = [
       ...text.matchAll(
-        /^ {2}run (\d) \(run seed \d+\): stopped at [\d.]+ s after 500 events, not judged: passed its budget of 500 events$/gm,
+        new RegExp(
+          String.raw`^ {2}run (\d) \(run seed \d+\): stopped at [\d.]+ s after 500 events, not ` +
+            'judged: passed its budget of 500 events$',
+          'gm',
+        ),
       ),
     ];
     // Runs 0 and 1 need more than 500 events, run 2 fewer: it is judged between and after them.
@@ -111,32 +116,39 @@ describe('lessor-sim check', () => {
     );
   });
 
-  it("names each violation's finding class; --allow-known exits 0 only when none is unexplained; --fixes all removes them", async () => {
-    // Seed 5: runs 24 and 25 of the default campaign are a resumed leader acting on a stale tick.
-    const run = async (extra: string[]) => {
-      const out: string[] = [];
-      const code = await runCheck(['--seed', '5', '--runs', '26', '--workers', '2', ...extra], {
-        out: (l) => out.push(l),
-        err: () => {},
-        errIsTTY: false,
-      });
-      return { code, out: out.join('\n') };
-    };
-    const plain = await run([]);
-    expect(plain.code).toBe(1);
-    expect(plain.out).toContain(
-      'class: resumed-leader-acts-on-stale-tick (removed by fix confirm-leadership-by-read-index)',
-    );
-    expect(plain.out).toMatch(/^ {2}resumed-leader-acts-on-stale-tick +2 {2}runs 24, 25$/m);
-    expect((await run(['--allow-known'])).code).toBe(0);
-    const fixed = await run(['--fixes', 'all']);
-    expect([fixed.code, fixed.out.match(/26 runs \(indices 0\.\.25\), (\d+) with a violation/)?.[1]]).toEqual([0, '0']);
-    expect(fixed.out).toContain('reproduce: lessor-sim check --seed 5 --runs 26 --fixes all');
-    // A bug switch's violations are no finding of etcd as it is: unexplained, and --allow-known still fails.
-    const bug = await check(['--workers', '2', '--allow-known']);
-    expect(bug.code).toBe(1);
-    expect(bug.out).toContain('class: unexplained (no proposed fix removes it)');
-  });
+  it(
+    "names each violation's finding class; --allow-known exits " +
+      '0 only when none is unexplained; --fixes all removes them',
+    async () => {
+      // Seed 5: runs 24 and 25 of the default campaign are a resumed leader acting on a stale tick.
+      const run = async (extra: string[]) => {
+        const out: string[] = [];
+        const code = await runCheck(['--seed', '5', '--runs', '26', '--workers', '2', ...extra], {
+          out: (l) => out.push(l),
+          err: () => {},
+          errIsTTY: false,
+        });
+        return { code, out: out.join('\n') };
+      };
+      const plain = await run([]);
+      expect(plain.code).toBe(1);
+      expect(plain.out).toContain(
+        'class: resumed-leader-acts-on-stale-tick (removed by fix confirm-leadership-by-read-index)',
+      );
+      expect(plain.out).toMatch(/^ {2}resumed-leader-acts-on-stale-tick +2 {2}runs 24, 25$/m);
+      expect((await run(['--allow-known'])).code).toBe(0);
+      const fixed = await run(['--fixes', 'all']);
+      expect([fixed.code, fixed.out.match(/26 runs \(indices 0\.\.25\), (\d+) with a violation/)?.[1]]).toEqual([
+        0,
+        '0',
+      ]);
+      expect(fixed.out).toContain('reproduce: lessor-sim check --seed 5 --runs 26 --fixes all');
+      // A bug switch's violations are no finding of etcd as it is: unexplained, and --allow-known still fails.
+      const bug = await check(['--workers', '2', '--allow-known']);
+      expect(bug.code).toBe(1);
+      expect(bug.out).toContain('class: unexplained (no proposed fix removes it)');
+    },
+  );
 
   it('exits 0 when no run violates a property, and 2 on bad usage', async () => {
     const clean: string[] = [];

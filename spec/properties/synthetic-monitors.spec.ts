@@ -75,28 +75,41 @@ describe('monitors on hand-written traces', () => {
     expect([v?.event.member, v?.event.kind, v?.atUs]).toEqual(['n2', 'lease-grant', 7_100_000]);
   });
 
-  it('grant-bounds: the granted TTL is the request raised to the minimum, and a TTL above MaxLeaseTTL is refused', () => {
-    // Default election timeout 1 s: the minimum TTL is ceil(1.5 s) = 2 s.
-    const steps = ['{ at: 0s, grant: { lease: L1, ttl: 1 } }'];
-    const clamp = (ttl: number) =>
-      syntheticView(steps, [ev(0.004, 'ctl-n1', 'ctl-granted', L1, { label: 'L1', ttl })], [['L1', L1]]);
-    expect(MONITORS['grant-bounds'].check(clamp(2))).toBeUndefined();
-    expect(MONITORS['grant-bounds'].check(clamp(1))?.message).toMatch(/expected 2 s/);
-    const huge = syntheticView(
-      ['{ at: 0s, grant: { lease: L1, ttl: 9000000001 } }'],
-      [ev(0.004, 'ctl-n1', 'ctl-granted', L1, { label: 'L1', ttl: 9000000001 })],
-      [['L1', L1]],
-    );
-    expect(MONITORS['grant-bounds'].check(huge)?.message).toMatch(/above MaxLeaseTTL/);
-  });
+  it(
+    'grant-bounds: the granted TTL is the request ' +
+      'raised to the minimum, ' +
+      'and a TTL above MaxLeaseTTL is refused',
+    () => {
+      // Default election timeout 1 s: the minimum TTL is ceil(1.5 s) = 2 s.
+      const steps = ['{ at: 0s, grant: { lease: L1, ttl: 1 } }'];
+      const clamp = (ttl: number) =>
+        syntheticView(steps, [ev(0.004, 'ctl-n1', 'ctl-granted', L1, { label: 'L1', ttl })], [['L1', L1]]);
+      expect(MONITORS['grant-bounds'].check(clamp(2))).toBeUndefined();
+      expect(MONITORS['grant-bounds'].check(clamp(1))?.message).toMatch(/expected 2 s/);
+      const huge = syntheticView(
+        ['{ at: 0s, grant: { lease: L1, ttl: 9000000001 } }'],
+        [ev(0.004, 'ctl-n1', 'ctl-granted', L1, { label: 'L1', ttl: 9000000001 })],
+        [['L1', L1]],
+      );
+      expect(MONITORS['grant-bounds'].check(huge)?.message).toMatch(/above MaxLeaseTTL/);
+    },
+  );
 
-  it('renewing-client-keeps-lease: a kept-alive lease revoked with no fault around is a violation, one after a fault is not', () => {
-    const steps = ['{ at: 0s, grant: { lease: L1, ttl: 5 } }', '{ at: 0s, keepalive: { lease: L1, client: c1 } }'];
-    const events = [...granted, ev(25, 'n1', 'lease-expired', L1), ev(25.002, 'n1', 'lease-revoke', L1, { keys: [] })];
-    expect(MONITORS['renewing-client-keeps-lease'].check(syntheticView(steps, events, [['L1', L1]]))?.event.kind).toBe(
-      'lease-revoke',
-    );
-    const faulted = syntheticView([...steps, '{ at: 20s, crash: { member: n3 } }'], events, [['L1', L1]]);
-    expect(MONITORS['renewing-client-keeps-lease'].check(faulted)).toBeUndefined();
-  });
+  it(
+    'renewing-client-keeps-lease: a kept-alive lease revoked with ' +
+      'no fault around is a violation, one after a fault is not',
+    () => {
+      const steps = ['{ at: 0s, grant: { lease: L1, ttl: 5 } }', '{ at: 0s, keepalive: { lease: L1, client: c1 } }'];
+      const events = [
+        ...granted,
+        ev(25, 'n1', 'lease-expired', L1),
+        ev(25.002, 'n1', 'lease-revoke', L1, { keys: [] }),
+      ];
+      expect(
+        MONITORS['renewing-client-keeps-lease'].check(syntheticView(steps, events, [['L1', L1]]))?.event.kind,
+      ).toBe('lease-revoke');
+      const faulted = syntheticView([...steps, '{ at: 20s, crash: { member: n3 } }'], events, [['L1', L1]]);
+      expect(MONITORS['renewing-client-keeps-lease'].check(faulted)).toBeUndefined();
+    },
+  );
 });

@@ -280,7 +280,8 @@ describe('references', () => {
     const e = onlyError(text, { knownBugs: ['a4-checkpoints-once', 'a6-stale-batch'] });
     expect([e.line, e.col]).toEqual([2, 8]);
     expect(e.message).toBe(
-      'unknown bug "a4-checkpoint-once"; known bugs: a4-checkpoints-once, a6-stale-batch (did you mean "a4-checkpoints-once"?)',
+      'unknown bug "a4-checkpoint-once"; known bugs: a4-checkpoints-once, ' +
+        'a6-stale-batch (did you mean "a4-checkpoints-once"?)',
     );
   });
   it('bugs are not checked without a list', () =>

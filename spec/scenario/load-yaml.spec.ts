@@ -23,7 +23,9 @@ describe('resource limits', () => {
         file: 'scenarios/test.yaml',
         line: 5,
         col: 8,
-        message: `YAML aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes (a billion-laughs file?); write the values out instead`,
+        message:
+          `YAML aliases expand to more than ${MAX_ALIAS_EXPANSION} ` +
+          `nodes (a billion-laughs file?); write the values out instead`,
       },
     ]);
   });

@@ -205,7 +205,8 @@ describe('extensions', () => {
     const s = parsed(
       lines(
         'name: t',
-        'cluster: {members: 5, fsync: 2ms, jitter: 500us, loss: 0.1, cluster-version: 3.6.0, pre-vote: true, expired-lease-retry: 3s}',
+        'cluster: {members: 5, fsync: 2ms, jitter: 500us, loss: 0.1, ' +
+          'cluster-version: 3.6.0, pre-vote: true, expired-lease-retry: 3s}',
         'author: someone',
         'tags: [teaching, a1]',
         'steps: []',

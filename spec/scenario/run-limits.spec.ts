@@ -78,7 +78,10 @@ describe('replay limits', () => {
     expect(r.stopped?.reason).toBe('livelock');
     expect(r.stopped?.atUs).toBe(seconds(2));
     expect(r.stopped?.message).toMatch(
-      /^livelock: more than 10000 events at one virtual instant \(2\.000000 s\); event kinds there: n2 member-resume ×\d+/,
+      new RegExp(
+        String.raw`^livelock: more than 10000 events at one virtual instant \(2\.000000 s\); event ` +
+          String.raw`kinds there: n2 member-resume ×\d+`,
+      ),
     );
     expect(r.passed).toBe(false);
   });
@@ -96,19 +99,24 @@ describe('replay limits', () => {
     expect(r.stopped?.message).toContain('the trace is off');
   });
 
-  it('raises the livelock threshold by 16 events per grant-many lease: a batch granted at one instant is not a livelock', () => {
-    const text =
-      'name: batch\ncluster: { latency: 0s }\nsteps:\n  - { at: 0s, grant-many: { prefix: P, count: 20000, ttl: 5 } }\n  - { at: 10s, expect: { key: /k, exists: false } }\n';
-    const batch = parseScenario(text, 'batch.yaml');
-    if (!batch.ok) throw new Error('batch.yaml does not parse');
-    expect(livelockThresholdOf(RUNBOOK)).toBe(MAX_EVENTS_AT_ONE_INSTANT);
-    expect(livelockThresholdOf(batch.scenario)).toBe(MAX_EVENTS_AT_ONE_INSTANT + 20_000 * EVENTS_PER_BATCH_LEASE);
-    // With no network delay the whole batch (about 11 events a lease) happens at time 0: within 16 a
-    // lease it runs to its end; at 8 a lease the same instant would be taken for a livelock.
-    expect(
-      runScenario(batch.scenario, { guard: { maxEventsAtOneInstant: 20_000 * EVENTS_PER_BATCH_LEASE } }).stopped,
-    ).toBeUndefined();
-    const tight = runScenario(batch.scenario, { guard: { maxEventsAtOneInstant: 20_000 * 8 } });
-    expect([tight.stopped?.reason, tight.stopped?.atUs]).toEqual(['livelock', 0]);
-  });
+  it(
+    'raises the livelock threshold by 16 events per grant-many ' +
+      'lease: a batch granted at one instant is not a livelock',
+    () => {
+      const text =
+        'name: batch\ncluster: { latency: 0s }\nsteps:\n  - { at: 0s, grant-many: { prefix: ' +
+        'P, count: 20000, ttl: 5 } }\n  - { at: 10s, expect: { key: /k, exists: false } }\n';
+      const batch = parseScenario(text, 'batch.yaml');
+      if (!batch.ok) throw new Error('batch.yaml does not parse');
+      expect(livelockThresholdOf(RUNBOOK)).toBe(MAX_EVENTS_AT_ONE_INSTANT);
+      expect(livelockThresholdOf(batch.scenario)).toBe(MAX_EVENTS_AT_ONE_INSTANT + 20_000 * EVENTS_PER_BATCH_LEASE);
+      // With no network delay the whole batch (about 11 events a lease) happens at time 0: within 16 a
+      // lease it runs to its end; at 8 a lease the same instant would be taken for a livelock.
+      expect(
+        runScenario(batch.scenario, { guard: { maxEventsAtOneInstant: 20_000 * EVENTS_PER_BATCH_LEASE } }).stopped,
+      ).toBeUndefined();
+      const tight = runScenario(batch.scenario, { guard: { maxEventsAtOneInstant: 20_000 * 8 } });
+      expect([tight.stopped?.reason, tight.stopped?.atUs]).toEqual(['livelock', 0]);
+    },
+  );
 });

@@ -6,7 +6,8 @@ import { STEP_KIND_NAMES } from '../../src/scenario/steps.js';
 
 const COMMITTED = new URL('../../schema/scenario.schema.json', import.meta.url);
 const REGENERATE =
-  "regenerate with: npx tsx -e \"import { writeFileSync } from 'node:fs'; import { buildSchema } from './src/scenario/schema.ts'; " +
+  'regenerate with: npx tsx -e "import { writeFileSync } from ' +
+  "'node:fs'; import { buildSchema } from './src/scenario/schema.ts'; " +
   "writeFileSync('schema/scenario.schema.json', JSON.stringify(buildSchema(), null, 2) + '\\n')\"";
 
 describe('JSON Schema', () => {

@@ -28,7 +28,8 @@ describe('alerts section', () => {
       withRules('- alert: A', '  expr: rate(up[1m]) >')('- at: 1s', '  expect: { alert: A, firing: true }'),
     );
     expect(formatError(e)).toBe(
-      'scenarios/test.yaml:5:13: expr does not parse: lezer-promql: syntax error at character 15: unexpected end of expression',
+      'scenarios/test.yaml:5:13: expr does not parse: lezer-promql: ' +
+        'syntax error at character 15: unexpected end of expression',
     );
   });
 
@@ -50,7 +51,8 @@ describe('alerts section', () => {
       ),
     );
     expect(formatError(e)).toBe(
-      'scenarios/test.yaml:5:13: no component emits metric "etcd_lease_renewal_failure_total" at character 10 (did you mean "etcd_lease_renewal_failures_total"?)',
+      'scenarios/test.yaml:5:13: no component emits metric "etcd_lease_renewal_failure_total" ' +
+        'at character 10 (did you mean "etcd_lease_renewal_failures_total"?)',
     );
   });
 
@@ -79,7 +81,8 @@ describe('signal expects', () => {
   it('suggest the alert an expect meant', () => {
     const e = onlyError(fine('- at: 1s', '  expect: { alert: Failure, firing: true }'));
     expect(formatError(e)).toBe(
-      'scenarios/test.yaml:10:22: no alert rule named "Failure"; the alerts section defines: Failures (did you mean "Failures"?)',
+      'scenarios/test.yaml:10:22: no alert rule named "Failure"; the ' +
+        'alerts section defines: Failures (did you mean "Failures"?)',
     );
   });
 

@@ -18,7 +18,8 @@ describe('the ceiling on a scenario virtual span', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.errors.map(formatError)).toEqual([
-      `${file}:${line}:11: duration 100000h is beyond the ceiling of 24h of virtual time a scenario may span; shorten it, or split the scenario`,
+      `${file}:${line}:11: duration 100000h is beyond the ceiling of 24h of ` +
+        `virtual time a scenario may span; shorten it, or split the scenario`,
     ]);
   });
 

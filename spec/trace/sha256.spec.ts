@@ -49,14 +49,20 @@ describe('Sha256', () => {
     }
   });
 
-  it('gives node:crypto’s hash for arbitrary text, split anywhere (astral characters and lone surrogates too)', () => {
-    fc.assert(
-      fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 200 }), { maxLength: 12 }), (parts) => {
-        const h = new Sha256();
-        for (const p of parts) h.update(p);
-        expect(h.hex()).toBe(nodeHex(parts.join('')));
-      }),
-      fcParams(300),
-    );
-  });
+  it(
+    'gives node:crypto’s hash ' +
+      'for arbitrary text, ' +
+      'split anywhere ' +
+      '(astral characters and lone surrogates too)',
+    () => {
+      fc.assert(
+        fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 200 }), { maxLength: 12 }), (parts) => {
+          const h = new Sha256();
+          for (const p of parts) h.update(p);
+          expect(h.hex()).toBe(nodeHex(parts.join('')));
+        }),
+        fcParams(300),
+      );
+    },
+  );
 });

@@ -1,4 +1,7 @@
-/** Parses a command's arguments against its table entry: unknown flags, missing values and wrong positional counts are usage errors. */
+/**
+ * Parses a command's arguments against its table entry: unknown flags, missing values and wrong positional counts are
+ * usage errors.
+ */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { COMMON_FLAGS, type Command, type FlagValue } from './command.js';
 import { UsageError } from './errors.js';
@@ -41,7 +44,8 @@ export function parseCommandArgs(cmd: Command, args: readonly string[]): Parsed 
   const { min, max } = cmd.positionals;
   if (n < min)
     throw new UsageError(
-      `${cmd.name}: name ${min === max ? (min === 1 ? 'a' : String(min)) : 'at least one'} ${cmd.args.replace(/\.\.\.$/, '')}`,
+      `${cmd.name}: name ${min === max ? (min === 1 ? 'a' : String(min)) : 'at least one'}` +
+        ` ${cmd.args.replace(/\.\.\.$/, '')}`,
     );
   if (n > max) {
     throw new UsageError(
@@ -59,7 +63,9 @@ function rephrase(message: string, cmd: Command, known: readonly string[]): stri
   if (unknown !== null) {
     const flag = unknown[2]!;
     const hint = closest(flag, known);
-    return `${cmd.name} does not take ${unknown[1]}${flag}${hint !== undefined ? ` (did you mean --${hint}?)` : ''}; see lessor-sim help ${cmd.name}`;
+    return `${cmd.name} does not take ${unknown[1]}${flag}${
+      hint !== undefined ? ` (did you mean --${hint}?)` : ''
+    }; see lessor-sim help ${cmd.name}`;
   }
   const needsValue = /^Option '(?:-\w, )?--([^ ]+) <value>' argument missing/.exec(message);
   if (needsValue !== null) return `--${needsValue[1]} needs a value`;

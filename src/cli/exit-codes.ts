@@ -4,11 +4,17 @@ export const EXIT = {
   ok: 0,
   /** An assertion failed, a property was violated, or the model and etcd disagree (or etcd could not run). */
   failed: 1,
-  /** Bad usage: an unknown command or flag, a bad value, an invalid scenario file, an output path that cannot be written. Nothing ran. */
+  /**
+   * Bad usage: an unknown command or flag, a bad value, an invalid scenario file, an output path that cannot be
+   * written. Nothing ran.
+   */
   usage: 2,
   /** A replay was stopped by --max-events, --timeout or the livelock guard (check: and no run violated a property). */
   stopped: 3,
-  /** An output could not be written after the work was done, or an unexpected error inside lessor-sim (a bug): one line, the stack trace with --debug. */
+  /**
+   * An output could not be written after the work was done, or an unexpected error inside lessor-sim (a bug): one line,
+   * the stack trace with --debug.
+   */
   internal: 4,
 } as const;
 

@@ -9,7 +9,9 @@ const flagText = (name: string, f: FlagSpec): string =>
 /** `lessor-sim run FILE... [--seed N] …`: the one-line synopsis (also printed after a usage error). */
 export function synopsis(cmd: Command): string {
   const flags = Object.entries(cmd.flags).map(([n, f]) => {
-    const text = `${f.required === true && f.short !== undefined ? `-${f.short}` : `--${n}`}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}`;
+    const text =
+      `${f.required === true && f.short !== undefined ? `-${f.short}` : `--${n}`}` +
+      `${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}`;
     return f.required === true ? text : `[${text}]${f.multiple === true ? '...' : ''}`;
   });
   return `usage: lessor-sim ${cmd.name}${cmd.args !== '' ? ` ${cmd.args}` : ''} ${flags.join(' ')}`.trimEnd();

@@ -44,7 +44,8 @@ export function junitXml(suites: readonly JUnitSuite[], when: Date): string {
     const failures = s.cases.filter((c) => c.failure !== undefined).length;
     const errors = s.cases.filter((c) => c.error !== undefined).length;
     out.push(
-      `  <testsuite name="${esc(s.name)}" package="${esc(s.package)}" id="${id}" timestamp="${timestamp}" hostname="${host}" tests="${s.cases.length}" failures="${failures}" errors="${errors}" time="${secs(s.seconds)}">`,
+      `  <testsuite name="${esc(s.name)}" package="${esc(s.package)}" id="${id}" timestamp="${timestamp}" hostname="` +
+        `${host}" tests="${s.cases.length}" failures="${failures}" errors="${errors}" time="${secs(s.seconds)}">`,
       '    <properties>',
       ...s.properties.map(([k, v]) => `      <property name="${esc(k)}" value="${esc(v)}"/>`),
       '    </properties>',

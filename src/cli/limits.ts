@@ -64,7 +64,10 @@ export function stopLine(r: RunResult): string | undefined {
   const s = r.stopped;
   if (s === undefined) return undefined;
   const why = s.reason === 'max-events' ? `${s.message} (--max-events)` : s.message;
-  return `lessor-sim: ${r.scenario.file}: stopped at ${formatSeconds(s.atUs)} s of ${formatSeconds(r.scenario.durationUs)} s virtual, after ${s.events} events: ${why}`;
+  return (
+    `lessor-sim: ${r.scenario.file}: stopped at ${formatSeconds(s.atUs)} s of ` +
+    `${formatSeconds(r.scenario.durationUs)} s virtual, after ${s.events} events: ${why}`
+  );
 }
 
 /** 3 when any replay was stopped, else 1 when any failed, else 0. */

@@ -53,7 +53,10 @@ export function metricsCommand(r: RunResult, opts: MetricsOptions): string {
     mkdirSync(opts.promtoolDir, { recursive: true });
     writeFileSync(join(opts.promtoolDir, 'rules.yml'), files.rules);
     writeFileSync(join(opts.promtoolDir, 'test.yml'), files.test);
-    return `wrote ${join(opts.promtoolDir, 'rules.yml')} and ${join(opts.promtoolDir, 'test.yml')}; check them with: promtool test rules ${join(opts.promtoolDir, 'test.yml')}\n`;
+    return (
+      `wrote ${join(opts.promtoolDir, 'rules.yml')} and ${join(opts.promtoolDir, 'test.yml')}` +
+      `; check them with: promtool test rules ${join(opts.promtoolDir, 'test.yml')}\n`
+    );
   }
   switch (format) {
     case 'prometheus':

@@ -29,7 +29,10 @@ export function checkOutputFile(flag: string, file: string): void {
   if (!writable(dir)) throw new UsageError(`${flag} ${file}: the directory ${dirname(file)} is not writable`);
 }
 
-/** A folder the command will create if needed: it must not be a file, and its nearest existing ancestor must be writable. */
+/**
+ * A folder the command will create if needed: it must not be a file, and its nearest existing ancestor must be
+ * writable.
+ */
 export function checkOutputDir(flag: string, dir: string): void {
   const kind = isDir(dir);
   if (kind === false) throw new UsageError(`${flag} ${dir}: is a file; name a directory`);

@@ -68,7 +68,10 @@ export function progressLine(
   const left = done > 0 ? (seconds * (1 - done)) / done : Infinity;
   // The label goes last: on a narrow terminal the cut takes it rather than the figures.
   const hours = toUs >= 3600e6;
-  return `virtual ${virtual(virtualUs, hours)} of ${virtual(toUs, hours)} (${(done * 100).toFixed(1)} %), ${rate(events / Math.max(seconds, 1e-3))} events/s, ~${wall(left)} left  ${label}`;
+  return (
+    `virtual ${virtual(virtualUs, hours)} of ${virtual(toUs, hours)} (${(done * 100).toFixed(1)}` +
+    ` %), ${rate(events / Math.max(seconds, 1e-3))} events/s, ~${wall(left)} left  ${label}`
+  );
 }
 
 function virtual(us: Micros, hours: boolean): string {

@@ -44,7 +44,8 @@ const byId = (a: KeepAliveState, b: KeepAliveState): number => (a.id < b.id ? -1
  *   LeaseKeepAlive stream all leases share) and the deadline loop. A new lease starts with
  *   `deadline = now + firstKeepAliveTimeout` and `nextKeepAlive = now`.
  * - Send loop, per stream: a pass at once, then one 500 ms (retryConnWait) after each pass ends, each
- *   pass taking the client's `sendPassDriftUs` (SEND_PASS_DRIFT_US by default): send `{ID}` for every lease whose nextKeepAlive is strictly before
+ *   pass taking the client's `sendPassDriftUs` (SEND_PASS_DRIFT_US by default): send `{ID}` for every lease whose
+ * nextKeepAlive is strictly before
  *   now. nextKeepAlive moves only on a response, so an unanswered lease is re-sent on every pass.
  * - On a response: TTL ≤ 0 closes the lease's channels (no error value: that is how clientv3 reports
  *   expiry or revoke); otherwise `nextKeepAlive = now + TTL/3`, `deadline = now + TTL`.

@@ -81,7 +81,10 @@ export class Session {
     this.channel.close();
   }
 
-  /** Orphan, then Revoke with a deadline of TTL seconds ("if revoke takes longer than the ttl, lease is expired anyway"). */
+  /**
+   * Orphan, then Revoke with a deadline of TTL seconds ("if revoke takes longer than the ttl, lease is expired
+   * anyway").
+   */
   close(cb: Callback<LeaseRevokeResponse> = () => {}): void {
     this.orphan();
     this.client.revoke(this.lease, cb, { timeoutUs: this.ttl * 1_000_000 });

@@ -7,7 +7,9 @@ export const POLL_EVERY_EVENTS = 65_536;
 export interface RunGuard {
   /** The run stops before executing event number `maxEvents + 1`. */
   readonly maxEvents?: number;
-  /** Past this many events at one virtual instant the run is a livelock (time no longer moves); unguarded when absent. */
+  /**
+   * Past this many events at one virtual instant the run is a livelock (time no longer moves); unguarded when absent.
+   */
   readonly maxEventsAtOneInstant?: number;
   /**
    * Called every `pollEvery` events with the virtual time reached and the events so far; returning a

@@ -11,7 +11,8 @@ interface Watched {
 /**
  * What really happened to each holder's lease, as the cluster did it, beside what the holder believes:
  * `holder-owns` when the first member applies the put of its lock key with its lease, `holder-revoked`
- * when the first member applies the revoke of a lease that owned the key. Read from the trace as it is written, so the two
+ * when the first member applies the revoke of a lease that owned the key. Read from the trace as it is written, so the
+ * two
  * facts carry the instants the cluster acted.
  */
 export class HolderTruth {

@@ -178,7 +178,8 @@ export function startUserHolder(fn: UserHolderFn, env: UserHolderEnv, failed: (m
         ...(where !== undefined ? { at: where } : {}),
       });
       failed(
-        `holder ${env.name} threw${where !== undefined ? ` at ${where}` : ''}: ${e instanceof Error ? e.message : String(e)}`,
+        `holder ${env.name} threw${where !== undefined ? ` at ${where}` : ''}` +
+          `: ${e instanceof Error ? e.message : String(e)}`,
       );
     });
   });

@@ -36,7 +36,11 @@ export const BUGS = {
     catalogue: 'A5',
     title: 'checkpointed remaining TTL lost on restart',
     links: ['etcd-io/etcd#13491', 'etcd-io/etcd#13508', 'etcd-io/etcd#17132'],
-    affected: 'v3.4.0–v3.4.19, v3.5.0–v3.5.1; later versions without --experimental-enable-lease-checkpoint-persist',
+    affected:
+      'v3.4.0–v3.4.19, ' +
+      'v3.5.0–v3.5.1; ' +
+      'later versions without ' +
+      '--experimental-enable-lease-checkpoint-persist',
     effect: 'a checkpoint only sets remainingTTL in memory, whatever the persist flag or cluster version says',
   },
   'no-promote-spreading': {

@@ -25,7 +25,8 @@ export const FIXES = {
     links: ['etcd-io/etcd#15247'],
     profiles: ['v3.4', 'v3.5'],
     effect:
-      'LeaseTimeToLive on a member that believes it leads, and the peer /leases and /leases/internal handlers, first confirm leadership with a ReadIndex round, else refuse (ErrLeaderChanged, or a retryable HTTP error)',
+      'LeaseTimeToLive on a member that believes it leads, and the peer /leases and /leases/internal handlers, ' +
+      'first confirm leadership with a ReadIndex round, else refuse (ErrLeaderChanged, or a retryable HTTP error)',
   },
   'renew-rechecks-primary': {
     finding: 'renew-acknowledged-after-demotion',
@@ -40,7 +41,8 @@ export const FIXES = {
     links: ['etcd-io/etcd#18428', 'etcd-io/etcd#15247'],
     profiles: ['v3.4', 'v3.5'],
     effect:
-      'revoke, checkpoint and renew on the leader always confirm leadership with a ReadIndex round (no isActive shortcut), in every profile',
+      'revoke, checkpoint and renew on the leader always confirm leadership ' +
+      'with a ReadIndex round (no isActive shortcut), in every profile',
   },
 } as const satisfies Record<string, FixInfo>;
 

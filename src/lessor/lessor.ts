@@ -574,7 +574,8 @@ export const NOT_DUE = Symbol('not-due');
 export type ExpireStatus = Lease | typeof EMPTY | typeof STALE | typeof NOT_DUE;
 
 /**
- * etcd's lessor.expireExists, called by findExpiredLeases: looks at the earliest notifier entry. A due entry is re-armed at
+ * etcd's lessor.expireExists, called by findExpiredLeases: looks at the earliest notifier entry. A due entry is
+ * re-armed at
  * now + retryInterval *before* its lease is handed out, so a lease whose revoke never lands is offered
  * again one retry interval later. Returns the due lease (which the caller still checks for `expired()`).
  * A method in etcd; a function of the notifier and lease map here, so the queue's own conformance test

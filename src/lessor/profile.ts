@@ -10,9 +10,14 @@ export interface Profile {
    * monotonic clock, so a wall-clock jump moves when entries look due. 3.5 uses monotonic time.Time.
    */
   readonly heapClock: 'wall' | 'monotonic';
-  /** The Checkpointer returns an error; the run loop stops checkpointing for the tick and Renew fails with it (3.5.13). */
+  /**
+   * The Checkpointer returns an error; the run loop stops checkpointing for the tick and Renew fails with it (3.5.13).
+   */
   readonly checkpointerReturnsError: boolean;
-  /** Renew looks the lease up again after the clearing checkpoint, so a revoke in between gives ErrLeaseNotFound (3.5.23). */
+  /**
+   * Renew looks the lease up again after the clearing checkpoint, so a revoke in between gives ErrLeaseNotFound
+   * (3.5.23).
+   */
   readonly renewRechecksLease: boolean;
   /** Server: renew leader path, checkpointer and expired-lease revokes confirm leadership first (3.5.13). */
   readonly ensureLeadership: boolean;

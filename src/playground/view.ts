@@ -35,8 +35,11 @@ function memberCard(m: MemberState, s: Snapshot): string {
             : btn('transfer-leader', { to: m.name }, 'make leader', 'etcdctl move-leader to this member'),
           btn('isolate', { member: m.name }, 'isolate', 'partition it from the other members'),
         ].join('');
-  return `<div class="card member ${h(m.status)} role-${h(m.role)}" data-member="${h(m.name)}" data-select="member:${h(m.name)}">
-<div class="title"><b>${h(m.name)}</b> <span class="role">${h(m.status === 'crashed' ? 'crashed' : m.role)}</span>${m.status === 'paused' ? ' <span class="tag">paused</span>' : ''}</div>
+  const select = `data-member="${h(m.name)}" data-select="member:${h(m.name)}"`;
+  const role = h(m.status === 'crashed' ? 'crashed' : m.role);
+  const tag = m.status === 'paused' ? ' <span class="tag">paused</span>' : '';
+  return `<div class="card member ${h(m.status)} role-${h(m.role)}" ${select}>
+<div class="title"><b>${h(m.name)}</b> <span class="role">${role}</span>${tag}</div>
 <div class="facts">term ${m.term}<br>${h(lessor)}${m.name === s.primary ? ' ★' : ''}</div>
 <div class="acts">${acts}</div></div>`;
 }
@@ -59,10 +62,14 @@ function leaseRow(l: LeaseState, s: Snapshot): string {
     left = 'forever: no primary lessor';
   } else {
     const share = Math.max(0, Math.min(1, l.remainingUs / ttlUs));
-    bar = `<div class="bar"><div class="fill${share < 0.34 ? ' low' : ''}" style="width:${(share * 100).toFixed(1)}%"></div>`;
+    bar =
+      `<div class="bar"><div class="fill${share < 0.34 ? ' low' : ''}" ` +
+      `style="width:${(share * 100).toFixed(1)}%"></div>`;
     if (l.beforeLeaderChangeUs !== undefined) {
       const was = Math.max(0, Math.min(1, (l.beforeLeaderChangeUs - s.t) / ttlUs));
-      bar += `<div class="was" style="left:${(was * 100).toFixed(1)}%" title="deadline before the leader change"></div>`;
+      bar +=
+        `<div class="was" style="left:${(was * 100).toFixed(1)}%" title="deadline before the leader ` +
+        `change"></div>`;
     }
     bar += '</div>';
     left =
@@ -73,10 +80,15 @@ function leaseRow(l: LeaseState, s: Snapshot): string {
       left += `; before the leader change it was ${secs(l.beforeLeaderChangeUs, 3)}`;
   }
   const label = l.label ?? l.hex;
+  const acts =
+    btn('keepalive', { lease: label }, 'keep alive (c1)', 'c1 starts a KeepAlive stream') +
+    btn('keepalive-stop', { lease: label }, 'stop keep-alive', 'c1 cancels its keep-alive') +
+    btn('put', { lease: label }, 'attach key', 'put a key with this lease') +
+    btn('revoke', { lease: label }, 'revoke', 'LeaseRevoke');
   return `<div class="lease" data-lease="${h(label)}" data-select="lease:${h(formatLeaseId(l.id))}">
 <div class="lname"><b>${h(name)}</b> TTL ${l.ttl} s${l.keys.length > 0 ? ` · keys ${h(l.keys.join(', '))}` : ''}</div>
 ${bar}<div class="left">${h(left)}</div>
-<div class="acts">${btn('keepalive', { lease: label }, 'keep alive (c1)', 'c1 starts a KeepAlive stream')}${btn('keepalive-stop', { lease: label }, 'stop keep-alive', 'c1 cancels its keep-alive')}${btn('put', { lease: label }, 'attach key', 'put a key with this lease')}${btn('revoke', { lease: label }, 'revoke', 'LeaseRevoke')}</div></div>`;
+<div class="acts">${acts}</div></div>`;
 }
 
 export function keysHtml(s: Snapshot): string {
@@ -84,10 +96,14 @@ export function keysHtml(s: Snapshot): string {
   const rows = s.keys
     .map(
       (k) =>
-        `<tr data-key="${h(k.key)}"><td>${h(k.key)}</td><td>${k.lease === 0n ? '-' : h(k.label ?? formatLeaseId(k.lease))}</td><td>${k.modRevision}</td></tr>`,
+        `<tr data-key="${h(k.key)}"><td>${h(k.key)}</td><td>` +
+        `${k.lease === 0n ? '-' : h(k.label ?? formatLeaseId(k.lease))}</td><td>${k.modRevision}</td></tr>`,
     )
     .join('');
-  return `<table><tr><th>key</th><th>lease</th><th>mod rev</th></tr>${rows}</table><p class="none">revision ${s.revision}</p>`;
+  return (
+    `<table><tr><th>key</th><th>lease</th><th>mod rev</th></tr>${rows}</table><p class="none">revision ` +
+    `${s.revision}</p>`
+  );
 }
 
 export function clientsHtml(s: Snapshot): string {
@@ -97,13 +113,18 @@ export function clientsHtml(s: Snapshot): string {
       const streams = c.keepAlives
         .map(
           (k) =>
-            `<span class="ka ${k.alive ? 'alive' : 'lost'}">${h(formatLeaseId(k.lease))} ${k.alive ? 'alive' : 'closed'}</span>`,
+            `<span class="ka ${k.alive ? 'alive' : 'lost'}">${h(formatLeaseId(k.lease))} ` +
+            `${k.alive ? 'alive' : 'closed'}</span>`,
         )
         .join(' ');
       const act = c.paused
         ? btn('resume-client', { client: c.name }, 'resume', 'SIGCONT')
         : btn('pause-client', { client: c.name }, 'GC pause 12 s', 'kill -STOP for 12 s');
-      return `<div class="card client${c.paused ? ' paused' : ''}" data-client="${h(c.name)}"><b>${h(c.name)}</b>${c.paused ? ' <span class="tag">paused</span>' : ''} ${streams || 'no keep-alives'} <span class="acts">${act}</span></div>`;
+      return (
+        `<div class="card client${c.paused ? ' paused' : ''}" ` +
+        `data-client="${h(c.name)}"><b>${h(c.name)}</b>${c.paused ? ' <span class="tag">paused</span>' : ''} ` +
+        `${streams || 'no keep-alives'} <span class="acts">${act}</span></div>`
+      );
     })
     .join('');
 }
@@ -111,6 +132,7 @@ export function clientsHtml(s: Snapshot): string {
 /** Renewals in flight, and the lease and key writes the primary applied last (raft entries as they commit). */
 export function flowHtml(s: Snapshot, inFlight: readonly RenewalInFlight[], commits: readonly string[]): string {
   const shown = inFlight.slice(0, 12);
+  const more = inFlight.length > shown.length ? `<li>… ${inFlight.length - shown.length} more</li>` : '';
   const renewals =
     shown.length === 0
       ? '<p class="none">no renewal in flight</p>'
@@ -118,9 +140,12 @@ export function flowHtml(s: Snapshot, inFlight: readonly RenewalInFlight[], comm
           .map((f) => {
             const via =
               s.primary !== undefined && f.endpoint !== s.primary ? ` → forwarded to the leader ${s.primary}` : '';
-            return `<li>${h(f.client)} → ${h(f.endpoint)}${h(via)}: renew ${h(f.label ?? formatLeaseId(f.lease))}, sent ${secs(s.t - f.sentUs, 3)} ago</li>`;
+            return (
+              `<li>${h(f.client)} → ${h(f.endpoint)}${h(via)}: renew ` +
+              `${h(f.label ?? formatLeaseId(f.lease))}, sent ${secs(s.t - f.sentUs, 3)} ago</li>`
+            );
           })
-          .join('')}${inFlight.length > shown.length ? `<li>… ${inFlight.length - shown.length} more</li>` : ''}</ul>`;
+          .join('')}${more}</ul>`;
   const applied =
     commits.length === 0 ? '<p class="none">nothing applied yet</p>' : `<pre>${h(commits.join('\n'))}</pre>`;
   return `<h3>renewals in flight</h3>${renewals}<h3>applied on the primary (raft entries)</h3>${applied}`;

@@ -24,7 +24,8 @@ export function alertLeads(r: RunResult, tl: AlertTimeline | undefined = alertTi
     const fired = firstFiring(tl, rule.name);
     if (keys.length === 0)
       out.push(
-        `alert ${rule.name}: ${fired === undefined ? 'never fired' : `first fired at ${sec(fired)}`}; no key was deleted`,
+        `alert ${rule.name}: ${fired === undefined ? 'never fired' : `first fired at ${sec(fired)}`}; no key was ` +
+          `deleted`,
       );
     for (const key of keys) {
       const del = firstDelete(r.trace.events, key)!;
@@ -32,7 +33,9 @@ export function alertLeads(r: RunResult, tl: AlertTimeline | undefined = alertTi
       if (fired === undefined) out.push(`alert ${rule.name}: never fired (${deleted})`);
       else
         out.push(
-          `alert ${rule.name}: fired at ${sec(fired)}, ${fired <= del ? `${sec(del - fired)} before` : `only ${sec(fired - del)} after`} ${deleted}`,
+          `alert ${rule.name}: fired at ${sec(fired)}, ${
+            fired <= del ? `${sec(del - fired)} before` : `only ${sec(fired - del)} after`
+          } ${deleted}`,
         );
     }
   }

@@ -59,7 +59,8 @@ export function explain(result: RunResult, label?: string): string[] {
     c.links.push(
       c.renewals === 1
         ? `renewed at ${formatTimeExact(last.t)} (expiry ${expiryText(last.fields?.expiry)})`
-        : `renewed ${c.renewals} times from ${formatTimeExact(c.firstRenewAt)} to ${formatTimeExact(last.t)} (last expiry ${expiryText(last.fields?.expiry)})`,
+        : `renewed ${c.renewals} times from ${formatTimeExact(c.firstRenewAt)} to ` +
+            `${formatTimeExact(last.t)} (last expiry ${expiryText(last.fields?.expiry)})`,
     );
     c.renewals = 0;
   };
@@ -97,7 +98,9 @@ export function explain(result: RunResult, label?: string): string[] {
         if (!primaryEvent) break;
         const expiry = e.fields?.expiry;
         chainOf(e.lease).links.push(
-          `granted at ${formatTimeExact(e.t)} with TTL ${String(e.fields?.ttl)} s${expiry === FOREVER ? ' while no lessor was primary' : ` (expiry ${expiryText(expiry)})`}`,
+          `granted at ${formatTimeExact(e.t)} with TTL ${String(e.fields?.ttl)} s${
+            expiry === FOREVER ? ' while no lessor was primary' : ` (expiry ${expiryText(expiry)})`
+          }`,
         );
         break;
       }
@@ -118,7 +121,8 @@ export function explain(result: RunResult, label?: string): string[] {
         // Whatever goes beyond now + extend + remaining TTL is Promote's pile-up spreading.
         const spreadUs = expiry - (e.t + extendUs + remaining * MICROS_PER_SECOND);
         const spreadText = spreadUs > 500 ? ` + ${formatSecondsMs(spreadUs)} s spread to avoid a revoke storm` : '';
-        const ttls = `remaining TTL ${String(remaining)} s + election timeout ${formatSecondsShort(extendUs)} s${spreadText}`;
+        const timeout = formatSecondsShort(extendUs);
+        const ttls = `remaining TTL ${String(remaining)} s + election timeout ${timeout} s${spreadText}`;
         c.links.push(`Promote on ${by} at ${formatTimeExact(e.t)} set expiry to ${expiryText(expiry)} (${ttls})`);
         break;
       }
@@ -133,7 +137,8 @@ export function explain(result: RunResult, label?: string): string[] {
         flushRenewals(c);
         if (c.offeredAt === undefined)
           c.links.push(
-            `expired at ${expiryText(e.fields?.expiry)}; the 500 ms run loop offered it for revocation at ${formatTimeExact(e.t)}`,
+            `expired at ${expiryText(e.fields?.expiry)}; the 500 ms run ` +
+              `loop offered it for revocation at ${formatTimeExact(e.t)}`,
           );
         else c.links.push(`still unrevoked, offered again at ${formatTimeExact(e.t)} (retry interval)`);
         c.offeredAt = e.t;

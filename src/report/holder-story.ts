@@ -51,7 +51,9 @@ export function holderStories(result: RunResult): string[] {
             : '';
         s.links.push({
           t: stoppedAt,
-          text: `stopped acting at ${at(stoppedAt)} (${String(f.reason)}${late > 0 ? `, noticed at ${at(e.t)}` : ''})${after}`,
+          text: `stopped acting at ${at(stoppedAt)} (${String(f.reason)}${
+            late > 0 ? `, noticed at ${at(e.t)}` : ''
+          })${after}`,
         });
         s.stoppedAt = stoppedAt;
         break;

@@ -1,4 +1,7 @@
-/** Reports on a replay (`lessor-sim/report`): the narrated timeline, explain's chains of causes, the verdict summary, the HTML timeline. */
+/**
+ * Reports on a replay (`lessor-sim/report`): the narrated timeline, explain's chains of causes, the verdict summary,
+ * the HTML timeline.
+ */
 export { narrate, type NarrateOptions } from './narrate.js';
 export { explain } from './explain.js';
 export { summary, toJson } from './summary.js';

@@ -73,29 +73,49 @@ function describe(
         ? `put ${String(e.fields?.key)} done at revision ${String(e.fields?.rev)} (the fencing token)`
         : `${String(e.fields?.op)} ok${fieldsText(fieldsOf(e), ['op'])}`;
     case 'lease-grant':
-      return `lease ${short(e.lease)} granted with TTL ${String(e.fields?.ttl)} s, expires at ${expiry(e.fields?.expiry)} s`;
+      return (
+        `lease ${short(e.lease)} granted with TTL ${String(e.fields?.ttl)}` +
+        ` s, expires at ${expiry(e.fields?.expiry)} s`
+      );
     case 'lease-renew':
-      return `lease ${short(e.lease)} renewed: TTL ${String(e.fields?.ttl)} s, now expires at ${expiry(e.fields?.expiry)} s`;
+      return (
+        `lease ${short(e.lease)} renewed: TTL ${String(e.fields?.ttl)}` +
+        ` s, now expires at ${expiry(e.fields?.expiry)} s`
+      );
     case 'lease-renew-wait':
       return `renew of ${short(e.lease)} waits: the lease has expired and its revoke is pending`;
     case 'lease-checkpoint':
-      return `lease ${short(e.lease)} checkpointed: ${String(e.fields?.remaining)} s remaining (used by the next Promote)`;
+      return (
+        `lease ${short(e.lease)} checkpointed: ${String(e.fields?.remaining)}` +
+        ` s remaining (used by the next Promote)`
+      );
     case 'lease-expired':
-      return `lease ${short(e.lease)} expired (expiry ${expiry(e.fields?.expiry)} s); the run loop offers it for revocation`;
+      return (
+        `lease ${short(e.lease)} expired (expiry ${expiry(e.fields?.expiry)}` +
+        ` s); the run loop offers it for revocation`
+      );
     case 'lease-revoke': {
       const keys = e.fields?.keys;
-      return `lease ${short(e.lease)} revoked${keys !== undefined && keys.length > 0 ? `: deleted ${keys.join(', ')}` : ' (no keys)'}`;
+      return `lease ${short(e.lease)} revoked${
+        keys !== undefined && keys.length > 0 ? `: deleted ${keys.join(', ')}` : ' (no keys)'
+      }`;
     }
     case 'server-expired-revoke':
       return e.fields?.ok === true
         ? undefined
-        : `revoke of expired lease ${short(e.lease)} failed: ${String(e.fields?.err)} (retried after the retry interval)`;
+        : `revoke of expired lease ${short(e.lease)} failed: ` +
+            `${String(e.fields?.err)} (retried after the retry interval)`;
     case 'server-expired-revoke-skipped':
       return `skipped revoking ${String(e.fields?.count)} expired leases: leadership not confirmed`;
     case 'server-checkpoint-refused':
       return `refused to checkpoint ${String(e.fields?.count)} leases: leadership not confirmed`;
     case 'lessor-promote':
-      return `lessor promoted: ${String(e.fields?.leases)} leases get remaining TTL + ${formatSecondsShort(e.fields?.extend ?? Number.NaN)} s${Number(e.fields?.spread) > 0 ? `; ${String(e.fields?.spread)} spread out to avoid a revoke storm` : ''}`;
+      return (
+        `lessor promoted: ${String(e.fields?.leases)} leases get remaining TTL + ` +
+        `${formatSecondsShort(e.fields?.extend ?? Number.NaN)} s${
+          Number(e.fields?.spread) > 0 ? `; ${String(e.fields?.spread)} spread out to avoid a revoke storm` : ''
+        }`
+      );
     case 'lessor-demote':
       return `lessor demoted: its ${String(e.fields?.leases)} leases no longer expire here`;
     case 'lessor-expired-dropped':
@@ -137,11 +157,17 @@ function describe(
     case 'client-unlock':
       return `released lock ${String(e.fields?.name)}`;
     case 'client-fenced-write':
-      return `write to ${String(e.fields?.resource)} with token ${String(e.fields?.token)}: ${e.fields?.accepted === true ? 'accepted' : 'REJECTED (stale token)'}`;
+      return (
+        `write to ${String(e.fields?.resource)} with token ${String(e.fields?.token)}` +
+        `: ${e.fields?.accepted === true ? 'accepted' : 'REJECTED (stale token)'}`
+      );
     case 'client-error':
       return `${String(e.fields?.op)} failed: ${String(e.fields?.err)}`;
     case 'holder-acquired':
-      return `holder acquired ${String(e.fields?.key)} with lease ${short(e.lease)} (fencing token ${String(e.fields?.token)}): it acts`;
+      return (
+        `holder acquired ${String(e.fields?.key)} with lease ` +
+        `${short(e.lease)} (fencing token ${String(e.fields?.token)}): it acts`
+      );
     case 'holder-noticed':
       return `holder noticed ${String(e.fields?.signal)}: ${String(e.fields?.verdict)}`;
     case 'holder-stop':

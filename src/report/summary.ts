@@ -16,9 +16,11 @@ function holderLines(r: RunResult): string[] {
   if (h === undefined) return out;
   for (const f of h.holders) {
     out.push(
-      `HOLDER ${f.holder}  ${f.acquisitions} acquisitions; believed ${sec(f.actingAfterRevokeUs)} after its lease was revoked (longest ${sec(f.maxActingAfterRevokeUs)}); ` +
+      `HOLDER ${f.holder}  ${f.acquisitions} acquisitions; believed ${sec(f.actingAfterRevokeUs)}` +
+        ` after its lease was revoked (longest ${sec(f.maxActingAfterRevokeUs)}); ` +
         `overlap ${sec(f.overlapUs)}; writes ${f.writesAccepted} accepted, ${f.writesRejected} rejected; ` +
-        `stale writes ${f.staleOffered} offered (all accepted without fencing), ${f.staleRejected} rejected, ${f.staleAccepted} accepted`,
+        `stale writes ${f.staleOffered} offered (all accepted without ` +
+        `fencing), ${f.staleRejected} rejected, ${f.staleAccepted} accepted`,
     );
   }
   out.push(`HOLDERS  overlap ${sec(h.overlapUs)}`);
@@ -31,12 +33,15 @@ export function summary(r: RunResult): string[] {
   if (r.setupError !== undefined) out.push(`SETUP ERROR  ${r.scenario.file}: ${r.setupError}`);
   if (r.stopped !== undefined)
     out.push(
-      `STOPPED  ${r.scenario.file}: at ${formatSeconds(r.stopped.atUs)} s after ${r.stopped.events} events: ${r.stopped.message}; later assertions were not evaluated`,
+      `STOPPED  ${r.scenario.file}: at ${formatSeconds(r.stopped.atUs)} s after ` +
+        `${r.stopped.events} events: ${r.stopped.message}; later assertions were not evaluated`,
     );
   for (const a of r.assertions) {
     const where = `${r.scenario.file}:${a.step.pos.line}`;
     out.push(
-      `${a.pass ? 'PASS' : 'FAIL'}  ${where}  at ${formatSeconds(a.atUs)} s  ${a.text}${a.pass ? '' : ` — got ${a.got}`}`,
+      `${a.pass ? 'PASS' : 'FAIL'}  ${where}  at ${formatSeconds(a.atUs)} s  ${a.text}${
+        a.pass ? '' : ` — got ${a.got}`
+      }`,
     );
   }
   out.push(...holderLines(r));

@@ -65,7 +65,8 @@ const leaseCount = mapped(
 export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFields<F>> } = {
   'key-exists': {
     description:
-      'A linearizable read of the key on the leader (with via: a serializable read on that member) finds it / does not.',
+      'A linearizable read of the key on the leader (with via: ' +
+      'a serializable read on that member) finds it / does not.',
     fields: { key: keyField, exists: req('exists', bool, 'Whether the read finds the key.'), via },
   },
   'key-value': {
@@ -136,7 +137,8 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
   },
   'expiry-queue': {
     description:
-      "Extension: the member's lessor holds this many entries in its expiry queue (etcd's lease expired notifier). A follower should hold none (bug D1, etcd-io/etcd#11495).",
+      "Extension: the member's lessor holds this many entries in its expiry queue (etcd's " +
+      'lease expired notifier). A follower should hold none (bug D1, etcd-io/etcd#11495).',
     fields: {
       member: req('member', member, 'Member whose lessor is inspected.'),
       entries: req(
@@ -170,7 +172,8 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
   },
   'holder-stale-accepted': {
     description:
-      "Extension: the fenced resource accepted exactly this many of the holder's writes made after its lease was revoked.",
+      'Extension: the fenced resource accepted exactly this many ' +
+      "of the holder's writes made after its lease was revoked.",
     fields: {
       holder,
       staleAccepted: req('stale-accepted', int(0, MAX, 'a count (0 or more)'), 'Number of stale writes accepted.'),
@@ -220,7 +223,8 @@ export function decodeAssertion(map: FieldMap, ctx: ParseContext, alsoAllowed: r
     const expected = [...ASSERTION_KEYS, ...alsoAllowed];
     ctx.error(
       e.keyPos,
-      `unknown key ${quote(e.key)} in expect step; expected one of: ${expected.join(', ')}${didYouMean(e.key, expected)}`,
+      `unknown key ${quote(e.key)} in expect step; expected one ` +
+        `of: ${expected.join(', ')}${didYouMean(e.key, expected)}`,
     );
   }
   if (unknown.length > 0) return INVALID;
@@ -240,11 +244,17 @@ export function decodeAssertion(map: FieldMap, ctx: ParseContext, alsoAllowed: r
 function mismatchMessage(given: readonly string[], matching: readonly FormEntry[]): string {
   const [one] = matching;
   if (matching.length > 1) {
-    return `expect holds more than one assertion (${matching.map((f) => signature(f.required)).join(' and ')}); give each its own expect step`;
+    return (
+      `expect holds more than one assertion (` +
+      `${matching.map((f) => signature(f.required)).join(' and ')}); give each its own expect step`
+    );
   }
   if (one) {
     const extra = given.filter((k) => !one.allowed.includes(k));
-    return `${extra.map((k) => `"${k}"`).join(', ')} does not belong in a ${one.form} assertion; it takes: ${one.allowed.join(', ')}`;
+    return (
+      `${extra.map((k) => `"${k}"`).join(', ')} does not belong in ` +
+      `a ${one.form} assertion; it takes: ${one.allowed.join(', ')}`
+    );
   }
   const overlap = (f: FormEntry) => f.required.filter((k) => given.includes(k)).length;
   const most = Math.max(...FORMS.map(overlap));

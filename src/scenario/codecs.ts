@@ -177,7 +177,8 @@ export const leaseRef = reference(
   leaseLabel,
   (label, ctx) => ctx.labels.find(label) !== undefined,
   (label) =>
-    `lease label ${quote(label)} is not granted by any earlier step; a label must be defined by grant or grant-many before it is used`,
+    `lease label ${quote(label)} is not granted by any earlier step; ` +
+    `a label must be defined by grant or grant-many before it is used`,
 );
 
 export const lockName = text('a lock name such as /locks/payment', { anyScalar: true });
@@ -357,7 +358,8 @@ export function holderStrategy(builtIn: readonly string[]): Codec<string> {
       return reject(
         ctx,
         node,
-        `unknown holder strategy ${node.kind === 'scalar' ? quote(v) : describeNode(node)}; expected ${expected}${didYouMean(v, builtIn)}`,
+        `unknown holder strategy ${node.kind === 'scalar' ? quote(v) : describeNode(node)}` +
+          `; expected ${expected}${didYouMean(v, builtIn)}`,
       );
     },
   };

@@ -127,7 +127,8 @@ class Converter {
     if (this.expanded > MAX_ALIAS_EXPANSION) {
       this.abort(
         pos,
-        `YAML aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes (a billion-laughs file?); write the values out instead`,
+        `YAML aliases expand to more than ${MAX_ALIAS_EXPANSION} ` +
+          `nodes (a billion-laughs file?); write the values out instead`,
       );
     }
     // Errors about the value as a whole point at the alias; errors inside it point at the anchored original.

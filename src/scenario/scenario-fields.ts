@@ -76,13 +76,15 @@ const CLUSTER_FIELDS: FieldsFor<ScenarioCluster> = {
   expiredLeaseRetryUs: opt(
     'expired-lease-retry',
     duration({ positive: true }),
-    "Extension: LessorConfig.ExpiredLeasesRetryInterval; unset derives etcd's ReqTimeout(), 5s + 2 × election-timeout.",
+    'Extension: LessorConfig.ExpiredLeasesRetryInterval; unset ' +
+      "derives etcd's ReqTimeout(), 5s + 2 × election-timeout.",
   ),
   snapshotCount: def(
     'snapshot-count',
     int(1, Number.MAX_SAFE_INTEGER, 'a whole number of entries, at least 1'),
     DEFAULT_SNAPSHOT_COUNT,
-    'Extension: --snapshot-count, applied entries between snapshots; a snapshot saves the consistent index, which in v3.4 bounds what a restart applies again.',
+    'Extension: --snapshot-count, applied entries between snapshots; a snapshot ' +
+      'saves the consistent index, which in v3.4 bounds what a restart applies again.',
   ),
 };
 
@@ -102,7 +104,8 @@ function checkCluster(d: Decoded<ScenarioCluster>, ctx: ParseContext): boolean {
     // Point at whichever of the two the file wrote; the election timeout when it wrote both.
     ctx.error(
       posOf.electionTimeoutUs ?? at('heartbeatUs'),
-      `election-timeout ${formatDuration(c.electionTimeoutUs)} is less than 5 heartbeats (${formatDuration(5 * c.heartbeatUs)}); etcd refuses to start`,
+      `election-timeout ${formatDuration(c.electionTimeoutUs)} is less than 5 ` +
+        `heartbeats (${formatDuration(5 * c.heartbeatUs)}); etcd refuses to start`,
     );
   }
   if (c.electionTimeoutUs > ms(MAX_ELECTION_MS)) {
@@ -189,17 +192,20 @@ export const TOP_LEVEL_FIELDS: FieldsFor<ScenarioFields> = {
   fixes: opt(
     'fixes',
     list(oneOf(FIX_NAMES), { unique: true }),
-    'Extension: proposed fixes to switch on (the dual of bugs: how etcd would have to change to remove a finding class).',
+    'Extension: proposed fixes to switch on (the dual of bugs: ' +
+      'how etcd would have to change to remove a finding class).',
   ),
   expectedDifferences: opt(
     'expected-differences',
     list(expectedDifference),
-    'Extension: events `diff` may show outside tolerance or on one side only, each with its reason; any other such event makes `diff` disagree.',
+    'Extension: events `diff` may show outside tolerance or on one side ' +
+      'only, each with its reason; any other such event makes `diff` disagree.',
   ),
   steps: req('steps', steps, 'The timed steps, in time order.'),
   durationUs: opt(
     'duration',
     duration(),
-    "Extension: virtual time to run until; not before the last step, at most 24h. Default: 1s after the last step's last action.",
+    'Extension: virtual time to run until; not before the last step, ' +
+      "at most 24h. Default: 1s after the last step's last action.",
   ),
 };

@@ -15,7 +15,8 @@ export function buildSchema(): JsonSchema {
       TOP_LEVEL_FIELDS,
       'A simulated etcd cluster, timed steps that drive it, and assertions on what it observes. ' +
         'Durations are strings with a unit (250ms, 4.5s, 1m30s); TTLs are whole seconds. ' +
-        'The parser checks more than this schema can say: members exist, lease labels are granted before use, steps are in time order.',
+        'The parser checks more than this schema can say: members exist, ' +
+        'lease labels are granted before use, steps are in time order.',
     ),
     $defs: stepSchemaDefs(),
   };

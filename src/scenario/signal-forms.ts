@@ -54,7 +54,8 @@ const metricSelector: Codec<MetricValueAssertion['metric']> = {
 export const SIGNAL_FORMS = {
   'alert-firing': {
     description:
-      'Extension: some instance of the alert (a rule of the alerts section) is firing / none is, by the last rule evaluation.',
+      'Extension: some instance of the alert (a rule of the alerts ' +
+      'section) is firing / none is, by the last rule evaluation.',
     fields: {
       alert: req('alert', alertRef, 'Name of a rule in the alerts section.'),
       firing: req('firing', bool, 'Whether the alert is firing.'),

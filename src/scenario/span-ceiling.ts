@@ -9,9 +9,15 @@ import { formatDuration } from './duration.js';
 export const MAX_SPAN_US: Micros = 24 * 3_600_000_000;
 
 export function durationBeyondCeiling(durationUs: Micros): string {
-  return `duration ${formatDuration(durationUs)} is beyond the ceiling of ${formatDuration(MAX_SPAN_US)} of virtual time a scenario may span; shorten it, or split the scenario`;
+  return (
+    `duration ${formatDuration(durationUs)} is beyond the ceiling of ${formatDuration(MAX_SPAN_US)}` +
+    ` of virtual time a scenario may span; shorten it, or split the scenario`
+  );
 }
 
 export function stepBeyondCeiling(endUs: Micros): string {
-  return `this step runs until ${formatDuration(endUs)}, beyond the ceiling of ${formatDuration(MAX_SPAN_US)} of virtual time a scenario may span`;
+  return (
+    `this step runs until ${formatDuration(endUs)}, beyond the ceiling of ` +
+    `${formatDuration(MAX_SPAN_US)} of virtual time a scenario may span`
+  );
 }

@@ -29,7 +29,8 @@ const AT: FieldsFor<{ atUs: Micros }> = {
   atUs: req('at', duration(), 'Virtual time since the start at which the step runs, e.g. 1m30s.'),
 };
 const EXPECT_DESCRIPTION =
-  'Fails the scenario (and the CLI exit code) when the assertion is false. Runs after every other event due at the same instant.';
+  'Fails the scenario (and the CLI exit code) when the assertion ' +
+  'is false. Runs after every other event due at the same instant.';
 
 export const STEP_KIND_NAMES: readonly StepKind[] = [...(Object.keys(STEP_KINDS) as FieldKind[]), 'expect'];
 
@@ -55,7 +56,8 @@ export const steps: Codec<Step[]> = {
         ok = false;
         ctx.error(
           at.pos,
-          `step at ${formatDuration(at.atUs)} comes after a step at ${formatDuration(previous.atUs)} (line ${previous.pos.line}); steps must be in time order`,
+          `step at ${formatDuration(at.atUs)} comes after a step at ` +
+            `${formatDuration(previous.atUs)} (line ${previous.pos.line}); steps must be in time order`,
         );
       }
       if (at) previous = at;

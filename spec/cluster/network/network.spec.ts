@@ -40,32 +40,36 @@ describe('Network', () => {
     ]);
   });
 
-  it('keeps each link FIFO under jitter, with every delay within [latency, latency + jitter] unless held back by FIFO', () => {
-    const { sched, got, send } = setup({ latencyUs: ms(1), jitterUs: ms(5) });
-    const sentAt: Micros[] = [];
-    for (let i = 0; i < 500; i++) {
-      sched.at(i * 100, () => {
-        sentAt.push(sched.now());
-        send('n1', 'n2', String(i));
+  it(
+    'keeps each link FIFO under jitter, with every delay within ' +
+      '[latency, latency + jitter] unless held back by FIFO',
+    () => {
+      const { sched, got, send } = setup({ latencyUs: ms(1), jitterUs: ms(5) });
+      const sentAt: Micros[] = [];
+      for (let i = 0; i < 500; i++) {
+        sched.at(i * 100, () => {
+          sentAt.push(sched.now());
+          send('n1', 'n2', String(i));
+        });
+      }
+      sched.runUntilIdle();
+      expect(got.map(([l]) => Number(l))).toEqual(Array.from({ length: 500 }, (_, i) => i));
+      let prev = 0;
+      let overtakingPrevented = 0;
+      const delays = new Set<number>();
+      got.forEach(([, at], i) => {
+        const d = at - sentAt[i]!;
+        expect(d).toBeGreaterThanOrEqual(ms(1));
+        if (at === prev && d > ms(1)) overtakingPrevented++;
+        else expect(d).toBeLessThanOrEqual(ms(6));
+        delays.add(d);
+        prev = at;
       });
-    }
-    sched.runUntilIdle();
-    expect(got.map(([l]) => Number(l))).toEqual(Array.from({ length: 500 }, (_, i) => i));
-    let prev = 0;
-    let overtakingPrevented = 0;
-    const delays = new Set<number>();
-    got.forEach(([, at], i) => {
-      const d = at - sentAt[i]!;
-      expect(d).toBeGreaterThanOrEqual(ms(1));
-      if (at === prev && d > ms(1)) overtakingPrevented++;
-      else expect(d).toBeLessThanOrEqual(ms(6));
-      delays.add(d);
-      prev = at;
-    });
-    // Jitter really varies, and FIFO really had to hold messages back.
-    expect(delays.size).toBeGreaterThan(100);
-    expect(overtakingPrevented).toBeGreaterThan(0);
-  });
+      // Jitter really varies, and FIFO really had to hold messages back.
+      expect(delays.size).toBeGreaterThan(100);
+      expect(overtakingPrevented).toBeGreaterThan(0);
+    },
+  );
 
   it('drops about the configured share of peer messages and never a client message', () => {
     const { sched, got, send } = setup({ lossProbability: 0.3 });

@@ -81,30 +81,34 @@ describe('leader failure', () => {
     expect(c.node('n1').role).toBe('leader');
   });
 
-  it('a leader stopped (SIGSTOP) past an election timeout is replaced, and on resume steps down for the higher term', () => {
-    const c = elected(1);
-    c.node('n1').propose('before');
-    c.run(ms(100));
-    c.proc('n1').pause();
-    const pausedAt = c.now;
-    const at = c.runUntil(() => c.leader() !== undefined && c.leader()!.id !== 'n1', 4 * ET)!;
-    expect(at - pausedAt).toBeGreaterThanOrEqual(ET - ms(100));
-    const newLeader = c.leader()!;
-    newLeader.propose('during');
-    c.run(3 * ET - (c.now - pausedAt));
-    expect(c.node('n1').role).toBe('leader');
-    expect(c.node('n1').term).toBe(1);
+  it(
+    'a leader stopped (SIGSTOP) past an election timeout is ' +
+      'replaced, and on resume steps down for the higher term',
+    () => {
+      const c = elected(1);
+      c.node('n1').propose('before');
+      c.run(ms(100));
+      c.proc('n1').pause();
+      const pausedAt = c.now;
+      const at = c.runUntil(() => c.leader() !== undefined && c.leader()!.id !== 'n1', 4 * ET)!;
+      expect(at - pausedAt).toBeGreaterThanOrEqual(ET - ms(100));
+      const newLeader = c.leader()!;
+      newLeader.propose('during');
+      c.run(3 * ET - (c.now - pausedAt));
+      expect(c.node('n1').role).toBe('leader');
+      expect(c.node('n1').term).toBe(1);
 
-    c.proc('n1').resume();
-    c.run(ms(20));
-    expect(c.node('n1').role).toBe('follower');
-    expect(c.node('n1').term).toBe(newLeader.term);
-    expect(c.node('n1').leader).toBe(newLeader.id);
-    expect(c.trace.lines().filter((l) => l.includes('n1 raft-step-down'))).toEqual([
-      `${formatSeconds(pausedAt + 3 * ET)} n1 raft-step-down - reason=higher-term`,
-    ]);
-    c.run(ms(200));
-    expect(c.appliedBy('n1').map((a) => a.entry.data)).toEqual(c.appliedBy(newLeader.id).map((a) => a.entry.data));
-    expect(c.appliedBy('n1').map((a) => a.entry.data)).toContain('during');
-  });
+      c.proc('n1').resume();
+      c.run(ms(20));
+      expect(c.node('n1').role).toBe('follower');
+      expect(c.node('n1').term).toBe(newLeader.term);
+      expect(c.node('n1').leader).toBe(newLeader.id);
+      expect(c.trace.lines().filter((l) => l.includes('n1 raft-step-down'))).toEqual([
+        `${formatSeconds(pausedAt + 3 * ET)} n1 raft-step-down - reason=higher-term`,
+      ]);
+      c.run(ms(200));
+      expect(c.appliedBy('n1').map((a) => a.entry.data)).toEqual(c.appliedBy(newLeader.id).map((a) => a.entry.data));
+      expect(c.appliedBy('n1').map((a) => a.entry.data)).toContain('during');
+    },
+  );
 });

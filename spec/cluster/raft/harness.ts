@@ -182,7 +182,8 @@ export class RaftCluster {
     if (c === undefined) this.committed.set(e.index, e);
     else if (c.term !== e.term || c.data !== e.data) {
       throw new Error(
-        `state machine safety: ${id} applied ${e.term}/${String(e.data)} at ${e.index}, another member ${c.term}/${String(c.data)}`,
+        `state machine safety: ${id} applied ${e.term}/${String(e.data)}` +
+          ` at ${e.index}, another member ${c.term}/${String(c.data)}`,
       );
     }
     let durable = 0;

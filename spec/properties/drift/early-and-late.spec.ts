@@ -63,12 +63,16 @@ describe('wall-clock jumps move only the 3.4 heaps, and only later', () => {
     expect(d.driftUs!).toBeLessThanOrEqual(seconds(5) + ms(502));
   });
 
-  it('v3.4, forward jump: due early but expired() reads the monotonic clock, so it is re-armed one retry interval (7 s) on', () => {
-    const d = jump(V3_4, seconds(5));
-    // Looked at 5 s early (t ≈ 6 s), not expired, re-armed at +7 s: revoked ≈ 2 s late, never early.
-    expect(d.driftUs!).toBeGreaterThan(seconds(1.9));
-    expect(d.driftUs!).toBeLessThanOrEqual(seconds(7) + ms(502));
-  });
+  it(
+    'v3.4, forward jump: due early but expired() reads the ' +
+      'monotonic clock, so it is re-armed one retry interval (7 s) on',
+    () => {
+      const d = jump(V3_4, seconds(5));
+      // Looked at 5 s early (t ≈ 6 s), not expired, re-armed at +7 s: revoked ≈ 2 s late, never early.
+      expect(d.driftUs!).toBeGreaterThan(seconds(1.9));
+      expect(d.driftUs!).toBeLessThanOrEqual(seconds(7) + ms(502));
+    },
+  );
 
   it.each([seconds(5), -seconds(5)])('v3.5 ignores a jump of %i µs', (delta) => {
     const d = jump(V3_5, delta);

@@ -79,40 +79,44 @@ function run(s: Scenario) {
 }
 
 describe('TTL drift over random leader changes, pauses, partitions and stalls', () => {
-  it('every lease is revoked, with 0 ≤ drift ≤ driftBound (C4 stale revokes and A7 stale checkpoints excepted below zero)', () => {
-    let runs = 0;
-    let withChanges = 0;
-    fc.assert(
-      fc.property(scenario, (s) => {
-        const { r, leases, commitLatencyUs } = run(s);
-        const drifts = measureDrift(r.events);
-        expect(drifts.map((d) => d.lease).sort()).toEqual(leases.map((l) => l.id));
-        for (const d of drifts) {
-          expect(d.driftUs, `lease ${d.lease} never revoked`).toBeDefined();
-          const bound = driftBound({
-            ttlUs: d.ttl * MICROS_PER_SECOND,
-            electionTimeoutUs: seconds(1),
-            commitLatencyUs,
-            ...(s.checkpoint === undefined
-              ? {}
-              : { checkpointIntervalUs: s.checkpoint.intervalUs, loopWorkUs: commitLatencyUs }),
-            spreadDelayUs: d.maxSpreadUs,
-            retryIntervalUs: seconds(7),
-            failedAttempts: d.failedAttempts,
-            leaderChanges: d.leaderChanges,
-            fullTtlChanges: d.fullTtlChanges,
-            gapUs: d.gapUs,
-          });
-          expect(d.driftUs!).toBeLessThanOrEqual(bound);
-          // Below zero only through an old leader's revoke (C4) or a stale checkpoint (A7): docs/drift.md.
-          if (!d.staleCheckpoint && !d.staleRevoke) expect(d.driftUs!).toBeGreaterThanOrEqual(0);
-          if (d.leaderChanges > 0) withChanges++;
-        }
-        runs++;
-      }),
-      fcParams(Number(process.env.DRIFT_RUNS ?? 60)),
-    );
-    // The schedules must actually move leases through leader changes, or the bound is tested on nothing.
-    expect(withChanges).toBeGreaterThan(runs / 4);
-  });
+  it(
+    'every lease is revoked, with 0 ≤ drift ≤ driftBound (C4 ' +
+      'stale revokes and A7 stale checkpoints excepted below zero)',
+    () => {
+      let runs = 0;
+      let withChanges = 0;
+      fc.assert(
+        fc.property(scenario, (s) => {
+          const { r, leases, commitLatencyUs } = run(s);
+          const drifts = measureDrift(r.events);
+          expect(drifts.map((d) => d.lease).sort()).toEqual(leases.map((l) => l.id));
+          for (const d of drifts) {
+            expect(d.driftUs, `lease ${d.lease} never revoked`).toBeDefined();
+            const bound = driftBound({
+              ttlUs: d.ttl * MICROS_PER_SECOND,
+              electionTimeoutUs: seconds(1),
+              commitLatencyUs,
+              ...(s.checkpoint === undefined
+                ? {}
+                : { checkpointIntervalUs: s.checkpoint.intervalUs, loopWorkUs: commitLatencyUs }),
+              spreadDelayUs: d.maxSpreadUs,
+              retryIntervalUs: seconds(7),
+              failedAttempts: d.failedAttempts,
+              leaderChanges: d.leaderChanges,
+              fullTtlChanges: d.fullTtlChanges,
+              gapUs: d.gapUs,
+            });
+            expect(d.driftUs!).toBeLessThanOrEqual(bound);
+            // Below zero only through an old leader's revoke (C4) or a stale checkpoint (A7): docs/drift.md.
+            if (!d.staleCheckpoint && !d.staleRevoke) expect(d.driftUs!).toBeGreaterThanOrEqual(0);
+            if (d.leaderChanges > 0) withChanges++;
+          }
+          runs++;
+        }),
+        fcParams(Number(process.env.DRIFT_RUNS ?? 60)),
+      );
+      // The schedules must actually move leases through leader changes, or the bound is tested on nothing.
+      expect(withChanges).toBeGreaterThan(runs / 4);
+    },
+  );
 });

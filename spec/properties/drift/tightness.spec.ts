@@ -39,11 +39,13 @@ describe('driftBound is reached', () => {
       expect(r.drift.driftUs!).toBeLessThanOrEqual(r.boundUs);
       expect(r.ratio).toBeGreaterThan(0.9);
       lines.push(
-        `${c.name}: drift ${formatSeconds(r.drift.driftUs!)} s, bound ${formatSeconds(r.boundUs)} s, ratio ${r.ratio.toFixed(4)} (${r.runs} runs)`,
+        `${c.name}: drift ${formatSeconds(r.drift.driftUs!)} s, bound ` +
+          `${formatSeconds(r.boundUs)} s, ratio ${r.ratio.toFixed(4)} (${r.runs} runs)`,
       );
     }
     console.log(
-      `driftBound = k·(ET + Δ + G + Lag) + k_T·TTL + (k − k_T)·min(TTL, CPI + C + 1 s) + Lag + G + f·RT, Lag = P + W + C\n${lines.join('\n')}`,
+      `driftBound = k·(ET + Δ + G + Lag) + k_T·TTL + (k − k_T)·min(TTL, ` +
+        `CPI + C + 1 s) + Lag + G + f·RT, Lag = P + W + C\n${lines.join('\n')}`,
     );
   });
 });

@@ -31,26 +31,30 @@ describe('revoke storm on a stable leader', () => {
     );
   });
 
-  it('the limit is on offers, not applies: after the leader is cut off for 0.8 s, 1500 revokes apply within one second', () => {
-    // Offers go on at 500 per tick while nothing commits; on heal every batch's 16 in-flight proposals
-    // commit and the batches drain together. No leader change (0.8 s < the election timeout).
-    const run = runStorm({
-      leases: 3000,
-      ttl: 5,
-      untilUs: seconds(60),
-      actions: [
-        { at: seconds(6.6), run: (c) => c.partition([['n1'], ['n2', 'n3']]) },
-        { at: seconds(7.4), run: (c) => c.heal() },
-      ],
-    });
-    expect(run.revoked).toBe(3000);
-    expect(run.events.filter((e) => e.kind === 'lessor-promote')).toHaveLength(1);
-    expect(
-      maxInWindow(
-        run.events.filter((e) => e.kind === 'lease-expired').map((e) => e.t),
-        MICROS_PER_SECOND,
-      ).count,
-    ).toBe(1000);
-    expect(maxInWindow([...primaryRevokes(run.events).values()], MICROS_PER_SECOND).count).toBe(1500);
-  });
+  it(
+    'the limit is on offers, not applies: after the leader is ' +
+      'cut off for 0.8 s, 1500 revokes apply within one second',
+    () => {
+      // Offers go on at 500 per tick while nothing commits; on heal every batch's 16 in-flight proposals
+      // commit and the batches drain together. No leader change (0.8 s < the election timeout).
+      const run = runStorm({
+        leases: 3000,
+        ttl: 5,
+        untilUs: seconds(60),
+        actions: [
+          { at: seconds(6.6), run: (c) => c.partition([['n1'], ['n2', 'n3']]) },
+          { at: seconds(7.4), run: (c) => c.heal() },
+        ],
+      });
+      expect(run.revoked).toBe(3000);
+      expect(run.events.filter((e) => e.kind === 'lessor-promote')).toHaveLength(1);
+      expect(
+        maxInWindow(
+          run.events.filter((e) => e.kind === 'lease-expired').map((e) => e.t),
+          MICROS_PER_SECOND,
+        ).count,
+      ).toBe(1000);
+      expect(maxInWindow([...primaryRevokes(run.events).values()], MICROS_PER_SECOND).count).toBe(1500);
+    },
+  );
 });

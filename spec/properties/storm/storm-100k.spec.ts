@@ -11,7 +11,8 @@ describe('100,000 leases expiring together', () => {
     // 200 iterations of 500: the last batch goes out 99.5 s after the first, then drains in 32 rounds.
     expect(f.drainUs).toBe(seconds(99.5) + 32 * 2000 + 498_000);
     console.log(
-      `100k storm: drain ${formatSeconds(f.drainUs)} s, peak ${f.peakPerSecond}/s, worst lag ${formatSeconds(f.worstLag)} s\n${formatRateCurve(revokeRateCurve(run.events, seconds(1)), 6)}`,
+      `100k storm: drain ${formatSeconds(f.drainUs)} s, peak ${f.peakPerSecond}/s, worst lag ` +
+        `${formatSeconds(f.worstLag)} s\n${formatRateCurve(revokeRateCurve(run.events, seconds(1)), 6)}`,
     );
   });
 });

@@ -77,7 +77,9 @@ interface PlaywrightCore {
 
 describe('timeline page in headless Chromium', () => {
   it.skipIf(missing !== undefined)(
-    `shows member, lease and client lanes, tooltips on hover, and a real picture${missing === undefined ? '' : ` (SKIPPED: ${missing})`}`,
+    `shows member, lease and client lanes, tooltips on hover, and a real picture${
+      missing === undefined ? '' : ` (SKIPPED: ${missing})`
+    }`,
     async () => {
       const result = runFixture('leader-change.yaml');
       const work = mkdtempSync(join(tmpdir(), 'lessor-sim-render-'));

@@ -85,7 +85,8 @@ describe('renderTimelineHtml', () => {
     expect(page).not.toContain('<img');
     expect(page).not.toContain('<b>t</b>');
     expect(page).toContain(
-      '&lt;/pre&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot; &#39;too&#39;',
+      '&lt;/pre&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img ' +
+        'src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot; &#39;too&#39;',
     );
     expect(page).toContain('/k&lt;script&gt;x&lt;/script&gt;');
     expect(page).toContain('<title>&lt;b&gt;t&lt;/b&gt;</title>');

@@ -30,7 +30,8 @@ export async function runCheck(o: CheckCommandOptions, io: CliIO, junit?: string
     ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
   };
   io.err(
-    `lessor-sim check: campaign seed ${o.seed}${o.seedGiven ? '' : ' (random)'}, ${o.runs ?? 'unbounded'} runs, shard ${o.shard.index}/${o.shard.count}, ${o.workers} workers`,
+    `lessor-sim check: campaign seed ${o.seed}${o.seedGiven ? '' : ' (random)'}, ` +
+      `${o.runs ?? 'unbounded'} runs, shard ${o.shard.index}/${o.shard.count}, ${o.workers} workers`,
   );
   const outcomes: RunOutcome[] = [];
   const started = Date.now();
@@ -44,7 +45,9 @@ export async function runCheck(o: CheckCommandOptions, io: CliIO, junit?: string
     if (!final && now - lastDraw < PROGRESS_EVERY_MS) return;
     lastDraw = now;
     const rate = outcomes.length / Math.max((now - started) / 1000, 1e-3);
-    const line = `${outcomes.length}${total === undefined ? '' : `/${total}`} runs, ${violations} violations${stopped > 0 ? `, ${stopped} stopped` : ''}, ${rate.toFixed(1)} runs/s`;
+    const line =
+      `${outcomes.length}${total === undefined ? '' : `/${total}`} runs, ${violations} ` +
+      `violations${stopped > 0 ? `, ${stopped} stopped` : ''}, ${rate.toFixed(1)} runs/s`;
     if (io.progress !== undefined) io.progress(line);
     else io.err(line);
   };
@@ -93,12 +96,14 @@ function summarize(
   const failing = outcomes.filter((r) => r.violation !== undefined);
   const range = outcomes.length === 0 ? 'none' : `indices ${outcomes[0]!.index}..${outcomes.at(-1)!.index}`;
   io.out(
-    `${outcomes.length} runs (${range}), ${failing.length} with a violation${stoppedCount(outcomes)}, ${(outcomes.length / Math.max(seconds, 1e-3)).toFixed(1)} runs/s on ${o.workers} workers`,
+    `${outcomes.length} runs (${range}), ${failing.length} with a violation${stoppedCount(outcomes)}` +
+      `, ${(outcomes.length / Math.max(seconds, 1e-3)).toFixed(1)} runs/s on ${o.workers} workers`,
   );
   for (const r of failing) {
     const v = r.violation!;
     io.out(
-      `  run ${r.index} (run seed ${r.runSeed}): ${v.property} at ${formatSeconds(v.atUs)} s, trace line ${v.traceLine}: ${v.message}`,
+      `  run ${r.index} (run seed ${r.runSeed}): ${v.property} at ` +
+        `${formatSeconds(v.atUs)} s, trace line ${v.traceLine}: ${v.message}`,
     );
     io.out(`    class: ${classLine(r)}`);
     if (o.out !== undefined && r.counterexample !== undefined) {
@@ -112,7 +117,8 @@ function summarize(
     const s = r.stopped;
     if (s !== undefined)
       io.out(
-        `  run ${r.index} (run seed ${r.runSeed}): stopped at ${formatSeconds(s.atUs)} s after ${s.events} events, not judged: ${s.message}`,
+        `  run ${r.index} (run seed ${r.runSeed}): stopped at ` +
+          `${formatSeconds(s.atUs)} s after ${s.events} events, not judged: ${s.message}`,
       );
   }
   const byProperty = new Map<string, number>();
@@ -134,7 +140,9 @@ function summarize(
     }
   }
   io.out(
-    `reproduce: ${reproduceLine(o)}${o.out === undefined && failing.length > 0 ? ' --out DIR   (to shrink and write counterexamples)' : ''}`,
+    `reproduce: ${reproduceLine(o)}${
+      o.out === undefined && failing.length > 0 ? ' --out DIR   (to shrink and write counterexamples)' : ''
+    }`,
   );
   return written;
 }
@@ -155,7 +163,10 @@ function checkJunit(
       const file = files.get(r.index);
       const replay =
         file !== undefined ? `npx lessor-sim run ${file}` : `npx ${reproduceLine(o)} --property ${p} --out DIR`;
-      return `run ${r.index} (run seed ${r.runSeed}) at ${(v.atUs / 1e6).toFixed(6)} s, trace line ${v.traceLine}: ${v.message}\nreplay: ${replay}`;
+      return (
+        `run ${r.index} (run seed ${r.runSeed}) at ${(v.atUs / 1e6).toFixed(6)}` +
+        ` s, trace line ${v.traceLine}: ${v.message}\nreplay: ${replay}`
+      );
     });
     return {
       name: p,

@@ -14,7 +14,8 @@ function startWorker(workerData: WorkerData): Worker {
   if (!FROM_SOURCE) return new Worker(new URL('./check-worker.js', import.meta.url), { workerData });
   const tsx = import.meta.resolve('tsx/esm/api');
   const worker = new URL('./check-worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(worker)}); });`;
+  const load = `import(${JSON.stringify(worker)})`;
+  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return ${load}; });`;
   return new Worker(boot, { eval: true, workerData });
 }
 

@@ -18,7 +18,8 @@ export const renderCommand: Command = {
     const { renderTimelineHtml } = await import('../../report/render/index.js');
     writeOutput(out, renderTimelineHtml(r));
     inv.io.out(
-      `wrote ${out} (${r.assertions.filter((a) => a.pass).length}/${r.assertions.length} assertions passed, trace sha256 ${r.trace.hash()})`,
+      `wrote ${out} (${r.assertions.filter((a) => a.pass).length}/` +
+        `${r.assertions.length} assertions passed, trace sha256 ${r.trace.hash()})`,
     );
     return exitCodeOf([r]);
   },

@@ -1,4 +1,6 @@
-/** `lessor-sim run`'s work: replay each scenario, print timeline and verdicts (or JSON), a total, and the JUnit report. */
+/**
+ * `lessor-sim run`'s work: replay each scenario, print timeline and verdicts (or JSON), a total, and the JUnit report.
+ */
 import { narrate } from '../../report/narrate.js';
 import { summary, toJson } from '../../report/summary.js';
 import type { RunOptions, RunResult } from '../../scenario/replay/runner.js';
@@ -61,7 +63,9 @@ export function runFiles(
 
 /** The command that replays this result exactly. */
 export function replayCommand(r: RunResult, opts: RunOptions): string {
-  return `npx lessor-sim run ${r.scenario.file}${opts.seed !== undefined ? ` --seed ${r.seed}` : ''}${opts.profile !== undefined ? ` --profile ${r.profile}` : ''}`;
+  return `npx lessor-sim run ${r.scenario.file}${
+    opts.seed !== undefined ? ` --seed ${r.seed}` : ''
+  }${opts.profile !== undefined ? ` --profile ${r.profile}` : ''}`;
 }
 
 function suiteOf(r: RunResult, seconds: number, opts: RunOptions): JUnitSuite {
@@ -77,7 +81,9 @@ function suiteOf(r: RunResult, seconds: number, opts: RunOptions): JUnitSuite {
           failure: {
             message: `expected ${a.text}, got ${a.got}`,
             type: 'assertion',
-            text: `${r.scenario.file}:${a.step.pos.line}:${a.step.pos.col}: expected ${a.text}, got ${a.got}\nreplay: ${replay}`,
+            text:
+              `${r.scenario.file}:${a.step.pos.line}:${a.step.pos.col}` +
+              `: expected ${a.text}, got ${a.got}\nreplay: ${replay}`,
           },
         }),
   }));

@@ -31,7 +31,8 @@ export function findEtcd(searchPath = process.env.PATH ?? ''): EtcdBinaries {
   );
   if (etcd === undefined || etcdctl === undefined) {
     throw new DriverError(
-      `${missing.join(' and ')} not found on PATH; install etcd 3.4 (Debian: apt-get install -y etcd-server etcd-client) to run diff`,
+      `${missing.join(' and ')} not found on PATH; install etcd 3.4 ` +
+        `(Debian: apt-get install -y etcd-server etcd-client) to run diff`,
     );
   }
   return { etcd, etcdctl };

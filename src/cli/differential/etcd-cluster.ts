@@ -118,7 +118,8 @@ export class EtcdCluster {
       }
       if (nowUs() > deadline) {
         throw new DriverError(
-          `the etcd cluster elected no leader within ${(timeoutMs / 1000).toFixed(0)} s (${answering} of ${this.members.length} members answering)`,
+          `the etcd cluster elected no leader within ${(timeoutMs / 1000).toFixed(0)}` +
+            ` s (${answering} of ${this.members.length} members answering)`,
         );
       }
       await sleepMs(100);

@@ -81,7 +81,8 @@ export async function runDiff(
       const ratio = (d.clusterStartUs + d.realReplayUs) / Math.max(1, d.simWallUs);
       const largest = d.largest === undefined ? '-' : formatTimeMs(Math.abs(d.largest.deltaUs!));
       summary.push(
-        `  ${d.agree ? 'AGREE   ' : 'DISAGREE'} ${s.name.padEnd(44)} largest |Δ| ${largest.padStart(8)}  etcd/simulation wall ${ratio.toFixed(0)}×`,
+        `  ${d.agree ? 'AGREE   ' : 'DISAGREE'} ${s.name.padEnd(44)} largest ` +
+          `|Δ| ${largest.padStart(8)}  etcd/simulation wall ${ratio.toFixed(0)}×`,
       );
     } catch (e) {
       // A DriverError is the whole story in one line; anything else is unexpected, so say so.

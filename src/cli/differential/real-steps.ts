@@ -131,7 +131,8 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   heal: { refused: 'partitions are not supported (no network namespaces), so there is nothing to heal' },
   clock: {
     refused:
-      "jumping one member's wall clock needs a per-process clock (libfaketime or a VM); the members share the host clock",
+      "jumping one member's wall clock needs a per-process clock " +
+      '(libfaketime or a VM); the members share the host clock',
   },
   'grant-many': {
     sendsRequest: true,
@@ -172,7 +173,8 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   },
   holder: {
     refused:
-      'holders are application processes of the simulation; the server answers they depend on are checked by scenarios/differential/holders-*.yaml',
+      'holders are application processes of the simulation; the server answers ' +
+      'they depend on are checked by scenarios/differential/holders-*.yaml',
   },
 };
 

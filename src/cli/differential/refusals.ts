@@ -31,7 +31,9 @@ const FIXED: ReadonlyArray<{ key: string; ok: (s: Scenario) => boolean; shown: (
       key: 'latency',
       ok: (s) => s.cluster.latencyUs === 1000,
       shown: (s) => formatDuration(s.cluster.latencyUs),
-      why: 'the members talk over loopback, whose delay cannot be set without network namespaces; only the default 1ms stands for it',
+      why:
+        'the members talk over loopback, whose delay cannot be set ' +
+        'without network namespaces; only the default 1ms stands for it',
     },
     {
       key: 'fsync',
@@ -97,7 +99,8 @@ export function refusals(s: Scenario, text: string): string[] {
   const at = (key: string): string => `${s.file}:${where.get(key) ?? 1}`;
   if (s.cluster.members > MAX_REAL_MEMBERS) {
     out.push(
-      `${at('members')}: members: ${s.cluster.members} — the real-etcd driver runs at most ${MAX_REAL_MEMBERS} members`,
+      `${at('members')}: members: ${s.cluster.members} — the ` +
+        `real-etcd driver runs at most ${MAX_REAL_MEMBERS} members`,
     );
   }
   for (const f of FIXED) {
@@ -106,12 +109,14 @@ export function refusals(s: Scenario, text: string): string[] {
   }
   if (s.bugs.length > 0) {
     out.push(
-      `${at('bugs')}: bugs: [${s.bugs.join(', ')}] cannot be replayed on real etcd: etcd 3.4.23 has the bugs it has, none can be switched on`,
+      `${at('bugs')}: bugs: [${s.bugs.join(', ')}] cannot be replayed on ` +
+        `real etcd: etcd 3.4.23 has the bugs it has, none can be switched on`,
     );
   }
   if ((s.fixes ?? []).length > 0) {
     out.push(
-      `${at('fixes')}: fixes: [${s.fixes!.join(', ')}] cannot be replayed on real etcd: they are proposals, etcd 3.4.23 has none of them`,
+      `${at('fixes')}: fixes: [${s.fixes!.join(', ')}] cannot be replayed ` +
+        `on real etcd: they are proposals, etcd 3.4.23 has none of them`,
     );
   }
   for (const step of s.steps) {

@@ -29,15 +29,18 @@ function eventLine(e: EventPair, expectedAt: number | undefined): string {
   if (!e.within) status += expectedAt === undefined ? ': UNEXPECTED' : `: expected (line ${expectedAt})`;
   const cause = e.sim?.cause === 'expiry' ? ' (expiry)' : '';
   return (
-    `  ${e.kind.padEnd(7)} ${subject.padEnd(28)} ${(at(e.sim) + value(e.sim)).padStart(14)} ${(at(e.real) + value(e.real)).padStart(14)} ` +
-    `${(e.deltaUs === undefined ? '' : signed(e.deltaUs)).padStart(8)}  ±${formatSecondsMs(e.tolerance.us)}  ${status}${cause}`
+    `  ${e.kind.padEnd(7)} ${subject.padEnd(28)} ${(at(e.sim) + value(e.sim)).padStart(14)}` +
+    ` ${(at(e.real) + value(e.real)).padStart(14)} ` +
+    `${(e.deltaUs === undefined ? '' : signed(e.deltaUs)).padStart(8)}` +
+    `  ±${formatSecondsMs(e.tolerance.us)}  ${status}${cause}`
   );
 }
 
 export function renderFileDiff(d: FileDiff): string[] {
   const out: string[] = [];
   out.push(
-    `== ${d.name} (${d.file}): ${d.members} member${d.members === 1 ? '' : 's'}, simulation profile v3.4 vs etcd ${d.etcdVersion}`,
+    `== ${d.name} (${d.file}): ${d.members} member${d.members === 1 ? '' : 's'}` +
+      `, simulation profile v3.4 vs etcd ${d.etcdVersion}`,
   );
   for (const n of d.simNotes) out.push(`   note: ${n}`);
   out.push('assertions (at, line, what: simulation | etcd):');
@@ -46,12 +49,14 @@ export function renderFileDiff(d: FileDiff): string[] {
       a.real !== undefined && a.real.lateUs > 50_000 ? ` (read ${formatSecondsMs(a.real.lateUs)} s late)` : '';
     out.push(`  ${formatSecondsMs(a.atUs).padStart(8)} s  line ${String(a.line).padEnd(4)} ${a.text}`);
     out.push(
-      `      simulation: ${verdictText(a.sim).padEnd(40)} etcd: ${verdictText(a.real)}${late}  ${a.agree ? 'agree' : 'DISAGREE'}`,
+      `      simulation: ${verdictText(a.sim).padEnd(40)} etcd: ` +
+        `${verdictText(a.real)}${late}  ${a.agree ? 'agree' : 'DISAGREE'}`,
     );
   }
   out.push('lease events (seconds since time 0, =value: TTL, revision or count):');
   out.push(
-    `  ${'kind'.padEnd(7)} ${'subject'.padEnd(28)} ${'simulation'.padStart(14)} ${'etcd'.padStart(14)} ${'Δ'.padStart(8)}  tolerance`,
+    `  ${'kind'.padEnd(7)} ${'subject'.padEnd(28)} ${'simulation'.padStart(14)}` +
+      ` ${'etcd'.padStart(14)} ${'Δ'.padStart(8)}  tolerance`,
   );
   const declaredAt = new Map(d.expected.map((x) => [x.event, x.difference.line]));
   for (const e of d.events) out.push(eventLine(e, declaredAt.get(e)));
@@ -72,8 +77,10 @@ export function renderFileDiff(d: FileDiff): string[] {
   }
   const ratio = d.simWallUs > 0 ? (d.clusterStartUs + d.realReplayUs) / d.simWallUs : Infinity;
   out.push(
-    `wall time: etcd ${formatSecondsMs(d.clusterStartUs + d.realReplayUs)} s (cluster start ${formatSecondsMs(d.clusterStartUs)} s + replay ${formatSecondsMs(d.realReplayUs)} s), ` +
-      `simulation ${formatSecondsMs(d.simWallUs)} s: etcd/simulation ${Number.isFinite(ratio) ? ratio.toFixed(0) : '∞'}×`,
+    `wall time: etcd ${formatSecondsMs(d.clusterStartUs + d.realReplayUs)} s (cluster start ` +
+      `${formatSecondsMs(d.clusterStartUs)} s + replay ${formatSecondsMs(d.realReplayUs)} s), ` +
+      `simulation ${formatSecondsMs(d.simWallUs)} s: etcd/simulation ` +
+      `${Number.isFinite(ratio) ? ratio.toFixed(0) : '∞'}×`,
   );
   const agreeing = d.assertions.filter((a) => a.agree).length;
   const largest =
@@ -83,7 +90,8 @@ export function renderFileDiff(d: FileDiff): string[] {
   const n = (k: number, what: string): string => `${k} ${what}${k === 1 ? '' : 's'}`;
   out.push(
     `result: ${d.agree ? 'AGREE' : 'DISAGREE'}: ${agreeing} of ${d.assertions.length} assertions agree; ${largest}; ` +
-      `${n(d.eventsOutside.length, 'event')} outside tolerance or unpaired (${d.unexpected.length} unexpected, ${d.expected.length} declared expected)`,
+      `${n(d.eventsOutside.length, 'event')} outside tolerance or unpaired (` +
+      `${d.unexpected.length} unexpected, ${d.expected.length} declared expected)`,
   );
   return out;
 }

@@ -1,5 +1,6 @@
 /**
- * `lessor-sim playground [FILE] [--port N] [--open] [--build DIR]` (flags in commands/playground.ts): serves the page on 127.0.0.1 (the
+ * `lessor-sim playground [FILE] [--port N] [--open] [--build DIR]` (flags in commands/playground.ts): serves the page
+ * on 127.0.0.1 (the
  * simulation runs in the browser; the server only hands out one file) or writes it for any web host.
  */
 import { spawn } from 'node:child_process';

@@ -17,7 +17,9 @@ export function playgroundHtml(bundle: string, baked: Baked): string {
 <select id="lessons" aria-label="lessons"></select></header>
 <div id="controls">
 <button id="play">▶ play</button><button id="step" title="play on to the next traced event">step ›</button>
-<label>speed <select id="speed">${[0.1, 0.5, 1, 2, 5, 10, 100, 1000].map((x) => `<option value="${x}"${x === 1 ? ' selected' : ''}>${x}×</option>`).join('')}</select></label>
+<label>speed <select id="speed">${[0.1, 0.5, 1, 2, 5, 10, 100, 1000]
+    .map((x) => `<option value="${x}"${x === 1 ? ' selected' : ''}>${x}×</option>`)
+    .join('')}</select></label>
 <input id="scrub" type="range" min="0" max="1000" step="1" value="0" aria-label="virtual time">
 <span id="now" data-us="0"></span>
 </div>
@@ -26,7 +28,8 @@ export function playgroundHtml(bundle: string, baked: Baked): string {
 <section id="lesson"><h2>lesson</h2><div id="lesson-text"></div><button id="next">next ▶</button></section>
 <section><h2>members</h2><div id="members"></div><button data-act="heal">heal partitions</button></section>
 <section><h2>leases (as the primary sees them)</h2><div id="leases"></div>
-<div class="acts"><button data-act="grant">grant lease</button><label>TTL <input id="grant-ttl" type="number" value="10" min="1"> s</label></div></section>
+<div class="acts"><button data-act="grant">grant lease</button><label>TTL <input id="grant-ttl" type="number" \
+value="10" min="1"> s</label></div></section>
 <section><h2>keys</h2><div id="keys"></div></section>
 <section><h2>clients and keep-alive streams</h2><div id="clients"></div></section>
 <section><h2>in flight and committing</h2><div id="flow"></div></section>
@@ -41,9 +44,11 @@ export function playgroundHtml(bundle: string, baked: Baked): string {
 <details><summary>bug switches</summary><div id="set-bugs"></div></details>
 <button id="apply-settings">apply and restart</button> <button id="extend">run 30 s longer</button></section>
 <section><h2>back to a test</h2>
-<p class="none">Your run as a scenario file: <code>lessor-sim run</code> replays it to the hash above. Drop any scenario file on the page to load it.</p>
+<p class="none">Your run as a scenario file: <code>lessor-sim run</code> replays it to the hash above. Drop any \
+scenario file on the page to load it.</p>
 <button id="export">export YAML</button> <button id="share">share as URL</button>
-<input id="share-url" readonly aria-label="share URL"><textarea id="yaml" readonly aria-label="scenario YAML"></textarea></section>
+<input id="share-url" readonly aria-label="share URL"><textarea id="yaml" readonly aria-label="scenario \
+YAML"></textarea></section>
 </main>
 <div id="timeline-wrap"><div id="timeline"></div><div id="cursor"></div></div>
 <script type="application/json" id="baked">${scriptSafe(JSON.stringify(baked))}</script>

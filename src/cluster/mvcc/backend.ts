@@ -26,7 +26,8 @@ export class KvBackend {
       (r.modRevision < last.modRevision || (r.modRevision === last.modRevision && r.subRevision <= last.subRevision))
     ) {
       throw new Error(
-        `mvcc backend: revision ${r.modRevision}.${r.subRevision} written after ${last.modRevision}.${last.subRevision}`,
+        `mvcc backend: revision ${r.modRevision}.${r.subRevision}` +
+          ` written after ${last.modRevision}.${last.subRevision}`,
       );
     }
     this.rows.push(r);

@@ -214,7 +214,8 @@ export class MvccStore {
         this.leases.attach(leaseId, [key]);
       } catch (e) {
         throw new Error(
-          `mvcc ${this.member}: attaching ${key} to lease ${formatLeaseId(leaseId)} failed after lookup found it (etcd panics): ${String(e)}`,
+          `mvcc ${this.member}: attaching ${key} to lease ${formatLeaseId(leaseId)}` +
+            ` failed after lookup found it (etcd panics): ${String(e)}`,
           { cause: e },
         );
       }

@@ -20,7 +20,9 @@ export interface ServerConfig {
   /** ExpiredLeasesRetryInterval; undefined means what etcd passes: ReqTimeout(). */
   readonly expiredLeaseRetryUs: Micros | undefined;
   readonly clusterVersion: string | undefined;
-  /** --snapshot-count: a snapshot (which saves the consistent index) once this many entries are applied since the last. */
+  /**
+   * --snapshot-count: a snapshot (which saves the consistent index) once this many entries are applied since the last.
+   */
   readonly snapshotCount: number;
   readonly profile: Profile;
   /** Historical bugs switched on (src/lessor/bugs.ts), for every layer of the member. */

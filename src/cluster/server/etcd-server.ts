@@ -320,7 +320,9 @@ export class EtcdServer {
     return this.config.bugs.has(name);
   }
 
-  /** Revoke, checkpoint and renew confirm leadership first: 3.5 does, and the proposed fix makes every profile do it. */
+  /**
+   * Revoke, checkpoint and renew confirm leadership first: 3.5 does, and the proposed fix makes every profile do it.
+   */
   get checksLeadership(): boolean {
     return this.config.profile.ensureLeadership || this.fix('confirm-leadership-by-read-index');
   }

@@ -1,4 +1,7 @@
-/** Time between two generated steps: often none or a few milliseconds (races), usually a fraction of a second to a few seconds. */
+/**
+ * Time between two generated steps: often none or a few milliseconds (races), usually a fraction of a second to a few
+ * seconds.
+ */
 import fc from 'fast-check';
 import { MICROS_PER_MS, MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 

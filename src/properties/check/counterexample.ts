@@ -63,7 +63,8 @@ export function counterexample(
     file,
     header: [
       ...header,
-      'No expect form shows this violation on replay; `lessor-sim check --property` over this file does (see docs/properties.md).',
+      'No expect form shows this violation on replay; `lessor-sim ' +
+        'check --property` over this file does (see docs/properties.md).',
     ],
   };
   return {
@@ -77,7 +78,8 @@ export function counterexample(
 
 function headerLines(v: Violation, origin: readonly string[]): string[] {
   return [
-    `Counterexample for property ${v.property} (bug catalogue §K ${PROPERTIES[v.property].catalogue}): ${PROPERTIES[v.property].summary}.`,
+    `Counterexample for property ${v.property} (bug catalogue §K ` +
+      `${PROPERTIES[v.property].catalogue}): ${PROPERTIES[v.property].summary}.`,
     `Violated at ${formatSeconds(v.atUs)} s: ${v.message}.`,
     `First violating event (\`lessor-sim trace\` line ${v.traceLine}, counting no expect-* lines):`,
     `  ${formatEvent(v.event)}`,

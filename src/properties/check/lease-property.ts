@@ -21,7 +21,8 @@ export interface LeasePropertyOptions extends RunConstraints {
 export class PropertyViolation extends Error {
   constructor(readonly violation: Violation) {
     super(
-      `${violation.property} violated at ${formatTime(violation.atUs)} (trace line ${violation.traceLine}): ${violation.message}`,
+      `${violation.property} violated at ${formatTime(violation.atUs)}` +
+        ` (trace line ${violation.traceLine}): ${violation.message}`,
     );
     this.name = 'PropertyViolation';
   }

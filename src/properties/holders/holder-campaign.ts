@@ -73,7 +73,8 @@ export function holderRunArb(o: HolderCampaignOptions = {}): fc.Arbitrary<string
   const margin = o.marginUs ?? MICROS_PER_SECOND;
   const skewMs = Math.floor((o.skewUs ?? 0) / MICROS_PER_MS);
   const holder = (name: string, c: string, at: string) =>
-    `  - at: ${at}\n    holder: { name: ${name}, strategy: ${strategy}, key: /locks/campaign, ttl: ${ttl}, client: ${c}, margin: ${ms(margin / MICROS_PER_MS)}, writes-per-second: 2 }`;
+    `  - at: ${at}\n    holder: { name: ${name}, strategy: ${strategy}, key: /locks/campaign, ` +
+    `ttl: ${ttl}, client: ${c}, margin: ${ms(margin / MICROS_PER_MS)}, writes-per-second: 2 }`;
   return fc.array(fault(skewMs), { maxLength: o.maxFaults ?? 4 }).map((faults) =>
     [
       'name: holder-campaign-run',
@@ -109,7 +110,9 @@ export function holderScenario(text: string, file = 'holder-campaign-run.yaml'):
   const p = parseScenario(text, file);
   if (!p.ok)
     throw new Error(
-      `holder campaign: generated an invalid scenario: ${p.errors.map((e) => `${e.line}:${e.col} ${e.message}`).join('; ')}`,
+      `holder campaign: generated an invalid scenario: ${p.errors
+        .map((e) => `${e.line}:${e.col} ${e.message}`)
+        .join('; ')}`,
     );
   return p.scenario;
 }

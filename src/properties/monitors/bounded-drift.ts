@@ -38,7 +38,9 @@ export const boundedDrift: Monitor = {
         view.violation(
           'bounded-drift',
           pushed ?? life.revokeIndex ?? life.ackIndex,
-          `lease ${view.labelOf(life.id) ?? life.id}, last acknowledged at ${formatSeconds(life.lastAckUs)} with TTL ${life.ttl} s, was ${life.revokeIndex === undefined ? 'still alive' : 'revoked'} at ${formatSeconds(endOfLife)}, past the bound ${formatSeconds(bound)}`,
+          `lease ${view.labelOf(life.id) ?? life.id}, last acknowledged at ${formatSeconds(life.lastAckUs)} with ` +
+            `TTL ${life.ttl} s, was ${life.revokeIndex === undefined ? 'still alive' : 'revoked'}` +
+            ` at ${formatSeconds(endOfLife)}, past the bound ${formatSeconds(bound)}`,
           leaseExists(view, life.id, false, [bound + 1000]),
           bound,
         ),

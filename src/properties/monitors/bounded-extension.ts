@@ -40,7 +40,8 @@ export const boundedExtension: Monitor = {
           view.violation(
             'bounded-extension',
             i,
-            `${e.member} promoted lease ${lease ?? e.lease} to ${formatSeconds(expiry)}, past ${formatSeconds(bound)} (election timeout + ${c} s, its last applied checkpoint or TTL)`,
+            `${e.member} promoted lease ${lease ?? e.lease} to ${formatSeconds(expiry)}, past ` +
+              `${formatSeconds(bound)} (election timeout + ${c} s, its last applied checkpoint or TTL)`,
             lease === undefined
               ? []
               : [

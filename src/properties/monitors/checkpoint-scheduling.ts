@@ -132,7 +132,9 @@ function missed(view: RunView, id: bigint, d: Due): Violation {
   return view.violation(
     'checkpoint-scheduling',
     d.source,
-    `${src.member} was primary with lease ${view.labelOf(id) ?? id} due for a checkpoint at ${formatSeconds(d.dueUs)} (after ${src.kind} at ${formatSeconds(src.t)}) and had applied none by ${formatSeconds(d.deadlineUs)}`,
+    `${src.member} was primary with lease ${view.labelOf(id) ?? id} due for a checkpoint at ` +
+      `${formatSeconds(d.dueUs)} (after ${src.kind} at ${formatSeconds(src.t)}` +
+      `) and had applied none by ${formatSeconds(d.deadlineUs)}`,
     probeExpects(view, id, src.member, d),
     d.deadlineUs,
   );

@@ -39,7 +39,8 @@ export const eventualRevocation: Monitor = {
       first = view.violation(
         'eventual-revocation',
         blame,
-        `lease ${view.labelOf(l.id) ?? l.id} expired on ${leader.name} at ${formatSeconds(l.expiry)} and was still not revoked by ${formatSeconds(deadline)} with ${leader.name} leading since ${formatSeconds(calm)}`,
+        `lease ${view.labelOf(l.id) ?? l.id} expired on ${leader.name} at ${formatSeconds(l.expiry)} and was ` +
+          `still not revoked by ${formatSeconds(deadline)} with ${leader.name} leading since ${formatSeconds(calm)}`,
         leaseExists(view, l.id, false, [deadline]),
         deadline,
       );

@@ -55,7 +55,8 @@ function acquiredWithoutKey(view: RunView, i: number): Violation | undefined {
   return view.violation(
     'fenced-locks',
     i,
-    `${e.member}'s Lock(${name}) returned at ${formatSeconds(e.t)} although its key ${key} was deleted at ${formatSeconds(view.at(del).t)}`,
+    `${e.member}'s Lock(${name}) returned at ${formatSeconds(e.t)} although ` +
+      `its key ${key} was deleted at ${formatSeconds(view.at(del).t)}`,
     [
       expectAt(e.t, { form: 'key-exists', key, exists: true }),
       expectAt(e.t, { form: 'lock-held', lock: name, client: e.member, held: false }),

@@ -23,7 +23,9 @@ export function holderStopsBeforeRevokeWithin(marginUs: Micros): Monitor {
         first = view.violation(
           'holder-stops-before-revoke',
           l.revokedIndex,
-          `${l.holder}'s lease was revoked at ${formatSeconds(l.revokedAt)} but it ${stopped}${marginUs > 0 ? ` (margin ${formatSeconds(marginUs)} s)` : ''}`,
+          `${l.holder}'s lease was revoked at ${formatSeconds(l.revokedAt)} but it ${stopped}${
+            marginUs > 0 ? ` (margin ${formatSeconds(marginUs)} s)` : ''
+          }`,
           [],
           l.revokedAt - marginUs,
         );

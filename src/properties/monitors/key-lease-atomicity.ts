@@ -83,7 +83,8 @@ function checkRevoke(view: RunView, i: number): Violation | undefined {
     return view.violation(
       'key-lease-atomicity',
       i,
-      `${e.member} revoked lease ${label} with keys [${keys.join(', ')}] but ${first.member} with [${other.join(', ')}]`,
+      `${e.member} revoked lease ${label} with keys [${keys.join(', ')}` +
+        `] but ${first.member} with [${other.join(', ')}]`,
       keys
         .filter((k) => !other.includes(k))
         .map((key) => expectAt(e.t, { form: 'key-exists' as const, key, exists: true, via: first.member })),
@@ -106,7 +107,8 @@ function leftovers(view: RunView, revokedOn: ReadonlyMap<string, ReadonlyMap<str
       return view.violation(
         'key-lease-atomicity',
         r,
-        `${name} still stores ${kv.key} (lease ${formatLeaseId(kv.lease)}) at the end although it revoked the lease at ${formatSeconds(view.at(r).t)}`,
+        `${name} still stores ${kv.key} (lease ${formatLeaseId(kv.lease)}) at ` +
+          `the end although it revoked the lease at ${formatSeconds(view.at(r).t)}`,
         [expectAt(view.endUs, { form: 'key-exists', key: kv.key, exists: false, via: name })],
         view.endUs,
       );

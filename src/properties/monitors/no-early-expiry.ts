@@ -29,7 +29,9 @@ export const noEarlyExpiry: Monitor = {
         view.violation(
           'no-early-expiry',
           life.revokeIndex,
-          `lease ${view.labelOf(life.id) ?? rev.lease} revoked at ${formatSeconds(rev.t)}, before ${formatSeconds(life.ackDeadlineUs)}, the deadline of its last acknowledged ${acked.kind === 'lease-renew' ? `renewal (by ${acked.member} at ${formatSeconds(acked.t)})` : 'grant'}`,
+          `lease ${view.labelOf(life.id) ?? rev.lease} revoked at ${formatSeconds(rev.t)}, before ` +
+            `${formatSeconds(life.ackDeadlineUs)}, the deadline of its last acknowledged ` +
+            `${acked.kind === 'lease-renew' ? `renewal (by ${acked.member} at ${formatSeconds(acked.t)})` : 'grant'}`,
           expects,
         ),
       );

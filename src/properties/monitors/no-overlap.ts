@@ -17,7 +17,8 @@ export const noOverlap: Monitor = {
         first = view.violation(
           'no-overlap',
           b.acquiredIndex,
-          `${b.holder} acquired the lock at ${formatSeconds(b.acquiredAt)} while ${a.holder} still believed it held it (until ${until})`,
+          `${b.holder} acquired the lock at ${formatSeconds(b.acquiredAt)}` +
+            ` while ${a.holder} still believed it held it (until ${until})`,
           [],
         );
       }

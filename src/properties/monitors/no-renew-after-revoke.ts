@@ -25,7 +25,8 @@ export const noRenewAfterRevoke: Monitor = {
           view.violation(
             'no-renew-after-revoke',
             i,
-            `${e.member} renewed lease ${view.labelOf(id) ?? id} at ${formatSeconds(e.t)} after applying its revoke at ${formatSeconds(revokedOn.get(e.member)!)}`,
+            `${e.member} renewed lease ${view.labelOf(id) ?? id} at ${formatSeconds(e.t)}` +
+              ` after applying its revoke at ${formatSeconds(revokedOn.get(e.member)!)}`,
             ackExpects(view, id, idx.slice(k + 1)),
           ),
         );

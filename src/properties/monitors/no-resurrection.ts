@@ -33,7 +33,8 @@ export const noResurrection: Monitor = {
             view.violation(
               'no-resurrection',
               i,
-              `${e.member} holds lease ${view.labelOf(id) ?? id} again (${e.kind}) after revoking it at ${formatSeconds(view.at(m.get(id)!).t)}`,
+              `${e.member} holds lease ${view.labelOf(id) ?? id} again (${e.kind}` +
+                `) after revoking it at ${formatSeconds(view.at(m.get(id)!).t)}`,
               leaseExists(view, id, false, [e.t]),
             ),
           );
@@ -58,7 +59,8 @@ function atEnd(view: RunView, revokedOn: ReadonlyMap<string, ReadonlyMap<bigint,
       return view.violation(
         'no-resurrection',
         restart ?? r,
-        `${member} holds lease ${view.labelOf(id) ?? id} at the end of the run although it revoked it at ${formatSeconds(view.at(r).t)}`,
+        `${member} holds lease ${view.labelOf(id) ?? id} at the end of ` +
+          `the run although it revoked it at ${formatSeconds(view.at(r).t)}`,
         leaseExists(view, id, false, [view.endUs]),
       );
     }

@@ -18,7 +18,8 @@ export const noStaleWriteAccepted: Monitor = {
       first = view.violation(
         'no-stale-write-accepted',
         w.index,
-        `the resource accepted ${l.holder}'s write with token ${l.token} at ${formatSeconds(w.t)}, after its lease was revoked at ${formatSeconds(l.revokedAt!)}`,
+        `the resource accepted ${l.holder}'s write with token ${l.token} at ` +
+          `${formatSeconds(w.t)}, after its lease was revoked at ${formatSeconds(l.revokedAt!)}`,
         [],
       );
     }

@@ -33,7 +33,9 @@ export const promotionOrdering: Monitor = {
           view.violation(
             'promotion-ordering',
             r,
-            `${m} promoted its lessor at ${formatSeconds(promote.t)} and then applied a revoke of ${view.labelOf(rev.lease!) ?? rev.lease} proposed in an earlier term (before ${m} was elected at ${formatSeconds(view.at(elected).t)})`,
+            `${m} promoted its lessor at ${formatSeconds(promote.t)} and then applied a revoke of ` +
+              `${view.labelOf(rev.lease!) ?? rev.lease} proposed in an earlier term ` +
+              `(before ${m} was elected at ${formatSeconds(view.at(elected).t)})`,
             leaseExists(view, rev.lease!, false, [promote.t]),
           ),
         );
@@ -53,7 +55,10 @@ function nextLoss(view: RunView, m: string, p: number): number {
   return view.events.length;
 }
 
-/** Every lessor offer of the lease before `r` came from a member other than m, before `elected`, and that member crashed before `elected`. */
+/**
+ * Every lessor offer of the lease before `r` came from a member other than m, before `elected`, and that member crashed
+ * before `elected`.
+ */
 function olderTermOnly(view: RunView, id: bigint, r: number, m: string, elected: number): boolean {
   const offers = view.ofLease(id).filter((i) => i < r && view.at(i).kind === 'lease-expired');
   if (offers.length === 0) return false;

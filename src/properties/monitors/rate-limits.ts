@@ -93,7 +93,8 @@ function spreading(view: RunView): Violation | undefined {
       return view.violation(
         'rate-limits',
         deadlines[hi]!.i,
-        `${promote.member}'s promotion at ${formatSeconds(promote.t)} left ${hi - lo + 1} of ${deadlines.length} leases due within one second of ${formatSeconds(deadlines[lo]!.t)} (at most ${cap})`,
+        `${promote.member}'s promotion at ${formatSeconds(promote.t)} left ${hi - lo + 1} of ` +
+          `${deadlines.length} leases due within one second of ${formatSeconds(deadlines[lo]!.t)} (at most ${cap})`,
         [],
       );
     }

@@ -42,7 +42,8 @@ export const readYourGrant: Monitor = {
             view.violation(
               'read-your-grant',
               i,
-              `${e.member} was told lease ${lease ?? id} does not exist (${e.kind}) at ${formatSeconds(e.t)}, after its grant was acknowledged and before any revoke`,
+              `${e.member} was told lease ${lease ?? id} does not exist (${e.kind}) at ` +
+                `${formatSeconds(e.t)}, after its grant was acknowledged and before any revoke`,
               expects,
             ),
           );

@@ -27,7 +27,8 @@ export const renewingClientKeepsLease: Monitor = {
         view.violation(
           'renewing-client-keeps-lease',
           life.revokeIndex,
-          `lease ${label} was revoked at ${formatSeconds(t)} although ${client} kept it alive since before ${formatSeconds(t - window)} and nothing failed`,
+          `lease ${label} was revoked at ${formatSeconds(t)} although ${client} kept ` +
+            `it alive since before ${formatSeconds(t - window)} and nothing failed`,
           leaseExists(view, life.id, true, instants(leaseEventTimes(view, life.id, 'lease-revoke'))),
         ),
       );

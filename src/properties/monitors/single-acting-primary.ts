@@ -33,7 +33,9 @@ export const singleActingPrimary: Monitor = {
         view.violation(
           'single-acting-primary',
           applied,
-          `${ok.member} (leader of term ${led?.term ?? '?'}) offered lease ${view.labelOf(ok.lease) ?? ok.lease} for revocation at ${formatSeconds(t)} although ${by.member} had been elected in term ${by.term} at ${formatSeconds(by.atUs)}; the revoke applied`,
+          `${ok.member} (leader of term ${led?.term ?? '?'}) offered lease ${view.labelOf(ok.lease) ?? ok.lease} ` +
+            `for revocation at ${formatSeconds(t)} although ${by.member} had been ` +
+            `elected in term ${by.term} at ${formatSeconds(by.atUs)}; the revoke applied`,
           [expectAt(t, { form: 'leader', member: ok.member })],
         ),
       );

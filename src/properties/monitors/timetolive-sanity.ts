@@ -34,7 +34,8 @@ export const timeToLiveSanity: Monitor = {
         view.violation(
           'timetolive-sanity',
           i,
-          `TimeToLive of ${lease ?? e.lease} answered ${ttl} s at ${formatSeconds(e.t)}; at most ${bound} s is possible`,
+          `TimeToLive of ${lease ?? e.lease} answered ${ttl} s at ` +
+            `${formatSeconds(e.t)}; at most ${bound} s is possible`,
           expects,
         ),
       );

@@ -42,7 +42,8 @@ export function formatRateCurve(c: RateCurve, rows = 12): string {
     const total = slice.reduce((a, b) => a + b, 0);
     const from = c.startUs + i * c.bucketUs;
     lines.push(
-      `${formatSeconds(from).padStart(14)} – ${formatSeconds(from + slice.length * c.bucketUs).padStart(14)} s  ${String(total).padStart(8)} revokes  ${String(perSecond(total / slice.length)).padStart(6)}/s`,
+      `${formatSeconds(from).padStart(14)} – ${formatSeconds(from + slice.length * c.bucketUs).padStart(14)}` +
+        ` s  ${String(total).padStart(8)} revokes  ${String(perSecond(total / slice.length)).padStart(6)}/s`,
     );
   }
   return `peak ${perSecond(peak)}/s per ${c.bucketUs / 1000} ms bucket\n${spark}\n${lines.join('\n')}`;

@@ -73,7 +73,9 @@ function splitAtRevoke(what: string, lease: LeaseRef | undefined): (s: Span<Lock
       startUs: from,
       state: 'held-lease-gone',
       lines: lease?.revokeLine === undefined ? s.lines : [...s.lines, lease.revokeLine],
-      summary: `${what} held after its session lease was revoked (at ${formatTime(revokedUs)}): ${formatTime(from)} → ${formatTime(s.endUs)}`,
+      summary:
+        `${what} held after its session lease was revoked (at ` +
+        `${formatTime(revokedUs)}): ${formatTime(from)} → ${formatTime(s.endUs)}`,
     });
     if (revokedUs <= s.startUs) return [gone(s.startUs)];
     return [

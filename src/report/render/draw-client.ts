@@ -126,7 +126,9 @@ export function drawClient(c: ClientLane, scale: TimeScale, y: number): string {
       return rowLabel(mid, r.label) + el('g', { class: `row row-${r.kind}` }, body);
     })
     .join('');
-  const about = `client ${c.name}: keep-alive channels (green alive, red lost), locks (purple held, red hatch held after its lease was revoked), fenced writes, paused stretches (gray hatch)`;
+  const about =
+    `client ${c.name}: keep-alive channels (green alive, red lost), locks (purple held, red ` +
+    `hatch held after its lease was revoked), fenced writes, paused stretches (gray hatch)`;
   return lane({ id: `client:${c.name}`, cls: 'lane-client', y, height: h, label: c.name, about }, paused + rows);
 }
 

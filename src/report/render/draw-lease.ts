@@ -62,7 +62,9 @@ export function drawLease(l: LeaseLane, scale: TimeScale, y: number): string {
   const ttl = l.ttlSeconds === undefined ? '' : ` · TTL ${l.ttlSeconds} s`;
   const about = [
     `lease ${name} (ID ${l.hex})${ttl}`,
-    `granted at ${formatTime(l.grantedUs)}${l.revokedUs === undefined ? ', never revoked' : `, revoked at ${formatTime(l.revokedUs)}`}`,
+    `granted at ${formatTime(l.grantedUs)}${
+      l.revokedUs === undefined ? ', never revoked' : `, revoked at ${formatTime(l.revokedUs)}`
+    }`,
     `the band is the remaining TTL the primary lessor sees (full height ${formatSecondsShort(maxUs)} s)`,
   ].join('\n');
   return lane(
@@ -90,7 +92,9 @@ function segment(name: string, s: TtlSegment, scale: TimeScale, yOf: (remUs: num
   const x0 = scale.xc(s.startUs);
   const x1 = scale.xc(s.endUs);
   if (s.expiryUs === undefined) {
-    const summary = `${name}: no primary lessor ${formatTime(s.startUs)} → ${formatTime(s.endUs)} (followers hold leases with no expiry)`;
+    const summary =
+      `${name}: no primary lessor ${formatTime(s.startUs)} → ` +
+      `${formatTime(s.endUs)} (followers hold leases with no expiry)`;
     return el(
       'rect',
       { class: 'ttl-none', x: x0, y: TOP, width: Math.max(0.5, x1 - x0), height: SAW_H },
@@ -108,7 +112,9 @@ function segment(name: string, s: TtlSegment, scale: TimeScale, yOf: (remUs: num
   let out = el('path', { class: `ttl${s.estimated ? ' est' : ''}`, d: pathD(pts) }, tip(summary, s.lines));
   if (e < s.endUs) {
     const xe = scale.xc(Math.max(e, s.startUs));
-    const overdue = `${name} expired at ${formatTime(e)}, not yet revoked: ${formatTime(Math.max(e, s.startUs))} → ${formatTime(s.endUs)}`;
+    const overdue =
+      `${name} expired at ${formatTime(e)}, not yet revoked: ` +
+      `${formatTime(Math.max(e, s.startUs))} → ${formatTime(s.endUs)}`;
     out += el(
       'g',
       { class: 'ttl-overdue' },

@@ -57,7 +57,9 @@ export function drawMember(m: MemberLane, scale: TimeScale, y: number): string {
       );
     })
     .join('');
-  const about = `member ${m.name}: role over time (leader, follower, candidate, crashed, paused); ▼ lessor promoted, ▲ demoted; ticks below are its other events`;
+  const about =
+    `member ${m.name}: role over time (leader, follower, candidate, crashed, ` +
+    `paused); ▼ lessor promoted, ▲ demoted; ticks below are its other events`;
   return lane(
     { id: `member:${m.name}`, cls: 'lane-member', y, height: h, label: m.name, about },
     roles + terms + lessor + ticks(m.ticks, scale, BAR_Y + BAR_H + 2, h - BAR_Y - BAR_H - 3),

@@ -56,10 +56,16 @@ function assertionTable(result: RunResult): string {
   const rows = result.assertions
     .map((a) => {
       const v = a.pass ? 'pass' : 'fail';
-      return `<tr><td class="t">${escapeHtml(formatTime(a.atUs))}</td><td class="${v}">${v.toUpperCase()}</td><td class="t">line ${a.step.pos.line}</td><td>${escapeHtml(a.text)}</td><td>${escapeHtml(a.got)}</td></tr>`;
+      return (
+        `<tr><td class="t">${escapeHtml(formatTime(a.atUs))}</td><td class="${v}">${v.toUpperCase()}</td><td ` +
+        `class="t">line ${a.step.pos.line}</td><td>${escapeHtml(a.text)}</td><td>${escapeHtml(a.got)}</td></tr>`
+      );
     })
     .join('');
-  return `<table class="assertions"><thead><tr><th>at</th><th>result</th><th>where</th><th>expectation</th><th>observed</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return (
+    `<table class="assertions"><thead><tr><th>at</th><th>result</th><th>where</th><th>expectation</th><th>` +
+    `observed</th></tr></thead><tbody>${rows}</tbody></table>`
+  );
 }
 
 /** The whole page around the timeline SVG: header with the scenario and run, legend, PASS/FAIL list. */
@@ -68,7 +74,9 @@ export function page(result: RunResult, svg: string, title: string): string {
   const failed = result.assertions.filter((a) => !a.pass).length;
   const verdict = result.passed
     ? `<span class="verdict pass">PASS · ${result.assertions.length} assertions</span>`
-    : `<span class="verdict fail">FAIL · ${result.setupError !== undefined ? 'setup error' : `${failed} of ${result.assertions.length} assertions`}</span>`;
+    : `<span class="verdict fail">FAIL · ${
+        result.setupError !== undefined ? 'setup error' : `${failed} of ${result.assertions.length} assertions`
+      }</span>`;
   const setup = result.setupError === undefined ? '' : `<p class="setup-error">${escapeHtml(result.setupError)}</p>`;
   const desc = s.description === undefined ? '' : `<p class="desc">${escapeHtml(s.description.trim())}</p>`;
   const legend = LEGEND.map(([sw, what]) => `<span>${sw}${escapeHtml(what)}</span>`).join('');
@@ -86,7 +94,8 @@ export function page(result: RunResult, svg: string, title: string): string {
     `<header><h1>${escapeHtml(s.name)} ${verdict}</h1>${desc}${setup}${meta(result)}</header>`,
     `<main><div class="scroll">${svg}</div><div class="legend">${legend}</div></main>`,
     `<section><h2>Assertions</h2>${assertionTable(result)}</section>`,
-    `<footer>Hover any mark for the trace lines it came from. Trace hash <code>${escapeHtml(result.trace.hash())}</code>.</footer>`,
+    `<footer>Hover any mark for the trace lines it came from. Trace ` +
+      `hash <code>${escapeHtml(result.trace.hash())}</code>.</footer>`,
     '<div id="tip" role="tooltip" hidden></div>',
     `<script>${PAGE_SCRIPT}</script>`,
     '</body>',

@@ -48,7 +48,9 @@ export const FAULT_STEPS: StepKindEntries<FaultKind> = {
   },
   stall: {
     description:
-      'Extension: one loop of the member hangs while the rest of it keeps serving: `raft` (a leader stuck in fsync: no ticks, no messages, proposals queue up; etcd-io/etcd#15247) or `apply` (committed entries wait to be applied). Ends after `for`, or at `unstall`.',
+      'Extension: one loop of the member hangs while the rest of it keeps serving: `raft` (a leader stuck in fsync: ' +
+      'no ticks, no messages, proposals queue up; etcd-io/etcd#15247) or `apply` ' +
+      '(committed entries wait to be applied). Ends after `for`, or at `unstall`.',
     fields: {
       member: req('member', member, 'Member whose loop hangs.'),
       loop: loop('Which loop hangs: raft or apply.'),
@@ -110,7 +112,8 @@ export const FAULT_STEPS: StepKindEntries<FaultKind> = {
   },
   clock: {
     description:
-      "The member's (or, extension, the client's) wall clock jumps; its monotonic clock does not. Give member or client.",
+      "The member's (or, extension, the client's) wall clock " +
+      'jumps; its monotonic clock does not. Give member or client.',
     fields: {
       member: opt('member', member, 'Member whose wall clock jumps.'),
       client: opt('client', client, "Extension: client whose wall clock jumps (a holder's own clock)."),

@@ -12,13 +12,17 @@ import { key } from './shared-fields.js';
 export const HOLDER_STEPS: StepKindEntries<'holder'> = {
   holder: {
     description:
-      'Extension: an application process that takes the lock key with a lease (grant, then put-if-absent), writes to a fenced resource with its token while it believes it holds the lock, and re-acquires after a loss. See docs/holders.md.',
+      'Extension: an application process that takes the lock key with a lease (grant, then put-if-absent), writes ' +
+      'to a fenced resource with its token while it believes it holds ' +
+      'the lock, and re-acquires after a loss. See docs/holders.md.',
     fields: {
       name: req('name', holderName, 'Holder name, unique in the file; its trace events carry it.'),
       strategy: req(
         'strategy',
         holderStrategy(HOLDER_STRATEGY_NAMES),
-        `How it keeps the lease and notices its loss. ${HOLDER_STRATEGY_NAMES.map((n) => `${n}: ${HOLDER_STRATEGIES[n]}`).join('. ')}. user:<name>: a holder written in TypeScript, given to runScenarioAsync.`,
+        `How it keeps the lease and notices its loss. ${HOLDER_STRATEGY_NAMES.map(
+          (n) => `${n}: ${HOLDER_STRATEGIES[n]}`,
+        ).join('. ')}. user:<name>: a holder written in TypeScript, given to runScenarioAsync.`,
       ),
       key: req('key', key, 'The lock key; holders naming the same key compete for it.'),
       ttlSeconds: req(
@@ -53,18 +57,21 @@ export const HOLDER_STEPS: StepKindEntries<'holder'> = {
       via: opt(
         'via',
         member,
-        "Member the holder's client is pinned to when it first connects (it fails over to the others in order); default n1.",
+        "Member the holder's client is pinned to when it first " +
+          'connects (it fails over to the others in order); default n1.',
       ),
       fence: def(
         'fence',
         oneOf(['lower', 'strict'] as const),
         'lower',
-        'lower: reject tokens below the highest accepted; strict: the runbook SQL `fencing_revision < $1`, which rejects equal ones too.',
+        'lower: reject tokens below the highest accepted; strict: the ' +
+          'runbook SQL `fencing_revision < $1`, which rejects equal ones too.',
       ),
     },
     check: holderCheck,
     describe: (s) =>
-      `holder ${s.name} (${s.strategy}) on ${s.client} takes ${s.key} with TTL ${s.ttlSeconds} s${s.marginUs > 0 ? `, margin ${formatDuration(s.marginUs)}` : ''}`,
+      `holder ${s.name} (${s.strategy}) on ${s.client} takes ${s.key} with TTL ` +
+      `${s.ttlSeconds} s${s.marginUs > 0 ? `, margin ${formatDuration(s.marginUs)}` : ''}`,
     perform: (s, r) => r.onClient(s.client, s.via, (sc) => r.startHolder(s, sc)),
   },
 };

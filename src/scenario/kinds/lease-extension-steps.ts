@@ -21,7 +21,9 @@ export const LEASE_EXTENSION_STEPS: StepKindEntries<'grant-many' | 'timetolive' 
     },
     check: grantLabels,
     describe: (s) =>
-      `grant ${s.count} leases ${s.prefix}1..${s.prefix}${s.count} with TTL ${s.ttlSeconds} s${s.spreadUs > 0 ? ` over ${formatDuration(s.spreadUs)}` : ''}${viaText(s.via)}`,
+      `grant ${s.count} leases ${s.prefix}1..${s.prefix}${s.count} with TTL ${s.ttlSeconds} s${
+        s.spreadUs > 0 ? ` over ${formatDuration(s.spreadUs)}` : ''
+      }${viaText(s.via)}`,
     endUs: (s) => s.atUs + s.spreadUs,
     perform: (s, r) => {
       for (let i = 1; i <= s.count; i++) {

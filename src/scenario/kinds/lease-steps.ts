@@ -38,7 +38,9 @@ export const LEASE_STEPS: StepKindEntries<LeaseKind> = {
       via,
     },
     describe: (s) =>
-      `put ${s.key}=${JSON.stringify(s.value)}${s.lease !== undefined ? ` with lease ${s.lease}` : ''}${viaText(s.via)}`,
+      `put ${s.key}=${JSON.stringify(s.value)}${
+        s.lease !== undefined ? ` with lease ${s.lease}` : ''
+      }${viaText(s.via)}`,
     perform: (s, r) => {
       if (s.lease === undefined) return r.ctl(s.via).put(s.key, s.value, {}, r.answer('put', undefined, s.key));
       return r.withLease(s.lease, 'put', (id) =>

@@ -14,7 +14,10 @@ export function clusterConfigOf(s: Scenario, profile: Scenario['profile'], seed:
   }
   if (c.electionTimeoutUs < c.heartbeatUs * 5) {
     // etcd refuses to start when the election timeout is under 5 heartbeats.
-    return `election-timeout must be at least 5 heartbeats, as etcd requires (got ${c.electionTimeoutUs / 1000}ms for a ${c.heartbeatUs / 1000}ms heartbeat)`;
+    return (
+      `election-timeout must be at least 5 heartbeats, as etcd requires (got ` +
+      `${c.electionTimeoutUs / 1000}ms for a ${c.heartbeatUs / 1000}ms heartbeat)`
+    );
   }
   if (c.leaseCheckpointPersist && !c.leaseCheckpoint) {
     return 'setting lease-checkpoint-persist requires lease-checkpoint, as etcd refuses the flag on its own';

@@ -43,7 +43,10 @@ export function describeAssertion(a: Assertion): string {
     case 'holder-acting':
       return `holder ${a.holder} ${a.acting ? 'believes' : 'does not believe'} it holds its lock`;
     case 'holder-after-loss':
-      return `holder ${a.holder} believed it held its lock for ${durationRange(a.afterLossUs)} after its lease was revoked`;
+      return (
+        `holder ${a.holder} believed it held its lock for ` +
+        `${durationRange(a.afterLossUs)} after its lease was revoked`
+      );
     case 'holder-stale-accepted':
       return `the resource accepted ${a.staleAccepted} of holder ${a.holder}'s stale writes`;
     case 'holders-overlap':

@@ -55,7 +55,9 @@ export interface RunOptions {
   readonly trace?: Trace;
   /** Called with the cluster once it is built, so a harness can inspect it during the run. */
   readonly onCluster?: (cluster: Cluster) => void;
-  /** An event budget, a poll hook (wall-clock timeout, progress); the livelock threshold overrides livelockThresholdOf. */
+  /**
+   * An event budget, a poll hook (wall-clock timeout, progress); the livelock threshold overrides livelockThresholdOf.
+   */
   readonly guard?: RunGuard;
   /** Holders written in TypeScript, for `strategy: user:<name>` (only `runScenarioAsync` runs them). */
   readonly userHolders?: Readonly<Record<string, UserHolderFn>>;
@@ -273,7 +275,8 @@ function* replayScenario(
     const first = cluster.leader();
     if (first?.name !== 'n1' || !first.lessor.isPrimary()) {
       return st.result(
-        `the cluster did not elect n1 within ${BOOTSTRAP_US / MICROS_PER_SECOND} s before time 0 (check latency and fsync)`,
+        `the cluster did not elect n1 within ${BOOTSTRAP_US / MICROS_PER_SECOND}` +
+          ` s before time 0 (check latency and fsync)`,
       );
     }
     const users = { fns: opts.userHolders ?? {}, gate, failed: (m: string) => st.holderErrors.push(m) };
@@ -305,9 +308,15 @@ function missingUserHolder(scenario: Scenario, opts: RunOptions, gate: SettleGat
     if (s.kind !== 'holder' || isHolderStrategy(s.strategy)) continue;
     const name = s.strategy.slice('user:'.length);
     if (opts.userHolders?.[name] === undefined)
-      return `${scenario.file}:${s.pos.line}:${s.pos.col}: holder ${s.name} uses strategy ${s.strategy}, but no holder named ${name} was given to the replay`;
+      return (
+        `${scenario.file}:${s.pos.line}:${s.pos.col}: holder ${s.name} uses ` +
+        `strategy ${s.strategy}, but no holder named ${name} was given to the replay`
+      );
     if (gate === undefined)
-      return `${scenario.file}:${s.pos.line}:${s.pos.col}: holder ${s.name} is written in TypeScript (${s.strategy}); replay it with runScenarioAsync`;
+      return (
+        `${scenario.file}:${s.pos.line}:${s.pos.col}: holder ${s.name} is ` +
+        `written in TypeScript (${s.strategy}); replay it with runScenarioAsync`
+      );
   }
   return undefined;
 }

@@ -60,7 +60,8 @@ export function signalVerdict(a: SignalAssertion, view: SignalView | string): Ve
     );
     const got =
       firing.length > 0
-        ? `firing (${firing.length} instance${firing.length > 1 ? 's' : ''}, since ${s(Math.min(...firing.map((f) => f.firedAt!)))})`
+        ? `firing (${firing.length} instance${firing.length > 1 ? 's' : ''}` +
+          `, since ${s(Math.min(...firing.map((f) => f.firedAt!)))})`
         : pending
           ? 'pending'
           : 'not firing';
@@ -76,7 +77,9 @@ export function signalVerdict(a: SignalAssertion, view: SignalView | string): Ve
   if (fired === undefined || fired > deleted) {
     return {
       pass: false,
-      got: `${a.key} deleted at ${s(deleted)}; the alert ${fired === undefined ? 'never fired' : `fired only at ${s(fired)}, after it`}`,
+      got: `${a.key} deleted at ${s(deleted)}; the alert ${
+        fired === undefined ? 'never fired' : `fired only at ${s(fired)}, after it`
+      }`,
     };
   }
   return {

@@ -33,5 +33,7 @@ function kindsAt(trace: Trace, t: Micros): string {
       ? 'no traced event at that instant (untraced timers are spinning)'
       : 'the trace is off, so the event kinds are unknown';
   const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, KINDS_NAMED);
-  return `event kinds there: ${top.map(([k, n]) => `${k} ×${n}`).join(', ')}${counts.size > KINDS_NAMED ? ` and ${counts.size - KINDS_NAMED} more` : ''}`;
+  return `event kinds there: ${top.map(([k, n]) => `${k} ×${n}`).join(', ')}${
+    counts.size > KINDS_NAMED ? ` and ${counts.size - KINDS_NAMED} more` : ''
+  }`;
 }

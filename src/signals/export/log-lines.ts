@@ -6,7 +6,13 @@ export function logLines(logs: readonly LogRecord[]): string {
   return logs
     .map(
       (l) =>
-        `${JSON.stringify({ ts: l.t / MICROS_PER_SECOND, level: l.event === 'lost' ? 'warn' : 'info', msg: `lease ${l.event}`, event: l.event, ...l.fields })}\n`,
+        `${JSON.stringify({
+          ts: l.t / MICROS_PER_SECOND,
+          level: l.event === 'lost' ? 'warn' : 'info',
+          msg: `lease ${l.event}`,
+          event: l.event,
+          ...l.fields,
+        })}\n`,
     )
     .join('');
 }

@@ -328,7 +328,8 @@ function binary(op: BinaryOp, bool: boolean, matching: Matching | undefined, l: 
     const sig = signature(s.labels, matching);
     if (right.has(sig))
       throw new PromqlEvalError(
-        'found duplicate series for the match group on the right-hand side of the operation; many-to-many matching is not allowed',
+        'found duplicate series for the match group on the right-hand ' +
+          'side of the operation; many-to-many matching is not allowed',
       );
     right.set(sig, s);
   }

@@ -89,7 +89,8 @@ class Builder {
   private refuse(n: SyntaxNode, what: string): never {
     throw new Refused(
       n.from,
-      `${what} is not in the PromQL subset lessor-sim evaluates (at character ${n.from + 1}: ${JSON.stringify(this.src(n).slice(0, 40))})`,
+      `${what} is not in the PromQL subset lessor-sim evaluates (at ` +
+        `character ${n.from + 1}: ${JSON.stringify(this.src(n).slice(0, 40))})`,
     );
   }
 

@@ -62,7 +62,8 @@ function adopt(s: Session): void {
   $('timeline').innerHTML =
     timeline?.svg ??
     (full.setupError === undefined
-      ? `<p class="none">This run has ${full.trace.events.length} events, too many to draw here; <code>lessor-sim render</code> draws its timeline.</p>`
+      ? `<p class="none">This run has ${full.trace.events.length} events, too ` +
+        `many to draw here; <code>lessor-sim render</code> draws its timeline.</p>`
       : '');
   $('hash').textContent = full.setupError === undefined ? full.trace.hash() : '';
   $('errors').textContent = full.setupError ?? '';
@@ -218,7 +219,8 @@ function drawLesson(): void {
     lessonStop < 0
       ? `<p class="intro">${h(lesson.intro)}</p><p>Press <b>next</b> to play to the first moment worth a look.</p>`
       : stop === undefined
-        ? '<p>That was the whole scenario. Now it is a free playground: scrub back, click a fault, and see what changes.</p>'
+        ? '<p>That was the whole scenario. Now it is a free playground: ' +
+          'scrub back, click a fault, and see what changes.</p>'
         : `<p class="stop">step ${lessonStop + 1} of ${lesson.stops.length}</p><pre>${h(stop.lines.join('\n'))}</pre>`;
   $('lesson-text').innerHTML = `<h3>${h(lesson.title)}</h3>${body}`;
 }
