@@ -70,7 +70,8 @@ describe(`differential suite on etcd 3.4.23${SKIP}`, () => {
   for (const file of [...SUITE_FILES, ...LONG_SUITE_FILES]) {
     const long = LONG_SUITE_FILES.includes(file);
     it.skipIf(noEtcd || (long && !RUN_LONG))(
-      `${file.split('/').pop()}: every assertion agrees with the simulation${long && !RUN_LONG ? ' (minutes long: LESSOR_SIM_LONG_DIFF=1 runs it)' : ''}`,
+      `${file.split('/').pop()}: every assertion agrees with the simulation` +
+        (long && !RUN_LONG ? ' (minutes long: LESSOR_SIM_LONG_DIFF=1 runs it)' : ''),
       async () => {
         const out: string[] = [];
         const err: string[] = [];

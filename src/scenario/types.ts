@@ -209,7 +209,7 @@ export interface HolderStep extends StepBase<'holder'> {
   readonly writesPerSecond: number;
   readonly marginUs: Micros;
   readonly intervalUs?: Micros;
-  /** How often the holder asks TimeToLive for its lease (the `lease_ttl_remaining_seconds` gauge); never when absent. */
+  /** How often the holder asks TimeToLive for its lease (the `lease_ttl_remaining_seconds` gauge); never if absent. */
   readonly ttlCheckIntervalUs?: Micros;
   readonly resource: string;
   /** `lower`: reject tokens below the highest accepted; `strict`: the runbook's SQL, reject equal ones too. */

@@ -20,7 +20,8 @@ export const explainCommand: Command = {
     if (label !== undefined && !r.labels.entries().some(([l]) => l === label)) {
       const known = r.labels.entries().map(([l]) => l);
       throw new UsageError(
-        `--lease ${label}: ${r.scenario.file} grants no lease labelled ${label} (labels: ${known.join(', ') || 'none'})`,
+        `--lease ${label}: ${r.scenario.file} grants no lease labelled ${label} ` +
+          `(labels: ${known.join(', ') || 'none'})`,
       );
     }
     const s = r.scenario;

@@ -51,7 +51,8 @@ export const HOLDER_STEPS: StepKindEntries<'holder'> = {
       ttlCheckIntervalUs: opt(
         'ttl-check-interval',
         duration({ positive: true }),
-        'Extension: how often the holder asks TimeToLive for its lease while it holds the lock, which feeds the `lease_ttl_remaining_seconds` gauge (docs/signals.md); never when absent.',
+        'Extension: how often the holder asks TimeToLive for its lease while it holds the lock, which feeds ' +
+          'the `lease_ttl_remaining_seconds` gauge (docs/signals.md); never when absent.',
       ),
       resource: def('resource', resourceName, 'resource', 'Fenced resource it writes to; default "resource".'),
       via: opt(
