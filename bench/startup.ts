@@ -24,7 +24,10 @@ function medianWall(args: string[], runs = 5): number {
 }
 
 export function startupBench(): void {
-  execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--cli'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/build.mjs'), '--cli'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   const node = medianWall(['-e', '']);
   const cli = medianWall([join(ROOT, 'dist/bin/lessor-sim.js'), 'run', 'scenarios/seed-runbook.yaml', '--quiet']);
   report('cli start-up', {
