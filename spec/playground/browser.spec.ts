@@ -3,45 +3,22 @@
 // leader hands over to a new one that promotes, an export replays in the CLI to the page's hash,
 // scrubbing around lands on the state of going straight there, and the views look like something.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_MISSING, launchChromium } from '../support/chromium.js';
 import { buildPlayground } from '../../src/cli/playground/bundle.js';
 import { parseScenario } from '../../src/scenario/parse.js';
 import { runScenario } from '../../src/scenario/replay/runner.js';
 import { colorStats, decodePng } from '../report/render/png.js';
 
 const ROOT = resolve(__dirname, '../..');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Where the screenshots are left for people to look at. */
 export const SHOTS = join(tmpdir(), 'lessor-sim-playground');
 
-function resolvable(name: string): boolean {
-  try {
-    createRequire(import.meta.url).resolve(name);
-    return true;
-  } catch {
-    return false;
-  }
-}
-const missing = !existsSync(CHROMIUM)
-  ? `${CHROMIUM} is not installed (apt-get install -y chromium)`
-  : !resolvable('playwright-core')
-    ? 'the npm package playwright-core is not installed'
-    : undefined;
+const missing = CHROMIUM_MISSING;
 if (missing !== undefined) console.warn(`[playground browser.spec] skipping the headless Chromium tests: ${missing}`);
 const SKIPPED = missing === undefined ? '' : ` (SKIPPED: ${missing})`;
 
@@ -66,20 +43,6 @@ interface BrowserContext {
   pages(): Page[];
   newPage(): Promise<Page>;
   close(): Promise<void>;
-}
-interface PlaywrightCore {
-  chromium: {
-    launchPersistentContext(
-      userDataDir: string,
-      opts: {
-        executablePath: string;
-        headless: boolean;
-        args: string[];
-        viewport: { width: number; height: number };
-        timeout: number;
-      },
-    ): Promise<BrowserContext>;
-  };
 }
 
 describe.skipIf(missing !== undefined)('playground in headless Chromium', () => {
@@ -112,15 +75,7 @@ describe.skipIf(missing !== undefined)('playground in headless Chromium', () => 
     writeFileSync(join(work, 'index.html'), await buildPlayground());
     url = pathToFileURL(join(work, 'index.html')).href;
     mkdirSync(SHOTS, { recursive: true });
-    const pkg = 'playwright-core';
-    const pw = (await import(pkg)) as PlaywrightCore;
-    ctx = await pw.chromium.launchPersistentContext(join(work, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1400, height: 900 },
-      timeout: 15_000,
-    });
+    ctx = await launchChromium<BrowserContext>(join(work, 'profile'));
     page = ctx.pages()[0] ?? (await ctx.newPage());
     page.on('request', (r) => requests.push(r.url()));
     page.on('pageerror', (e) => errors.push(String(e)));

@@ -1,43 +1,19 @@
 // The rendered page in a real headless Chromium (playwright-core driving /usr/bin/chromium): lanes are
 // there, hovering a mark shows its trace lines, nothing is fetched, and the screenshot has a picture in it.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CHROMIUM_MISSING, launchChromium } from '../../support/chromium.js';
 import { renderTimelineHtml } from '../../../src/report/render/index.js';
 import { colorStats, decodePng } from './png.js';
 import { runFixture } from './support.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Where the screenshot is left for people to look at. */
 const SCREENSHOT = join(tmpdir(), 'lessor-sim-render', 'leader-change.png');
 
-function resolvable(name: string): boolean {
-  try {
-    createRequire(import.meta.url).resolve(name);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const missing = !existsSync(CHROMIUM)
-  ? `${CHROMIUM} is not installed (apt-get install -y chromium)`
-  : !resolvable('playwright-core')
-    ? 'the npm package playwright-core is not installed'
-    : undefined;
+const missing = CHROMIUM_MISSING;
 if (missing !== undefined) console.warn(`[browser.spec] skipping the headless Chromium test: ${missing}`);
 
 /** The little of playwright-core this test uses (imported by name at run time, so it stays optional). */
@@ -60,20 +36,6 @@ interface BrowserContext {
   newPage(): Promise<Page>;
   close(): Promise<void>;
 }
-interface PlaywrightCore {
-  chromium: {
-    launchPersistentContext(
-      userDataDir: string,
-      opts: {
-        executablePath: string;
-        headless: boolean;
-        args: string[];
-        viewport: { width: number; height: number };
-        timeout: number;
-      },
-    ): Promise<BrowserContext>;
-  };
-}
 
 describe('timeline page in headless Chromium', () => {
   it.skipIf(missing !== undefined)(
@@ -86,15 +48,7 @@ describe('timeline page in headless Chromium', () => {
       const file = join(work, 'timeline.html');
       writeFileSync(file, renderTimelineHtml(result));
 
-      const pkg = 'playwright-core';
-      const pw = (await import(pkg)) as PlaywrightCore;
-      const ctx = await pw.chromium.launchPersistentContext(join(work, 'profile'), {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        viewport: { width: 1400, height: 900 },
-        timeout: 15_000,
-      });
+      const ctx = await launchChromium<BrowserContext>(join(work, 'profile'));
       try {
         const page = ctx.pages()[0] ?? (await ctx.newPage());
         const requests: string[] = [];
