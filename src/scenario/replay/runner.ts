@@ -153,14 +153,14 @@ export function startScenario(scenario: Scenario, opts: RunOptions = {}): Scenar
   const replay = replayScenario(scenario, opts, undefined, st);
   let r = replay.next();
   const endUs = scenario.durationUs;
-  // Runs the cluster toward each time the replay asks for, never past `t`.
-  const drive = (t: Micros): void => {
+  // Runs the cluster toward each time the replay asks for, never past `t`; the result once it has ended.
+  const drive = (t: Micros): RunResult | undefined => {
     while (r.done !== true) {
       const { cluster, untilUs } = r.value;
       try {
         if (untilUs > t) {
           if (t > cluster.now()) cluster.runUntil(t);
-          return;
+          return undefined;
         }
         cluster.runUntil(untilUs);
         r = replay.next();
@@ -169,9 +169,12 @@ export function startScenario(scenario: Scenario, opts: RunOptions = {}): Scenar
         r = replay.throw(e);
       }
     }
+    return r.value;
   };
   return {
-    advanceTo: (t) => drive(Math.min(t, endUs)),
+    advanceTo: (t) => {
+      drive(Math.min(t, endUs));
+    },
     get now() {
       const c = st.cluster;
       if (c === undefined) return endUs;
@@ -186,10 +189,8 @@ export function startScenario(scenario: Scenario, opts: RunOptions = {}): Scenar
     },
     trace: st.trace,
     clients: () => st.replay?.clientViews() ?? [],
-    finish: () => {
-      drive(Infinity);
-      return (r as IteratorReturnResult<RunResult>).value;
-    },
+    // Driven without a bound, the replay always ends.
+    finish: () => drive(Infinity)!,
     result: () => (r.done === true ? r.value : st.result(undefined)),
   };
 }
