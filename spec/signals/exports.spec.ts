@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seconds } from '../../src/clock/time.js';
-import { metricsCommand, MetricsUsageError } from '../../src/cli/metrics.js';
+import { metricsCommand, metricsRequest, MetricsUsageError } from '../../src/cli/metrics.js';
 import { logLines } from '../../src/signals/export/log-lines.js';
 import { openMetrics } from '../../src/signals/export/openmetrics.js';
 import { otlpJson } from '../../src/signals/export/otlp.js';
@@ -69,17 +69,18 @@ describe('Prometheus text at an instant', () => {
     );
   });
 
-  it('is refused outside the run by the metrics command', () => {
-    expect(() => metricsCommand(r, { format: undefined, at: '99s', promtoolDir: undefined })).toThrow(
+  it('is refused outside the run by the metrics command, from the file alone (before any replay)', () => {
+    expect(() => metricsRequest(r.scenario, { format: undefined, at: '99s', promtoolDir: undefined })).toThrow(
       MetricsUsageError,
     );
-    expect(() => metricsCommand(r, { format: undefined, at: '99s', promtoolDir: undefined })).toThrow(
+    expect(() => metricsRequest(r.scenario, { format: undefined, at: '99s', promtoolDir: undefined })).toThrow(
       /outside the run, which ends at 25\.000000 s/,
     );
-    expect(() => metricsCommand(r, { format: 'csv', at: undefined, promtoolDir: undefined })).toThrow(
+    expect(() => metricsRequest(r.scenario, { format: 'csv', at: undefined, promtoolDir: undefined })).toThrow(
       /--format takes one of/,
     );
-    expect(metricsCommand(r, { format: undefined, at: '12s', promtoolDir: undefined })).toBe(text);
+    const at12 = metricsRequest(r.scenario, { format: undefined, at: '12s', promtoolDir: undefined });
+    expect(metricsCommand(r, at12)).toBe(text);
   });
 });
 

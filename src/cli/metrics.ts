@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { formatSeconds, seconds, type Micros } from '../clock/time.js';
 import { parseDuration } from '../scenario/duration.js';
 import type { RunResult } from '../scenario/replay/runner.js';
+import type { Scenario } from '../scenario/types.js';
 import { alertLeads } from '../report/alert-leads.js';
 import { evaluateAlerts, type AlertTimeline } from '../signals/alerts/evaluate.js';
 import { promtoolFiles } from '../signals/alerts/promtool-file.js';
@@ -34,33 +35,50 @@ export class MetricsUsageError extends Error {}
 
 const DEFAULT_SCRAPE_US = seconds(1);
 
-/** The output text (or the files written, for --promtool). */
-export function metricsCommand(r: RunResult, opts: MetricsOptions): string {
+/** What the flags ask of a scenario's signals, checked against the file before it is replayed. */
+export interface MetricsRequest {
+  readonly format: MetricsFormat;
+  /** The instant of a Prometheus exposition. */
+  readonly atUs: Micros;
+  readonly promtoolDir: string | undefined;
+}
+
+/** The flags checked against the scenario, before anything runs; a MetricsUsageError says what is wrong. */
+export function metricsRequest(s: Scenario, opts: MetricsOptions): MetricsRequest {
   const format = (opts.format ?? 'prometheus') as MetricsFormat;
   if (!METRICS_FORMATS.includes(format))
     throw new MetricsUsageError(
       `--format takes one of ${METRICS_FORMATS.join(', ')}, got ${JSON.stringify(opts.format)}`,
     );
+  if (opts.at !== undefined && format !== 'prometheus')
+    throw new MetricsUsageError('--at goes with --format prometheus (the other formats cover the whole run)');
+  if (opts.promtoolDir !== undefined && s.alerts === undefined)
+    throw new MetricsUsageError(`--promtool: ${s.file} has no alerts section`);
+  if (format === 'alerts' && s.alerts === undefined)
+    throw new MetricsUsageError(`--format alerts: ${s.file} has no alerts section`);
+  return { format, atUs: instant(opts.at, s.durationUs), promtoolDir: opts.promtoolDir };
+}
+
+/** The output text (or the files written, for --promtool) of a replay the request was checked against. */
+export function metricsCommand(r: RunResult, req: MetricsRequest): string {
+  const { format } = req;
   const endUs = r.scenario.durationUs;
   const signals = recordSignals(r.trace.events, endUs);
   const scrapeUs = r.scenario.alerts?.scrapeIntervalUs ?? DEFAULT_SCRAPE_US;
-  if (opts.at !== undefined && format !== 'prometheus')
-    throw new MetricsUsageError('--at goes with --format prometheus (the other formats cover the whole run)');
-  if (opts.promtoolDir !== undefined) {
-    const group = r.scenario.alerts;
-    if (group === undefined) throw new MetricsUsageError(`--promtool: ${r.scenario.file} has no alerts section`);
+  const group = r.scenario.alerts;
+  if (req.promtoolDir !== undefined && group !== undefined) {
     const files = promtoolFiles(scrape(signals.store, group.scrapeIntervalUs, endUs), evaluateAlerts(signals, group));
-    mkdirSync(opts.promtoolDir, { recursive: true });
-    writeFileSync(join(opts.promtoolDir, 'rules.yml'), files.rules);
-    writeFileSync(join(opts.promtoolDir, 'test.yml'), files.test);
+    mkdirSync(req.promtoolDir, { recursive: true });
+    writeFileSync(join(req.promtoolDir, 'rules.yml'), files.rules);
+    writeFileSync(join(req.promtoolDir, 'test.yml'), files.test);
     return (
-      `wrote ${join(opts.promtoolDir, 'rules.yml')} and ${join(opts.promtoolDir, 'test.yml')}` +
-      `; check them with: promtool test rules ${join(opts.promtoolDir, 'test.yml')}\n`
+      `wrote ${join(req.promtoolDir, 'rules.yml')} and ${join(req.promtoolDir, 'test.yml')}` +
+      `; check them with: promtool test rules ${join(req.promtoolDir, 'test.yml')}\n`
     );
   }
   switch (format) {
     case 'prometheus':
-      return prometheusText(signals.store, instant(opts.at, endUs));
+      return prometheusText(signals.store, req.atUs);
     case 'openmetrics':
       return openMetrics(scrape(signals.store, scrapeUs, endUs));
     case 'json':
@@ -69,11 +87,8 @@ export function metricsCommand(r: RunResult, opts: MetricsOptions): string {
       return logLines(signals.store.logs);
     case 'otlp':
       return `${otlpJson(signals.store.spans)}\n`;
-    case 'alerts': {
-      const group = r.scenario.alerts;
-      if (group === undefined) throw new MetricsUsageError(`--format alerts: ${r.scenario.file} has no alerts section`);
-      return alertReport(evaluateAlerts(signals, group), r);
-    }
+    case 'alerts':
+      return group === undefined ? '' : alertReport(evaluateAlerts(signals, group), r);
   }
 }
 

@@ -1,4 +1,5 @@
 import { str, type Command } from '../command.js';
+import type { MetricsRequest } from '../metrics.js';
 import { UsageError } from '../errors.js';
 import { exitCodeOf } from '../limits.js';
 import { SCENARIO_FLAGS, replayOneFile } from './scenario-flags.js';
@@ -24,19 +25,18 @@ export const metricsCommand: Command = {
   },
   details: 'The signals are read off the trace, so recording them changes nothing in the run. See docs/signals.md.',
   run: async (inv) => {
-    const r = await replayOneFile(inv);
-    const { metricsCommand: metricsOf, MetricsUsageError } = await import('../metrics.js');
-    try {
-      inv.io.out(
-        metricsOf(r, { format: str(inv, 'format'), at: str(inv, 'at'), promtoolDir: str(inv, 'promtool') }).replace(
-          /\n$/,
-          '',
-        ),
-      );
-    } catch (e) {
-      if (e instanceof MetricsUsageError) throw new UsageError(`metrics: ${e.message}`);
-      throw e;
-    }
+    const { metricsCommand: metricsOf, metricsRequest, MetricsUsageError } = await import('../metrics.js');
+    const flags = { format: str(inv, 'format'), at: str(inv, 'at'), promtoolDir: str(inv, 'promtool') };
+    let req: MetricsRequest | undefined;
+    const r = await replayOneFile(inv, (s) => {
+      try {
+        req = metricsRequest(s, flags);
+      } catch (e) {
+        if (e instanceof MetricsUsageError) throw new UsageError(`metrics: ${e.message}`);
+        throw e;
+      }
+    });
+    inv.io.out(metricsOf(r, req!).replace(/\n$/, ''));
     return exitCodeOf([r]);
   },
 };

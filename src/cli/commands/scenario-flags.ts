@@ -53,14 +53,14 @@ export function loadAll(files: readonly string[]): Scenario[] {
 
 /**
  * The work of every command that replays one file: its flags checked, the file loaded and validated, then
- * replayed under --seed, --profile and the limits. `before` runs after the checks and before any work
- * (an output path to check, say).
+ * replayed under --seed, --profile and the limits. `before` sees the loaded file and runs before any work
+ * (an output path to check, flags that depend on the file), so what it refuses is refused before a replay.
  */
-export async function replayOneFile(inv: Invocation, before?: () => void): Promise<RunResult> {
+export async function replayOneFile(inv: Invocation, before?: (s: Scenario) => void): Promise<RunResult> {
   const opts = runOptions(inv);
   const cli = replayCli(inv);
-  before?.();
   const [scenario] = loadAll(inv.positionals);
+  before?.(scenario!);
   const { replay } = await import('../replay.js');
   return replay(scenario!, opts, cli, inv.io);
 }
