@@ -40,8 +40,11 @@ await build({
   logLevel: 'warning',
 });
 chmodSync(path('dist/bin/lessor-sim.js'), 0o755);
-// The playground's page script, bundled once here so that an installed package needs no bundler.
-const { bundleApp } = await import('../src/cli/playground/bundle.ts');
-writeFileSync(path('dist/bin/playground-app.js'), await bundleApp());
+// The playground's page script, bundled once here so that an installed package needs no bundler. It sits
+// beside dist/bin, not in it, so that `--cli` (npm start) leaves it alone.
+if (!cliOnly) {
+  const { bundleApp } = await import('../src/cli/playground/bundle.ts');
+  writeFileSync(path('dist/playground-app.js'), await bundleApp());
+}
 // The real-etcd driver loads etcd's protos beside its own module at run time.
 copyFileSync(path('src/cli/differential/etcd-rpc.proto'), path('dist/bin/etcd-rpc.proto'));

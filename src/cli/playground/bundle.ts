@@ -34,8 +34,8 @@ const browserDigest: Plugin = {
   },
 };
 
-/** Built once by scripts/build.mjs beside the bundled command line, so an installed package needs no bundler. */
-const PREBUILT = fileURLToPath(new URL('./playground-app.js', import.meta.url));
+/** Built once by scripts/build.mjs next to dist/bin (the bundled CLI), so an installed package needs no bundler. */
+const PREBUILT = fileURLToPath(new URL('../playground-app.js', import.meta.url));
 
 /** The app script: the prebuilt one when the command runs compiled, else bundled now from the sources. */
 export async function appScript(): Promise<string> {
