@@ -5,7 +5,7 @@
 import { closest } from '../scenario/suggest.js';
 import type { ScenarioError } from '../scenario/types.js';
 import { parseCommandArgs } from './argv.js';
-import type { Command } from './command.js';
+import { resolveCommand, type Command } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { CliError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
@@ -23,7 +23,7 @@ export async function cli(argv: readonly string[], io: CliIO, opts: CliOptions):
   // Flags after `--` are positionals, so they do not switch the error format.
   const flags = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
   // A usage error names the command whose synopsis to show; the one being run, when it does not say.
-  const current = commands.find((c) => c.name === argv[0]);
+  const current = resolveCommand(commands, argv)?.cmd;
   try {
     return await dispatch(argv, io, commands, opts.version);
   } catch (e) {
@@ -45,12 +45,19 @@ async function dispatch(
     return EXIT.ok;
   }
   if (first === 'help' || first === '--help' || first === '-h') {
-    if (rest.length > 1) throw new UsageError('help takes at most one command name');
-    io.out(rest[0] === undefined ? globalHelp(commands, version) : commandHelp(find(commands, rest[0])));
+    if (rest[0] === undefined) {
+      io.out(globalHelp(commands, version));
+      return EXIT.ok;
+    }
+    find(commands, rest[0]);
+    const named = resolveCommand(commands, rest)!;
+    if (named.rest.length > 0) throw new UsageError('help takes one command name (and a subcommand)');
+    io.out(commandHelp(named.cmd));
     return EXIT.ok;
   }
-  const cmd = find(commands, first);
-  const parsed = parseCommandArgs(cmd, rest);
+  find(commands, first);
+  const { cmd, rest: args } = resolveCommand(commands, argv)!;
+  const parsed = parseCommandArgs(cmd, args);
   if (parsed.flags.help === true) {
     io.out(commandHelp(cmd));
     return EXIT.ok;

@@ -35,6 +35,8 @@ export interface Command {
   readonly flags: Readonly<Record<string, FlagSpec>>;
   /** Paragraphs shown by `help CMD` after the synopsis. */
   readonly details?: string;
+  /** Commands run as `CMD SUB ...`, each named `CMD SUB` in full (`check merge`). */
+  readonly subcommands?: readonly Command[];
   /** Runs the command; resolves to its exit code. Heavy modules are imported here, so start-up stays quick. */
   readonly run: (inv: Invocation) => Promise<number>;
 }
@@ -54,3 +56,18 @@ export const list = (inv: Pick<Invocation, 'flags'>, flag: string): readonly str
   const v = inv.flags[flag];
   return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
 };
+
+/** The command `argv` names, a subcommand when its second word is one, and the arguments after the name. */
+export function resolveCommand(
+  commands: readonly Command[],
+  argv: readonly string[],
+): { readonly cmd: Command; readonly rest: readonly string[] } | undefined {
+  const cmd = commands.find((c) => c.name === argv[0]);
+  if (cmd === undefined) return undefined;
+  const sub = cmd.subcommands?.find((s) => s.name === `${cmd.name} ${argv[1]}`);
+  return sub !== undefined ? { cmd: sub, rest: argv.slice(2) } : { cmd, rest: argv.slice(1) };
+}
+
+/** Every command with its subcommands after it, in table order. */
+export const allCommands = (commands: readonly Command[]): Command[] =>
+  commands.flatMap((c) => [c, ...(c.subcommands ?? [])]);

@@ -1,6 +1,6 @@
 /** Help text generated from the command table: the command list, and each command's synopsis and flags. */
 import { allFlags } from './argv.js';
-import type { Command, FlagSpec } from './command.js';
+import { allCommands, type Command, type FlagSpec } from './command.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 
 const flagText = (name: string, f: FlagSpec): string =>
@@ -22,11 +22,14 @@ export function commandHelp(cmd: Command): string {
   const width = Math.max(...rows.map(([l]) => l.length));
   const lines = [synopsis(cmd), '', cmd.summary];
   if (cmd.details !== undefined) lines.push('', cmd.details);
+  for (const sub of cmd.subcommands ?? [])
+    lines.push('', `${synopsis(sub)}`, `  ${sub.summary} (lessor-sim help ${sub.name})`);
   lines.push('', 'flags:', ...rows.map(([l, h]) => `  ${l.padEnd(width)}  ${h}`), '', EXIT_CODES_HELP);
   return lines.join('\n');
 }
 
-export function globalHelp(commands: readonly Command[], version: string): string {
+export function globalHelp(top: readonly Command[], version: string): string {
+  const commands = allCommands(top);
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
     `lessor-sim ${version}: a deterministic simulation of etcd's lessor and the cluster around it`,

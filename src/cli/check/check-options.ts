@@ -17,6 +17,8 @@ export interface CheckCommandOptions {
   readonly bugs: readonly BugName[];
   readonly fixes: readonly FixName[];
   readonly allowKnown: boolean;
+  /** Exit 0 whatever the runs found (1 and 3 become 0): a shard leaves the verdict to `check merge`. */
+  readonly exitZero: boolean;
   readonly out: string | undefined;
   readonly shard: { readonly index: number; readonly count: number };
   readonly workers: number;
@@ -69,12 +71,13 @@ export function checkOptions(inv: Pick<Invocation, 'flags'>, randomSeed: () => n
       );
     budgetUs = d.us;
   }
-  let shard = { index: 1, count: 1 };
+  let shard = { index: 0, count: 1 };
   if (v.shard !== undefined) {
+    // 0-based, as a Kubernetes Indexed Job's JOB_COMPLETION_INDEX, so the index passes through unchanged.
     const m = /^(\d+)\/(\d+)$/.exec(v.shard);
-    const [i, n] = m === null ? [0, 0] : [Number(m[1]), Number(m[2])];
-    if (n < 1 || i < 1 || i > n)
-      throw new UsageError(`--shard takes i/n with 1 <= i <= n, got ${JSON.stringify(v.shard)}`);
+    const [i, n] = m === null ? [-1, 0] : [Number(m[1]), Number(m[2])];
+    if (n < 1 || i < 0 || i >= n)
+      throw new UsageError(`--shard takes i/n with 0 <= i < n (0-based), got ${JSON.stringify(v.shard)}`);
     shard = { index: i, count: n };
   }
   const runs = v.runs !== undefined ? int('--runs', v.runs, 0) : budgetUs === undefined ? 1000 : undefined;
@@ -87,6 +90,7 @@ export function checkOptions(inv: Pick<Invocation, 'flags'>, randomSeed: () => n
     bugs: bugs as BugName[],
     fixes: fixes as FixName[],
     allowKnown: bool(inv, 'allow-known'),
+    exitZero: bool(inv, 'exit-zero'),
     out: v.out,
     shard,
     workers: v.workers !== undefined ? int('--workers', v.workers, 1) : availableParallelism(),
@@ -103,14 +107,27 @@ function timeoutOf(v: string | undefined): number | undefined {
   return d.us / 1000;
 }
 
-/** The run indices of this shard: a contiguous slice of [0, runs), or every n-th index when unbounded. */
-export function* shardIndices(o: CheckCommandOptions): Generator<number> {
-  const { index, count } = o.shard;
-  const runs = o.runs;
-  if (runs === undefined) {
-    for (let k = index - 1; ; k += count) yield k;
+export type Shard = CheckCommandOptions['shard'];
+
+/** Shard `index` of `count` of a bounded campaign: the run indices [from, to), a contiguous slice of [0, runs). */
+export function shardSlice(runs: number, { index, count }: Shard): { readonly from: number; readonly to: number } {
+  return { from: Math.floor((index * runs) / count), to: Math.floor(((index + 1) * runs) / count) };
+}
+
+/** Whether run `k` belongs to the shard: its slice, or every n-th index when the campaign is unbounded. */
+export function inShard(k: number, runs: number | undefined, shard: Shard): boolean {
+  if (runs === undefined) return k % shard.count === shard.index;
+  const { from, to } = shardSlice(runs, shard);
+  return k >= from && k < to;
+}
+
+/** The run indices of this shard, in order; the shards of a campaign share them out exactly. */
+export function* shardIndices(o: Pick<CheckCommandOptions, 'runs' | 'shard'>): Generator<number> {
+  if (o.runs === undefined) {
+    for (let k = o.shard.index; ; k += o.shard.count) yield k;
   } else {
-    for (let k = Math.floor(((index - 1) * runs) / count); k < Math.floor((index * runs) / count); k++) yield k;
+    const { from, to } = shardSlice(o.runs, o.shard);
+    for (let k = from; k < to; k++) yield k;
   }
 }
 

@@ -1,25 +1,43 @@
 /**
- * `lessor-sim check`: a property campaign over worker threads. Prints the seed to reproduce, a progress
- * line on stderr when it is a terminal, and a summary grouped by finding class; writes shrunk
- * counterexamples with --out. Exit code 0 when no run violated a property (or, with --allow-known, when
- * every violation has a finding class), 1 otherwise, 2 on bad usage, 3 when none did but a run was
- * stopped by its event budget or the livelock guard.
+ * `lessor-sim check`: a property campaign (or one shard of it) over worker threads. Prints the seed to
+ * reproduce, a progress line and the speed on stderr, and on stdout a summary grouped by finding class
+ * that depends only on the campaign; writes shrunk counterexamples with --out, and a JUnit or JSON report.
+ * Exit code 0 when no run violated a property (or, with --allow-known, when every violation has a finding
+ * class), 1 otherwise, 2 on bad usage, 3 when none did but a run was stopped by its event budget or the
+ * livelock guard; with --exit-zero, 0 for 1 and 3.
  */
 import { join } from 'node:path';
-import { formatSeconds } from '../../clock/time.js';
 import type { CampaignSpec, RunOutcome } from '../../properties/index.js';
-import { PROPERTY_NAMES } from '../../properties/monitors/property-names.js';
+import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
-import { junitXml, type JUnitCase } from '../junit.js';
 import { writeOutput } from '../output-path.js';
-import { reproduceLine, shardIndices, type CheckCommandOptions } from './check-options.js';
+import type { CheckReporter } from '../commands/check-reporter.js';
+import { checkJunit } from './check-junit.js';
+import { reproduceLine, shardIndices, shardSlice, type CheckCommandOptions } from './check-options.js';
+import {
+  campaignKey,
+  rangesOf,
+  reportedRun,
+  reportText,
+  REPORT_FORMAT,
+  REPORT_FORMAT_VERSION,
+} from './check-report.js';
+import { campaignExitCode, summaryLines, type CampaignResult } from './summary.js';
 import { runPool } from './worker-pool.js';
-import { STOPPED_EXIT_CODE } from '../limits.js';
 
 const PROGRESS_EVERY_MS = 250;
 
-/** Runs the campaign `o` describes; writes its JUnit report to `junit` when given. */
-export async function runCheck(o: CheckCommandOptions, io: CliIO, junit?: string): Promise<number> {
+/** Where a counterexample of run `index` is written under --out DIR. */
+export const counterexampleFile = (dir: string, seed: number, index: number, property: string): string =>
+  join(dir, `check-${seed}-${index}-${property}.yaml`);
+
+/** Runs the campaign `o` describes; writes the report `reporter` asks for, when given. */
+export async function runCheck(
+  o: CheckCommandOptions,
+  io: CliIO,
+  reporter: CheckReporter | undefined,
+  version: string,
+): Promise<number> {
   const startedAt = new Date();
   const spec: CampaignSpec = {
     seed: o.seed,
@@ -31,13 +49,13 @@ export async function runCheck(o: CheckCommandOptions, io: CliIO, junit?: string
   };
   io.err(
     `lessor-sim check: campaign seed ${o.seed}${o.seedGiven ? '' : ' (random)'}, ` +
-      `${o.runs ?? 'unbounded'} runs, shard ${o.shard.index}/${o.shard.count}, ${o.workers} workers`,
+      `${o.runs ?? 'unbounded'} runs${shardText(o)}, ${o.workers} workers`,
   );
   const outcomes: RunOutcome[] = [];
   const started = Date.now();
   let violations = 0;
   let stopped = 0;
-  const total = shardSize(o);
+  const total = o.runs === undefined ? undefined : sliceSize(o.runs, o.shard);
   let lastDraw = 0;
   const draw = (final: boolean): void => {
     if (!io.errIsTTY) return;
@@ -69,144 +87,56 @@ export async function runCheck(o: CheckCommandOptions, io: CliIO, junit?: string
   draw(true);
   const seconds = (Date.now() - started) / 1000;
   outcomes.sort((a, b) => a.index - b.index);
-  const files = summarize(o, outcomes, seconds, io);
-  if (junit !== undefined) writeOutput(junit, checkJunit(o, outcomes, files, seconds, startedAt));
-  const unexplained = outcomes.filter(
-    (r) => r.violation !== undefined && r.classification?.finding === undefined,
-  ).length;
-  if (violations > 0 && !(o.allowKnown && unexplained === 0)) return 1;
-  return stopped > 0 ? STOPPED_EXIT_CODE : 0;
-}
-
-/** How many runs this shard has, when the campaign is bounded. */
-function shardSize(o: CheckCommandOptions): number | undefined {
-  if (o.runs === undefined) return undefined;
-  const { index, count } = o.shard;
-  return Math.floor((index * o.runs) / count) - Math.floor(((index - 1) * o.runs) / count);
-}
-
-/** Prints the summary and writes the counterexamples; returns each written file by run index. */
-function summarize(
-  o: CheckCommandOptions,
-  outcomes: readonly RunOutcome[],
-  seconds: number,
-  io: CliIO,
-): ReadonlyMap<number, string> {
-  const written = new Map<number, string>();
-  const failing = outcomes.filter((r) => r.violation !== undefined);
-  const range = outcomes.length === 0 ? 'none' : `indices ${outcomes[0]!.index}..${outcomes.at(-1)!.index}`;
-  io.out(
-    `${outcomes.length} runs (${range}), ${failing.length} with a violation${stoppedCount(outcomes)}` +
-      `, ${(outcomes.length / Math.max(seconds, 1e-3)).toFixed(1)} runs/s on ${o.workers} workers`,
-  );
-  for (const r of failing) {
-    const v = r.violation!;
-    io.out(
-      `  run ${r.index} (run seed ${r.runSeed}): ${v.property} at ` +
-        `${formatSeconds(v.atUs)} s, trace line ${v.traceLine}: ${v.message}`,
-    );
-    io.out(`    class: ${classLine(r)}`);
-    if (o.out !== undefined && r.counterexample !== undefined) {
-      const file = join(o.out, `check-${o.seed}-${r.index}-${v.property}.yaml`);
+  const files = new Map<number, string>();
+  for (const r of outcomes)
+    if (o.out !== undefined && r.violation !== undefined && r.counterexample !== undefined) {
+      const file = counterexampleFile(o.out, o.seed, r.index, r.violation.property);
       writeOutput(file, r.counterexample);
-      written.set(r.index, file);
-      io.out(`    counterexample: ${file}`);
+      files.set(r.index, file);
     }
-  }
-  for (const r of outcomes) {
-    const s = r.stopped;
-    if (s !== undefined)
-      io.out(
-        `  run ${r.index} (run seed ${r.runSeed}): stopped at ` +
-          `${formatSeconds(s.atUs)} s after ${s.events} events, not judged: ${s.message}`,
-      );
-  }
-  const byProperty = new Map<string, number>();
-  for (const r of failing) byProperty.set(r.violation!.property, (byProperty.get(r.violation!.property) ?? 0) + 1);
-  if (byProperty.size > 0) io.out(`violations by property: ${[...byProperty].map(([p, n]) => `${p} ${n}`).join(', ')}`);
-  const byClass = new Map<string, RunOutcome[]>();
-  for (const r of failing) {
-    const c = r.classification?.finding ?? UNEXPLAINED;
-    byClass.set(c, [...(byClass.get(c) ?? []), r]);
-  }
-  if (byClass.size > 0) {
-    io.out('violations by finding class (docs/findings/CLASS.md):');
-    const order = [...byClass.keys()].sort((a, b) =>
-      a === UNEXPLAINED ? 1 : b === UNEXPLAINED ? -1 : a.localeCompare(b),
-    );
-    for (const c of order) {
-      const rs = byClass.get(c)!;
-      io.out(`  ${c.padEnd(36)} ${String(rs.length).padStart(5)}  runs ${rs.map((r) => r.index).join(', ')}`);
-    }
-  }
-  io.out(
-    `reproduce: ${reproduceLine(o)}${
-      o.out === undefined && failing.length > 0 ? ' --out DIR   (to shrink and write counterexamples)' : ''
-    }`,
+  const notable = outcomes.filter((r) => r.violation !== undefined || r.stopped !== undefined);
+  const result: CampaignResult = {
+    total: outcomes.length,
+    first: outcomes[0]?.index,
+    last: outcomes.at(-1)?.index,
+    notable: notable.map(({ counterexample: _, ...r }) => r),
+  };
+  const context = { reproduce: reproduceLine(o), shrink: o.out !== undefined, files };
+  for (const line of summaryLines(result, context)) io.out(line);
+  io.err(
+    `lessor-sim check: ${outcomes.length} runs in ${seconds.toFixed(1)} s, ` +
+      `${(outcomes.length / Math.max(seconds, 1e-3)).toFixed(1)} runs/s on ${o.workers} workers`,
   );
-  return written;
-}
-
-/** One test case per property checked; a violated one lists its runs and how to replay each. */
-function checkJunit(
-  o: CheckCommandOptions,
-  outcomes: readonly RunOutcome[],
-  files: ReadonlyMap<number, string>,
-  seconds: number,
-  when: Date,
-): string {
-  const cases: JUnitCase[] = (o.properties ?? PROPERTY_NAMES).map((p) => {
-    const bad = outcomes.filter((r) => r.violation?.property === p);
-    if (bad.length === 0) return { name: p, classname: 'lessor-sim.check', seconds: 0 };
-    const lines = bad.map((r) => {
-      const v = r.violation!;
-      const file = files.get(r.index);
-      const replay =
-        file !== undefined ? `npx lessor-sim run ${file}` : `npx ${reproduceLine(o)} --property ${p} --out DIR`;
-      return (
-        `run ${r.index} (run seed ${r.runSeed}) at ${(v.atUs / 1e6).toFixed(6)}` +
-        ` s, trace line ${v.traceLine}: ${v.message}\nreplay: ${replay}`
-      );
-    });
-    return {
-      name: p,
-      classname: 'lessor-sim.check',
-      seconds: 0,
-      failure: {
-        message: `${bad.length} of ${outcomes.length} runs violated ${p}: ${bad[0]!.violation!.message}`,
-        type: 'property',
-        text: lines.join('\n'),
-      },
-    };
-  });
-  return junitXml(
-    [
-      {
-        name: 'lessor-sim check',
-        package: 'lessor-sim.check',
+  if (reporter?.kind === 'junit')
+    writeOutput(reporter.file, checkJunit(o.properties, result, context, seconds, startedAt));
+  if (reporter?.kind === 'json')
+    writeOutput(
+      reporter.file,
+      reportText({
+        format: REPORT_FORMAT,
+        formatVersion: REPORT_FORMAT_VERSION,
+        campaign: campaignKey(o, version),
+        shard: o.shard,
+        ran: rangesOf(outcomes.map((r) => r.index)),
+        runs: notable.map((r) => reportedRun(r, files.get(r.index), reporter.file)),
+        workers: o.workers,
         seconds,
-        properties: [
-          ['reproduce', reproduceLine(o)],
-          ['runs', String(outcomes.length)],
-        ],
-        cases,
-      },
-    ],
-    when,
-  );
+      }),
+    );
+  return o.exitZero ? EXIT.ok : campaignExitCode(result, o.allowKnown);
 }
 
-function stoppedCount(outcomes: readonly RunOutcome[]): string {
-  const n = outcomes.filter((r) => r.stopped !== undefined).length;
-  return n === 0 ? '' : `, ${n} stopped`;
+function sliceSize(runs: number, shard: CheckCommandOptions['shard']): number {
+  const { from, to } = shardSlice(runs, shard);
+  return to - from;
 }
 
-const UNEXPLAINED = 'unexplained';
-
-/** The class of a failing run, and any other fix that also removes it. */
-function classLine(r: RunOutcome): string {
-  const c = r.classification;
-  if (c === undefined || c.finding === undefined) return `${UNEXPLAINED} (no proposed fix removes it)`;
-  const [first, ...others] = c.fixes;
-  return `${c.finding} (removed by fix ${first}${others.length > 0 ? `; also by ${others.join(', ')}` : ''})`;
+function shardText(o: CheckCommandOptions): string {
+  if (o.shard.count === 1) return '';
+  const share =
+    o.runs === undefined ? `every ${o.shard.count}th from ${o.shard.index}` : sliceText(shardSlice(o.runs, o.shard));
+  return `, shard ${o.shard.index}/${o.shard.count} (${share})`;
 }
+
+const sliceText = ({ from, to }: { from: number; to: number }): string =>
+  to > from ? `runs ${from}..${to - 1}` : 'no runs';

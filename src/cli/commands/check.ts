@@ -1,7 +1,9 @@
 import { PROPERTY_NAMES } from '../../properties/monitors/property-names.js';
 import { str, type Command } from '../command.js';
 import { checkOutputDir } from '../output-path.js';
-import { REPORTER_FLAGS, junitOutput } from './reporter-flags.js';
+import { packageVersion } from '../version.js';
+import { CHECK_REPORTER_FLAGS, checkReporter } from './check-reporter.js';
+import { checkMergeCommand } from './check-merge.js';
 
 export const checkCommand: Command = {
   name: 'check',
@@ -33,8 +35,16 @@ export const checkCommand: Command = {
       type: 'boolean',
       help: 'exit 0 when every violation belongs to a documented finding class (docs/findings/)',
     },
+    'exit-zero': {
+      type: 'boolean',
+      help: 'exit 0 whatever the runs found, for a shard whose verdict check merge gives (2 and 4 stay)',
+    },
     out: { type: 'string', value: 'DIR', help: 'shrink each failing run and write its counterexample scenario to DIR' },
-    shard: { type: 'string', value: 'i/n', help: "run the i-th of n contiguous slices of the campaign's runs" },
+    shard: {
+      type: 'string',
+      value: 'i/n',
+      help: "run slice i (0-based, 0 <= i < n) of n contiguous slices of the campaign's runs",
+    },
     workers: { type: 'string', value: 'N', help: "worker threads (default: the machine's available parallelism)" },
     'max-events': {
       type: 'string',
@@ -46,11 +56,14 @@ export const checkCommand: Command = {
       value: 'D',
       help: "each run's wall-clock limit (e.g. 30s), shrinking included; a run past it is stopped likewise",
     },
-    ...REPORTER_FLAGS,
+    ...CHECK_REPORTER_FLAGS,
   },
+  subcommands: [checkMergeCommand],
   details: [
     'Run i of a campaign is generated from (seed, i) alone, so shards and worker counts never change a',
     "run's verdict. Prints the seed to reproduce, a progress line on stderr when it is a terminal, and a summary.",
+    'A shard (--shard i/n, i from 0 as JOB_COMPLETION_INDEX) writes its part with --reporter json --output FILE;',
+    'lessor-sim check merge DIR... joins the parts into the summary of the whole campaign (docs/scale-out.md).',
     'Each violation is replayed with each proposed fix on and named after the finding class whose fix removes',
     'it (docs/findings/), or marked unexplained; the summary groups violations by class.',
     `properties: ${PROPERTY_NAMES.join(', ')}`,
@@ -58,10 +71,10 @@ export const checkCommand: Command = {
   run: async (inv) => {
     const { checkOptions } = await import('../check/check-options.js');
     const o = checkOptions(inv, () => Date.now() % 2 ** 31);
-    const junit = junitOutput(inv);
+    const reporter = checkReporter(inv);
     const out = str(inv, 'out');
     if (out !== undefined) checkOutputDir('--out', out);
     const { runCheck } = await import('../check/run-check.js');
-    return runCheck(o, inv.io, junit);
+    return runCheck(o, inv.io, reporter, packageVersion());
   },
 };

@@ -1,0 +1,130 @@
+/**
+ * Reads a check report back (`check merge`): a file that is not one, or is damaged, is refused in one line
+ * naming the file and the first field that is wrong, never a crash.
+ */
+import { readFileSync } from 'node:fs';
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { REPORT_FORMAT, REPORT_FORMAT_VERSION, type CheckReport } from './check-report.js';
+
+type Json = unknown;
+
+class Bad extends Error {}
+
+const isObj = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isInt = (v: Json): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+const isStrings = (v: Json): boolean => Array.isArray(v) && v.every((s) => typeof s === 'string');
+
+function need(ok: boolean, what: string): void {
+  if (!ok) throw new Bad(what);
+}
+
+function field(o: Record<string, Json>, name: string, ok: (v: Json) => boolean, expected: string): void {
+  need(ok(o[name]), `${name} should be ${expected}`);
+}
+
+const orNull =
+  (ok: (v: Json) => boolean) =>
+  (v: Json): boolean =>
+    v === null || ok(v);
+
+function checkCampaign(c: Json): void {
+  need(isObj(c), 'campaign should be an object');
+  const o = c as Record<string, Json>;
+  field(o, 'version', (v) => typeof v === 'string', 'a string');
+  field(o, 'seed', isInt, 'an integer');
+  for (const f of ['runs', 'timeBudgetUs', 'maxEvents', 'timeoutMs']) field(o, f, orNull(isInt), 'an integer or null');
+  field(o, 'properties', orNull(isStrings), 'a list of names or null');
+  field(o, 'bugs', isStrings, 'a list of names');
+  field(o, 'fixes', isStrings, 'a list of names');
+  field(o, 'shrink', (v) => typeof v === 'boolean', 'true or false');
+}
+
+function checkRun(r: Json, i: number): void {
+  need(isObj(r), `runs[${i}] should be an object`);
+  const o = r as Record<string, Json>;
+  for (const f of ['index', 'runSeed', 'steps', 'virtualUs']) field(o, f, isInt, `an integer (runs[${i}])`);
+  need(o.violation !== undefined || o.stopped !== undefined, `runs[${i}] should have a violation or be stopped`);
+  const v = o.violation;
+  if (v !== undefined) {
+    need(isObj(v), `runs[${i}].violation should be an object`);
+    const w = v as Record<string, Json>;
+    need(typeof w.property === 'string' && typeof w.message === 'string', `runs[${i}].violation is incomplete`);
+    need(isInt(w.atUs) && isInt(w.traceLine), `runs[${i}].violation is incomplete`);
+  }
+  const c = o.classification;
+  if (c !== undefined) {
+    need(isObj(c) && isStrings((c as Record<string, Json>).fixes), `runs[${i}].classification should list fixes`);
+    const f = (c as Record<string, Json>).finding;
+    need(f === undefined || typeof f === 'string', `runs[${i}].classification.finding should be a string`);
+  }
+  const s = o.stopped;
+  if (s !== undefined) {
+    need(isObj(s), `runs[${i}].stopped should be an object`);
+    const t = s as Record<string, Json>;
+    need(typeof t.reason === 'string' && typeof t.message === 'string', `runs[${i}].stopped is incomplete`);
+    need(isInt(t.atUs) && isInt(t.events), `runs[${i}].stopped is incomplete`);
+  }
+  const x = o.counterexample;
+  if (x !== undefined) {
+    need(isObj(x), `runs[${i}].counterexample should be an object`);
+    const t = x as Record<string, Json>;
+    need(typeof t.file === 'string' && typeof t.yaml === 'string', `runs[${i}].counterexample is incomplete`);
+  }
+}
+
+/** The report in `text`, or why it is not one. */
+export function parseReport(text: string): CheckReport {
+  let doc: Json;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new Bad('not JSON');
+  }
+  need(isObj(doc) && doc.format === REPORT_FORMAT, `not a ${REPORT_FORMAT} (no "format": "${REPORT_FORMAT}")`);
+  const o = doc as Record<string, Json>;
+  need(
+    o.formatVersion === REPORT_FORMAT_VERSION,
+    `formatVersion ${JSON.stringify(o.formatVersion)}; this lessor-sim reads ${REPORT_FORMAT_VERSION}`,
+  );
+  checkCampaign(o.campaign);
+  const s = o.shard as Record<string, Json>;
+  need(
+    isObj(s) && isInt(s.index) && isInt(s.count) && s.count >= 1 && s.index < s.count,
+    'shard should be {index, count}',
+  );
+  need(Array.isArray(o.ran), 'ran should be a list of [first, last] ranges');
+  let prev = -1;
+  for (const r of o.ran as Json[]) {
+    need(Array.isArray(r) && r.length === 2 && isInt(r[0]) && isInt(r[1]), 'ran should hold [first, last] pairs');
+    const [a, b] = r as [number, number];
+    need(a > prev && b >= a, 'ran should hold ranges in order, without overlap');
+    prev = b;
+  }
+  need(Array.isArray(o.runs), 'runs should be a list');
+  (o.runs as Json[]).forEach(checkRun);
+  field(o, 'workers', isInt, 'an integer');
+  field(o, 'seconds', (v) => typeof v === 'number' && v >= 0, 'a number of seconds');
+  return doc as unknown as CheckReport;
+}
+
+/** Reads and parses `file`; a problem is one line with exit code 2. */
+export function readReport(file: string): CheckReport {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CliError(`${file}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`, EXIT.usage);
+  }
+  try {
+    return parseReport(text);
+  } catch (e) {
+    if (e instanceof Bad) throw new CliError(`${file}: ${e.message}`, EXIT.usage);
+    throw e;
+  }
+}
+
+/** Whether `text` claims to be a check report, so a folder's other JSON files are passed over. */
+export function looksLikeReport(text: string): boolean {
+  return text.includes(`"format": "${REPORT_FORMAT}"`) || text.includes(`"format":"${REPORT_FORMAT}"`);
+}
