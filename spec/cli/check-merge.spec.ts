@@ -67,7 +67,7 @@ describe('lessor-sim check merge', () => {
     expect(merged.err).toContain('2 shards of campaign seed 3, 5 runs');
   }, 60_000);
 
-  it('exits as the campaign would: 1 on a violation, 0 with --allow-known when every one has a class, 3 on a stop', async () => {
+  it('exits as the campaign would: 1 on a violation, 0 with --allow-known if all are known, 3 on a stop', async () => {
     const [a, b] = reports as [CheckReport, CheckReport];
     const known = shardDir('known', { ...b, runs: [violation(3, 'some-finding')] });
     const plain = await run(['check', 'merge', join(dir, 'real-0'), known]);

@@ -125,7 +125,8 @@ describe('the Kubernetes manifests', () => {
   });
 });
 
-// biome-ignore lint/suspicious/noTemplateCurlyInString: the matrix value as the workflow writes it, a GitHub Actions expression
+// The matrix value as the workflow writes it.
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
 const MATRIX_SHARD = '${{ matrix.shard }}';
 
 describe('the GitHub Actions workflow', () => {

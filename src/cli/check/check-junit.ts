@@ -1,4 +1,7 @@
-/** `check --reporter junit`: one test case per property checked; a violated one lists its runs and how to replay each. */
+/**
+ * `check --reporter junit`: one test case per property checked; a violated one lists its runs and how to
+ * replay each.
+ */
 import { PROPERTY_NAMES } from '../../properties/monitors/property-names.js';
 import { junitXml, type JUnitCase } from '../junit.js';
 import type { CampaignResult, SummaryContext } from './summary.js';

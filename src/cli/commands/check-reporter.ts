@@ -1,4 +1,7 @@
-/** `check`'s and `check merge`'s `--reporter junit|json --output FILE`: the flags and their validation before any work. */
+/**
+ * `check`'s and `check merge`'s `--reporter junit|json --output FILE`: the flags and their validation before
+ * any work.
+ */
 import { str, type FlagSpec, type Invocation } from '../command.js';
 import { UsageError } from '../errors.js';
 import { checkOutputFile } from '../output-path.js';
