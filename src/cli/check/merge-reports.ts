@@ -30,27 +30,33 @@ const refuse = (message: string): never => {
   throw new CliError(`check merge: ${message}`, EXIT.usage);
 };
 
+/** Whether `p` is a folder, a file, or neither (missing, or a broken link). */
+function kindOf(p: string): 'dir' | 'file' | undefined {
+  try {
+    const st = statSync(p);
+    return st.isDirectory() ? 'dir' : st.isFile() ? 'file' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The reports named: a file is read as one, a folder gives every report among its .json files. */
 export function loadReports(paths: readonly string[]): LoadedReport[] {
   const out: LoadedReport[] = [];
   for (const p of paths) {
-    let isDir: boolean;
-    try {
-      isDir = statSync(p).isDirectory();
-    } catch {
-      return refuse(`${p}: no such file or folder`);
-    }
-    if (!isDir) {
+    const kind = kindOf(p);
+    if (kind === undefined) refuse(`${p}: no such file or folder`);
+    if (kind === 'file') {
       out.push({ file: p, report: readReport(p) });
       continue;
     }
-    const files = readdirSync(p)
+    const entries = readdirSync(p).sort();
+    const files = entries
       .filter((f) => f.endsWith('.json'))
-      .sort()
       .map((f) => join(p, f))
-      .filter((f) => statSync(f).isFile() && looksLikeReport(readFileSync(f, 'utf8')));
+      .filter((f) => kindOf(f) === 'file' && looksLikeReport(readFileSync(f, 'utf8')));
     if (files.length === 0) {
-      const sub = readdirSync(p).some((f) => statSync(join(p, f)).isDirectory());
+      const sub = entries.some((f) => kindOf(join(p, f)) === 'dir');
       refuse(
         `${p}: holds no check report (a .json file written by check --reporter json)` +
           `${sub ? `; to merge its subfolders, name them: ${join(p, '*')}` : ''}`,
