@@ -37,7 +37,7 @@ export const checkCommand: Command = {
     },
     'exit-zero': {
       type: 'boolean',
-      help: 'exit 0 whatever the runs found, for a shard whose verdict check merge gives (2 and 4 stay)',
+      help: 'exit 0 whatever the runs found, for a shard (check merge gives the verdict); 2 and 4 keep their meaning',
     },
     out: { type: 'string', value: 'DIR', help: 'shrink each failing run and write its counterexample scenario to DIR' },
     shard: {
