@@ -87,6 +87,43 @@ describe('lessor-sim check merge', () => {
     expect(s.out).toContain('5 runs (indices 0..4), 0 with a violation, 1 stopped');
   });
 
+  it('merges what time-budgeted shards ran, and the interleaved shares of an unbounded campaign', async () => {
+    const [a, b] = reports as [CheckReport, CheckReport];
+    const budget = { ...a.campaign, timeBudgetUs: 60_000_000 };
+    const cut = await run([
+      'check',
+      'merge',
+      shardDir('budget-0', { ...a, campaign: budget, ran: [[0, 0]] }),
+      shardDir('budget-1', { ...b, campaign: budget, ran: [[2, 3]] }),
+    ]);
+    expect(cut.code).toBe(0);
+    expect(cut.out.split('\n')[0]).toBe('3 runs (indices 0..3), 0 with a violation');
+    expect(cut.out).toContain('reproduce: lessor-sim check --seed 3 --runs 5 --time-budget 1m --property grant-bounds');
+    const open = { ...a.campaign, runs: null, timeBudgetUs: 60_000_000 };
+    const even = shardDir('open-0', {
+      ...a,
+      campaign: open,
+      ran: [
+        [0, 0],
+        [2, 2],
+        [4, 4],
+      ],
+    });
+    const odd = shardDir('open-1', {
+      ...b,
+      campaign: open,
+      ran: [
+        [1, 1],
+        [3, 3],
+      ],
+    });
+    const merged = await run(['check', 'merge', even, odd]);
+    expect(merged.code).toBe(0);
+    expect(merged.out.split('\n')[0]).toBe('5 runs (indices 0..4), 0 with a violation');
+    const wrong = await run(['check', 'merge', even, shardDir('open-bad', { ...b, campaign: open, ran: [[2, 2]] })]);
+    expect([wrong.code, wrong.err]).toEqual([2, expect.stringMatching(/lists runs 2\.\.2, outside its share/)]);
+  });
+
   it('refuses shards missing, twice, of another campaign or unfinished, in one line with exit 2', async () => {
     const [a, b] = reports as [CheckReport, CheckReport];
     const cases: [string[], RegExp][] = [
