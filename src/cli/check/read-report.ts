@@ -74,7 +74,7 @@ function checkRun(r: Json, i: number): void {
 }
 
 /** The report in `text`, or why it is not one. */
-export function parseReport(text: string): CheckReport {
+function parseReport(text: string): CheckReport {
   let doc: Json;
   try {
     doc = JSON.parse(text);

@@ -26,9 +26,9 @@ export interface SummaryContext {
   readonly files: ReadonlyMap<number, string>;
 }
 
-export const UNEXPLAINED = 'unexplained';
+const UNEXPLAINED = 'unexplained';
 
-export const failingOf = (r: CampaignResult): ReportedRun[] => r.notable.filter((x) => x.violation !== undefined);
+const failingOf = (r: CampaignResult): ReportedRun[] => r.notable.filter((x) => x.violation !== undefined);
 const stoppedOf = (r: CampaignResult): ReportedRun[] => r.notable.filter((x) => x.stopped !== undefined);
 
 export function summaryLines(r: CampaignResult, c: SummaryContext): string[] {
