@@ -12,8 +12,10 @@ export const V3_LEASE: RestatedFile = {
   tests: [
     { test: 'TestV3LeasePromote', file: 'lease-promote.yaml', profiles: BOTH },
     { test: 'TestV3LeaseRevoke', file: 'lease-revoke.yaml', profiles: BOTH },
+    { test: 'TestV3LeaseGrantByID', file: 'lease-grant-by-id.yaml', profiles: BOTH },
     { test: 'TestV3LeaseNegativeID', file: 'lease-negative-id.yaml', profiles: BOTH },
     { test: 'TestV3LeaseExpire', file: 'lease-expire.yaml', profiles: BOTH },
+    { test: 'TestV3LeaseKeepAlive', file: 'lease-keepalive.yaml', profiles: BOTH },
     {
       test: 'TestV3LeaseCheckpoint/Checkpointing disabled, lease TTL is reset',
       file: 'lease-checkpoint-disabled.yaml',
@@ -40,6 +42,7 @@ export const V3_LEASE: RestatedFile = {
       profiles: BOTH,
     },
     { test: 'TestV3LeaseExists', file: 'lease-exists.yaml', profiles: BOTH },
+    { test: 'TestV3LeaseLeases', file: 'lease-leases.yaml', profiles: BOTH },
     { test: 'TestV3GetNonExistLease', file: 'get-non-exist-lease.yaml', profiles: BOTH },
     { test: 'TestV3LeaseSwitch', file: 'lease-switch.yaml', profiles: BOTH },
     { test: 'TestV3LeaseRecoverAndRevoke', file: 'lease-recover-and-revoke.yaml', profiles: BOTH },
