@@ -43,6 +43,20 @@ export const V3_LEASE: RestatedFile = {
     },
     { test: 'TestV3LeaseExists', file: 'lease-exists.yaml', profiles: BOTH },
     { test: 'TestV3LeaseLeases', file: 'lease-leases.yaml', profiles: BOTH },
+    { test: 'TestV3LeaseRenewStress', file: 'lease-renew-stress.yaml', profiles: BOTH },
+    {
+      // 3.5 only in etcd's file; the race it guards against is the same in 3.4, so both profiles run it.
+      test: 'TestV3LeaseRenewStressWithClusterClient',
+      file: 'lease-renew-stress-with-cluster-client.yaml',
+      profiles: BOTH,
+    },
+    { test: 'TestV3LeaseTimeToLiveStress', file: 'lease-time-to-live-stress.yaml', profiles: BOTH },
+    {
+      // 3.5 only in etcd's file, as above.
+      test: 'TestV3LeaseTimeToLiveStressWithClusterClient',
+      file: 'lease-time-to-live-stress-with-cluster-client.yaml',
+      profiles: BOTH,
+    },
     { test: 'TestV3GetNonExistLease', file: 'get-non-exist-lease.yaml', profiles: BOTH },
     { test: 'TestV3LeaseSwitch', file: 'lease-switch.yaml', profiles: BOTH },
     { test: 'TestV3LeaseRecoverAndRevoke', file: 'lease-recover-and-revoke.yaml', profiles: BOTH },
