@@ -11,7 +11,7 @@ import { opt, req, type Decoded, type FieldsFor } from './fields.js';
 import { describeNode, quote } from './node.js';
 import { didYouMean } from './suggest.js';
 import { ANSWER_ERROR_NAMES, errorNameOf } from './answer-errors.js';
-import type { AnswerAssertion } from './types.js';
+import type { AnswerAssertion, IntRange } from './types.js';
 
 /** The `as` field of a request step. */
 export const answerAs = opt(
@@ -89,6 +89,7 @@ const VALUES_OF: Readonly<Record<string, readonly (keyof AnswerFields)[]>> = {
   put: ['revision'],
   delete: ['revision'],
   'keepalive-once': ['ttlSeconds', 'id', 'lease'],
+  keepalive: ['ttlSeconds', 'id', 'lease'],
   timetolive: ['ttlSeconds', 'grantedTtlSeconds', 'id', 'lease'],
   leases: ['leases'],
   revoke: ['revision'],
@@ -127,4 +128,25 @@ export function checkAnswer(d: Decoded<AnswerFields>, ctx: ParseContext): boolea
     }
   }
   return ok;
+}
+
+/** `expect: { channel }` names a keepalive call and says something about it. */
+export function checkChannel(
+  d: Decoded<{ channel: string; alive?: boolean; responses?: IntRange }>,
+  ctx: ParseContext,
+): boolean {
+  const name = d.value.channel;
+  const named = name === undefined ? undefined : ctx.answers.get(name);
+  if (named !== undefined && named.op !== 'keepalive') {
+    ctx.error(
+      d.posOf.channel ?? d.pos,
+      `${quote(name ?? '')} names a ${named.op} (line ${named.pos.line}), not a keepalive call`,
+    );
+    return false;
+  }
+  if (d.posOf.alive === undefined && d.posOf.responses === undefined) {
+    ctx.error(d.pos, 'a channel assertion needs "alive", "responses" or both');
+    return false;
+  }
+  return d.ok;
 }

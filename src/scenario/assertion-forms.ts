@@ -4,8 +4,10 @@
  */
 import { INVALID, type Invalid, type JsonSchema } from './codec.js';
 import {
+  answerRef,
   bool,
   client,
+  exactOrRange,
   duration,
   holderRef,
   int,
@@ -26,6 +28,7 @@ import {
   decodeFields,
   def,
   fieldList,
+  opt,
   fieldSchema,
   objectSchema,
   req,
@@ -33,7 +36,7 @@ import {
   type FieldMap,
   type FieldsFor,
 } from './fields.js';
-import { ANSWER_FIELDS, checkAnswer } from './answer-form.js';
+import { ANSWER_FIELDS, checkAnswer, checkChannel } from './answer-form.js';
 import { quote } from './node.js';
 import { key, via } from './kinds/shared-fields.js';
 import { didYouMean } from './suggest.js';
@@ -85,6 +88,30 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
     description: "Extension: the key's mod revision is within bounds.",
     fields: { key: keyField, revision: revisionRange, via },
   },
+  'key-create-revision': {
+    description: "Extension: the key's create revision is within bounds (exact: { min: N, max: N }, or N).",
+    fields: {
+      key: keyField,
+      createRevision: req(
+        'create-revision',
+        exactOrRange(int(0, MAX, 'a revision (0 or more)'), 'revision bounds'),
+        'The revision that created the key: exact, or { min, max }.',
+      ),
+      via,
+    },
+  },
+  'key-version': {
+    description: "Extension: the key's version (1 when created, +1 on every put since) is within bounds.",
+    fields: {
+      key: keyField,
+      version: req(
+        'version',
+        exactOrRange(int(0, MAX, 'a version (0 or more)'), 'version bounds'),
+        'The version: exact, or { min, max }.',
+      ),
+      via,
+    },
+  },
   'lease-exists': {
     description: 'LeaseTimeToLive finds the lease / answers TTL -1.',
     fields: { lease, exists: req('exists', bool, 'Whether the lease exists.'), via },
@@ -112,6 +139,21 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
       client: def('client', client, 'c1', 'Client running the keep-alive; default c1.'),
       alive: req('alive', bool, 'Whether the channel is still open.'),
     },
+  },
+  'keepalive-channel': {
+    description:
+      'Extension: the channel of a KeepAlive call named with as is open / closed, and the responses a ' +
+      'reader has received on it (with unread-buffer: what the buffer holds).',
+    fields: {
+      channel: req('channel', answerRef, 'Name a keepalive step gave its call with "as".'),
+      alive: opt('alive', bool, 'Whether the channel is still open.'),
+      responses: opt(
+        'responses',
+        exactOrRange(int(0, MAX, 'a count (0 or more)'), 'response-count bounds'),
+        'Responses received on the channel: exact, or { min, max }.',
+      ),
+    },
+    check: checkChannel,
   },
   'lock-held': {
     description: 'Extension: the client holds / does not hold the lock.',

@@ -96,6 +96,8 @@ export interface GrantStep extends StepBase<'grant'> {
   readonly ttlSeconds: number;
   readonly id?: bigint;
   readonly via?: MemberName;
+  /** Extension: sent by this scenario client (clientv3) rather than by etcdctl. */
+  readonly client?: ClientName;
   /** Names the request's answer for `expect: { answer: NAME }`. */
   readonly as?: AnswerName;
 }
@@ -111,6 +113,8 @@ export interface GrantManyStep extends StepBase<'grant-many'> {
 export interface RevokeStep extends StepBase<'revoke'> {
   readonly lease: LeaseLabel;
   readonly via?: MemberName;
+  /** Extension: sent by this scenario client (clientv3) rather than by etcdctl. */
+  readonly client?: ClientName;
   /** Names the request's answer for `expect: { answer: NAME }`. */
   readonly as?: AnswerName;
 }
@@ -118,6 +122,8 @@ export interface PutStep extends StepBase<'put'> {
   readonly key: string;
   readonly value: string;
   readonly lease?: LeaseLabel;
+  /** Extension: a raw lease ID (one never granted, as etcd's tests use); not with `lease`. */
+  readonly leaseId?: bigint;
   readonly via?: MemberName;
   /** Names the request's answer for `expect: { answer: NAME }`. */
   readonly as?: AnswerName;
@@ -132,6 +138,15 @@ export interface KeepaliveStep extends StepBase<'keepalive'> {
   readonly lease: LeaseLabel;
   readonly client: ClientName;
   readonly via?: MemberName;
+  /** Extension: the caller's context carries clientv3.WithRequireLeader. */
+  readonly requireLeader?: boolean;
+  /**
+   * Extension: names this KeepAlive call: its channel (a separate one, beside any other on the lease) for
+   * `keepalive-cancel` and `expect: { channel }`, and its first response as an answer.
+   */
+  readonly as?: AnswerName;
+  /** Extension: nobody reads the channel, which buffers this many responses (LeaseResponseChSize). */
+  readonly unreadBuffer?: number;
 }
 export interface KeepaliveStopStep extends StepBase<'keepalive-stop'> {
   readonly lease: LeaseLabel;
@@ -142,6 +157,14 @@ export interface KeepaliveOnceStep extends StepBase<'keepalive-once'> {
   readonly via?: MemberName;
   /** Names the request's answer for `expect: { answer: NAME }`. */
   readonly as?: AnswerName;
+}
+/** Extension: the caller cancels the context of a named KeepAlive call. */
+export interface KeepaliveCancelStep extends StepBase<'keepalive-cancel'> {
+  readonly channel: AnswerName;
+}
+/** Extension: the scenario client is closed (clientv3 Client.Close). */
+export interface ClientCloseStep extends StepBase<'client-close'> {
+  readonly client: ClientName;
 }
 /** Exactly one of `member` and `client` is set. */
 export interface PauseStep extends StepBase<'pause'> {
@@ -245,6 +268,8 @@ export type Step =
   | KeepaliveStep
   | KeepaliveStopStep
   | KeepaliveOnceStep
+  | KeepaliveCancelStep
+  | ClientCloseStep
   | PauseStep
   | ResumeStep
   | CrashStep
@@ -280,6 +305,24 @@ export interface KeyValueAssertion extends AssertionBase<'key-value'> {
   readonly key: string;
   readonly value: string;
   readonly via?: MemberName;
+}
+/** Extension: bounds on the key's create revision. */
+export interface KeyCreateRevisionAssertion extends AssertionBase<'key-create-revision'> {
+  readonly key: string;
+  readonly createRevision: IntRange;
+  readonly via?: MemberName;
+}
+/** Extension: bounds on the key's version (puts since it was created). */
+export interface KeyVersionAssertion extends AssertionBase<'key-version'> {
+  readonly key: string;
+  readonly version: IntRange;
+  readonly via?: MemberName;
+}
+/** Extension: a named KeepAlive call's channel is open / closed, and how many responses it holds. */
+export interface KeepaliveChannelAssertion extends AssertionBase<'keepalive-channel'> {
+  readonly channel: AnswerName;
+  readonly alive?: boolean;
+  readonly responses?: IntRange;
 }
 /** Bounds on the key's mod revision. */
 export interface KeyRevisionAssertion extends AssertionBase<'key-revision'> {
@@ -387,11 +430,14 @@ export type Assertion =
   | KeyExistsAssertion
   | KeyValueAssertion
   | KeyRevisionAssertion
+  | KeyCreateRevisionAssertion
+  | KeyVersionAssertion
   | LeaseExistsAssertion
   | LeaseTtlAssertion
   | LeaseKeysAssertion
   | LeaderAssertion
   | KeepaliveAliveAssertion
+  | KeepaliveChannelAssertion
   | LockHeldAssertion
   | ResourceAcceptedAssertion
   | ResourceRejectedAssertion

@@ -53,6 +53,8 @@ async function evaluate(a: Assertion, ctx: RealAssertionContext): Promise<Assert
     case 'key-exists':
     case 'key-value':
     case 'key-revision':
+    case 'key-create-revision':
+    case 'key-version':
     case 'revision': {
       const m = await target(ctx, a.via);
       if (typeof m === 'string') return fail(m);

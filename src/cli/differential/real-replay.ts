@@ -213,7 +213,7 @@ class RealReplay implements RealStepReplay {
   private async perform(s: Exclude<Step, ExpectStep>): Promise<void> {
     const entry = realStep(s.kind);
     // Refused before the run (refusals.ts); noted here too, never silently dropped.
-    if ('refused' in entry)
+    if ('refused' in entry || entry.refuse?.(s) !== undefined)
       return this.note(s.atUs, `${s.kind} (line ${s.pos.line}) is not supported on real etcd; skipped`);
     return entry.perform(s, this);
   }

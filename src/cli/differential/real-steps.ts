@@ -18,14 +18,22 @@ export type RealStepEntry<K extends FieldKind> =
        */
       readonly sendsRequest: boolean;
       readonly perform: (s: StepOf<K>, r: RealStepReplay) => Promise<void> | void;
+      /** Why this step's fields (not its kind) cannot be replayed, if they cannot. */
+      readonly refuse?: (s: StepOf<K>) => string | undefined;
     };
 
 const why = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const NO_MUTEX = 'concurrency.Mutex sessions are not driven on real etcd by this driver';
+const ETCDCTL_CLIENTS =
+  "the driver's scenario clients are etcdctl lease keep-alive processes, which send no other request";
+/** A grant or revoke sent by a scenario client rather than etcdctl. */
+const byClient = (s: { client?: string }): string | undefined =>
+  s.client === undefined ? undefined : `client: ${s.client}: ${ETCDCTL_CLIENTS}`;
 
 export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   grant: {
     sendsRequest: true,
+    refuse: byClient,
     perform: (s, r) =>
       r.request(s, `grant ${s.lease}`, async (m) => {
         try {
@@ -45,6 +53,7 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   },
   revoke: {
     sendsRequest: true,
+    refuse: byClient,
     perform: (s, r) =>
       r.request(s, `revoke ${s.lease}`, async (m) => {
         const id = await r.lease(s.lease);
@@ -61,7 +70,7 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
     sendsRequest: true,
     perform: (s, r) =>
       r.request(s, `put ${s.key}`, async (m) => {
-        const lease = s.lease === undefined ? 0n : await r.lease(s.lease);
+        const lease = s.leaseId ?? (s.lease === undefined ? 0n : await r.lease(s.lease));
         const put = () => m.rpc.put(s.key, s.value, lease);
         r.observe('put', s.key, await r.named(s.as, 'put', put, (revision) => ({ revision })));
       }),
@@ -80,6 +89,12 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   },
   keepalive: {
     sendsRequest: false,
+    refuse: (s) =>
+      s.requireLeader === true
+        ? 'require-leader: etcdctl lease keep-alive calls KeepAlive with context.TODO(), never WithRequireLeader'
+        : s.as !== undefined || s.unreadBuffer !== undefined
+          ? `${s.as !== undefined ? 'as' : 'unread-buffer'}: a named KeepAlive call is a clientv3 channel; ${ETCDCTL_CLIENTS}`
+          : undefined,
     perform: (s, r) => {
       const start = (id: bigint): Promise<void> =>
         r.enqueue(`client ${s.client}`, s.atUs, `keepalive ${s.lease} (line ${s.pos.line})`, () =>
@@ -118,6 +133,15 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
         r.observe('renew', renewSubject(s.lease, undefined), ttl);
         if (ttl <= 0) r.observe('error', failedOnceSubject(s.lease));
       }),
+  },
+  'keepalive-cancel': {
+    refused: `named KeepAlive calls are clientv3 channels; ${ETCDCTL_CLIENTS}`,
+  },
+  'client-close': {
+    sendsRequest: false,
+    // Closing the client ends its keep-alive processes, as Client.Close ends its keep-alive loop.
+    perform: (s, r) =>
+      r.enqueue(`client ${s.client}`, s.atUs, `client-close ${s.client}`, () => r.clients.close(s.client)),
   },
   pause: {
     sendsRequest: false,

@@ -5,6 +5,7 @@
  * function judges both.
  */
 import type { Micros } from '../../clock/time.js';
+import type { KeepAliveChannel } from '../../client/index.js';
 
 /** What an answer carried; absent fields were not in it. */
 export interface AnswerValues {
@@ -43,3 +44,14 @@ export class AnswerBook {
     return this.answers.get(name);
   }
 }
+
+/** A KeepAlive call a step named: its channel, whose client made it, and the unread buffer if any. */
+export interface NamedChannel {
+  readonly ch: KeepAliveChannel;
+  readonly client: string;
+  readonly unreadBuffer?: number;
+}
+
+/** What a reader of the channel has been given: every response, or only what an unread buffer holds. */
+export const channelResponses = (c: NamedChannel): number =>
+  c.unreadBuffer === undefined ? c.ch.responses : Math.min(c.ch.responses, c.unreadBuffer);

@@ -15,6 +15,16 @@ export function describeAssertion(a: Assertion): string {
       return `key ${a.key} = ${JSON.stringify(a.value)} ${on(a.via, '(linearizable read)')}`;
     case 'key-revision':
       return `key ${a.key} mod revision ${describeRange(a.revision)} ${on(a.via, '(linearizable read)')}`;
+    case 'key-create-revision':
+      return `key ${a.key} create revision ${exactOrRange(a.createRevision)} ${on(a.via, '(linearizable read)')}`;
+    case 'key-version':
+      return `key ${a.key} version ${exactOrRange(a.version)} ${on(a.via, '(linearizable read)')}`;
+    case 'keepalive-channel':
+      return `keep-alive ${a.channel}'s channel${a.alive !== undefined ? ` is ${a.alive ? 'open' : 'closed'}` : ''}${
+        a.responses !== undefined
+          ? `${a.alive !== undefined ? ',' : ''} holds ${exactOrRange(a.responses)} responses`
+          : ''
+      }`;
     case 'lease-exists':
       return `lease ${a.lease} ${a.exists ? 'exists' : 'is gone (TimeToLive answers -1)'}`;
     case 'lease-ttl':
@@ -58,8 +68,11 @@ export function describeAssertion(a: Assertion): string {
 }
 
 /** "answer G1 is ErrLeaseNotFound within 1s", "answer T1 has TTL in [8, 9], ID of L1". */
+/** `9` for an exact range, else `in [8, 9]`. */
+const exactOrRange = (r: IntRange): string => (r.min !== undefined && r.min === r.max ? `${r.min}` : describeRange(r));
+
 function describeAnswerAssertion(a: AnswerAssertion): string {
-  const exact = (r: IntRange): string => (r.min !== undefined && r.min === r.max ? `${r.min}` : describeRange(r));
+  const exact = exactOrRange;
   const parts = [
     a.error !== undefined ? `is ${etcdErrorName(a.error)}` : 'succeeded',
     ...(a.ttlSeconds !== undefined ? [`TTL ${exact(a.ttlSeconds)}`] : []),

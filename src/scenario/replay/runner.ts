@@ -10,6 +10,7 @@ import {
   CLIENT_PROFILES,
   FencedResource,
   type ClientProfile,
+  type KeepAliveChannel,
   type LeaseGrantResponse,
 } from '../../client/index.js';
 import { invoke } from '../../client/invoke.js';
@@ -37,7 +38,7 @@ import type { ScenarioClient, StepReplay } from './step-replay.js';
 import { livelockThresholdOf } from './livelock.js';
 import { runStopOf, type RunStop } from './stop.js';
 import { signalView, type SignalView } from './signal-verdicts.js';
-import { AnswerBook, type Answer, type AnswerValues } from './answers.js';
+import { AnswerBook, type Answer, type AnswerValues, type NamedChannel } from './answers.js';
 
 /** What etcdctl's requests answer. */
 type CtlResponse = ClientResponse | KeepAliveResponse;
@@ -335,6 +336,8 @@ class Replay implements AssertionContext, StepReplay {
   private readonly clients = new Map<string, ScenarioClient>();
   private readonly ctls = new Map<string, EtcdClient>();
   private readonly answers = new AnswerBook();
+  private readonly channels = new Map<string, NamedChannel>();
+  private readonly channelWaiters = new Map<string, ((c: NamedChannel) => void)[]>();
   readonly resources = new Map<string, FencedResource>();
   readonly clientProfile: ClientProfile;
   private truth: HolderTruth | undefined;
@@ -402,8 +405,12 @@ class Replay implements AssertionContext, StepReplay {
     stepEntry(s.kind).perform(s, this);
   }
 
-  grant(label: string, ttl: number, id: bigint, via: string | undefined, as?: string): void {
-    const ctl = this.ctl(via);
+  grant(label: string, ttl: number, id: bigint, via: string | undefined, as?: string, client?: string): void {
+    if (client !== undefined) return this.onClient(client, via, (sc) => this.grantBy(sc.client, label, ttl, id, as));
+    this.grantBy(this.ctl(via), label, ttl, id, as);
+  }
+
+  private grantBy(ctl: EtcdClient, label: string, ttl: number, id: bigint, as: string | undefined): void {
     const named = this.answerTo(as, 'grant');
     const answered = (res: LeaseGrantResponse | RpcError): void => {
       if (isRpcError(res)) {
@@ -449,6 +456,32 @@ class Replay implements AssertionContext, StepReplay {
 
   namedAnswer(name: string): Answer | undefined {
     return this.answers.get(name);
+  }
+
+  nameChannel(name: string, client: string, ch: KeepAliveChannel, unreadBuffer: number | undefined): void {
+    const named = { ch, client, ...(unreadBuffer !== undefined ? { unreadBuffer } : {}) };
+    this.channels.set(name, named);
+    for (const fn of this.channelWaiters.get(name) ?? []) fn(named);
+    this.channelWaiters.delete(name);
+    const answered = this.answerTo(name, 'keepalive');
+    // KeepAlive itself fails only on a halted loop (a closed client); otherwise the reader's first receive.
+    if (ch.closeReason === 'client-closed') return answered({ error: 'ErrKeepAliveHalted' });
+    if (unreadBuffer === 0) return;
+    let first = true;
+    ch.onResponse((r) => {
+      if (first) answered({ ttl: r.ttl, id: r.id, revision: r.header.revision });
+      first = false;
+    });
+  }
+
+  channel(name: string, fn: (c: NamedChannel) => void): void {
+    const c = this.channels.get(name);
+    if (c !== undefined) return fn(c);
+    this.channelWaiters.set(name, [...(this.channelWaiters.get(name) ?? []), fn]);
+  }
+
+  namedChannel(name: string): NamedChannel | undefined {
+    return this.channels.get(name);
   }
 
   stepError(op: string, message: string): void {
