@@ -59,8 +59,11 @@ export const V3_LEASE: RestatedFile = {
       file: 'lease-time-to-live-stress-with-cluster-client.yaml',
       profiles: BOTH,
     },
+    { test: 'TestV3PutOnNonExistLease', file: 'put-on-non-exist-lease.yaml', profiles: BOTH },
     { test: 'TestV3GetNonExistLease', file: 'get-non-exist-lease.yaml', profiles: BOTH },
     { test: 'TestV3LeaseSwitch', file: 'lease-switch.yaml', profiles: BOTH },
+    { test: 'TestV3LeaseFailover', file: 'lease-failover.yaml', profiles: BOTH },
+    { test: 'TestV3LeaseRequireLeader', file: 'lease-require-leader.yaml', profiles: BOTH },
     { test: 'TestV3LeaseRecoverAndRevoke', file: 'lease-recover-and-revoke.yaml', profiles: BOTH },
     { test: 'TestV3LeaseRevokeAndRecover', file: 'lease-revoke-and-recover.yaml', profiles: BOTH },
     {
