@@ -1,7 +1,10 @@
 /**
  * etcd's tests/integration/v3_lease_test.go restated: each test function with the scenario that restates
- * it and the profiles it applies to, or why it cannot be expressed. Read at v3.5.33 (3.4.23's
- * integration/v3_lease_test.go has the same functions but the 3.5-only ones noted below).
+ * it and the profiles it applies to, or why it cannot be expressed. Read at v3.5.33. 3.4.23's
+ * integration/v3_lease_test.go differs in: TestV3LeasePrmote (so spelled) for TestV3LeasePromote;
+ * SnapshotCount 5 in TestV3LeaseCheckpoint's cluster (kept in its scenarios for both profiles); no
+ * *WithClusterClient stress variants and no TestV3LeaseTimeToLiveWithLeaderChanged; a zero initial
+ * deadline in TestV3LeaseFailover (its first renewal succeeds either way).
  */
 import type { RestatedFile } from '../restated.js';
 
