@@ -32,7 +32,9 @@ export const V3_LEASE: RestatedFile = {
       profiles: BOTH,
     },
     {
-      test: 'TestV3LeaseCheckpoint/Checkpointing enabled 10s with persist, lease TTL is preserved after cluster restart',
+      test:
+        'TestV3LeaseCheckpoint/Checkpointing enabled 10s with persist, ' +
+        'lease TTL is preserved after cluster restart',
       file: 'lease-checkpoint-persist.yaml',
       profiles: BOTH,
     },

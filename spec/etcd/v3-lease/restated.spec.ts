@@ -36,7 +36,7 @@ describe('the restated v3_lease tests fail where etcd had the bug they guard aga
     expect(failed({ ...s, bugs: [bug] }, 'v3.5').length).toBeGreaterThan(0);
   });
 
-  it("3.4 keeps a checkpoint across a restart unless a snapshot saved the index past it: the test's SnapshotCount 5", () => {
+  it('3.4 keeps a checkpoint across a restart unless a snapshot saved the index past it (SnapshotCount 5)', () => {
     const s = load('lease-checkpoint-restart-reset.yaml');
     const noSnapshot = { ...s, cluster: { ...s.cluster, snapshotCount: 100_000 } };
     expect(failed(s, 'v3.4')).toEqual([]);
