@@ -4,8 +4,10 @@
  */
 import { INVALID, type Invalid, type JsonSchema } from './codec.js';
 import {
+  answerRef,
   bool,
   client,
+  exactOrRange,
   duration,
   holderRef,
   int,
@@ -26,12 +28,15 @@ import {
   decodeFields,
   def,
   fieldList,
+  opt,
   fieldSchema,
   objectSchema,
   req,
+  type Decoded,
   type FieldMap,
   type FieldsFor,
 } from './fields.js';
+import { ANSWER_FIELDS, checkAnswer, checkChannel } from './answer-form.js';
 import { quote } from './node.js';
 import { key, via } from './kinds/shared-fields.js';
 import { didYouMean } from './suggest.js';
@@ -41,6 +46,8 @@ import type { Assertion, AssertionForm } from './types.js';
 export interface FormSpec<T> {
   readonly description: string;
   readonly fields: FieldsFor<T>;
+  /** Cross-field rules; reports its own errors and returns whether the form decoded. */
+  readonly check?: (d: Decoded<T>, ctx: ParseContext) => boolean;
 }
 
 export type FormFields<F extends AssertionForm> = Omit<Extract<Assertion, { form: F }>, 'form' | 'pos'>;
@@ -81,6 +88,30 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
     description: "Extension: the key's mod revision is within bounds.",
     fields: { key: keyField, revision: revisionRange, via },
   },
+  'key-create-revision': {
+    description: "Extension: the key's create revision is within bounds (exact: { min: N, max: N }, or N).",
+    fields: {
+      key: keyField,
+      createRevision: req(
+        'create-revision',
+        exactOrRange(int(0, MAX, 'a revision (0 or more)'), 'revision bounds'),
+        'The revision that created the key: exact, or { min, max }.',
+      ),
+      via,
+    },
+  },
+  'key-version': {
+    description: "Extension: the key's version (1 when created, +1 on every put since) is within bounds.",
+    fields: {
+      key: keyField,
+      version: req(
+        'version',
+        exactOrRange(int(0, MAX, 'a version (0 or more)'), 'version bounds'),
+        'The version: exact, or { min, max }.',
+      ),
+      via,
+    },
+  },
   'lease-exists': {
     description: 'LeaseTimeToLive finds the lease / answers TTL -1.',
     fields: { lease, exists: req('exists', bool, 'Whether the lease exists.'), via },
@@ -108,6 +139,21 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
       client: def('client', client, 'c1', 'Client running the keep-alive; default c1.'),
       alive: req('alive', bool, 'Whether the channel is still open.'),
     },
+  },
+  'keepalive-channel': {
+    description:
+      'Extension: the channel of a KeepAlive call named with as is open / closed, and the responses a ' +
+      'reader has received on it (with unread-buffer: what the buffer holds).',
+    fields: {
+      channel: req('channel', answerRef, 'Name a keepalive step gave its call with "as".'),
+      alive: opt('alive', bool, 'Whether the channel is still open.'),
+      responses: opt(
+        'responses',
+        exactOrRange(int(0, MAX, 'a count (0 or more)'), 'response-count bounds'),
+        'Responses received on the channel: exact, or { min, max }.',
+      ),
+    },
+    check: checkChannel,
   },
   'lock-held': {
     description: 'Extension: the client holds / does not hold the lock.',
@@ -151,6 +197,13 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
   'leases-count': {
     description: 'Extension: LeaseLeases (on the leader, or on via) lists this many leases.',
     fields: { count: req('leases', leaseCount, 'Expected listing: { count: N }.'), via },
+  },
+  answer: {
+    description:
+      "Extension: the answer to a request an earlier step named with as: its error by etcd's name " +
+      '(absent: it succeeded), the TTL, GrantedTTL, ID, lease list or revision it carried, and how long it took.',
+    fields: ANSWER_FIELDS,
+    check: checkAnswer,
   },
   ...SIGNAL_FORMS,
   'holder-acting': {
@@ -233,7 +286,8 @@ export function decodeAssertion(map: FieldMap, ctx: ParseContext, alsoAllowed: r
   const fitting = matching.filter((f) => given.every((k) => f.allowed.includes(k)));
   const [only] = fitting;
   if (only && fitting.length === 1) {
-    const v = complete(decodeFields(only.spec.fields, map, `${only.form} assertion`, ctx));
+    const d = decodeFields(only.spec.fields, map, `${only.form} assertion`, ctx);
+    const v = only.spec.check === undefined || only.spec.check(d, ctx) ? complete(d) : INVALID;
     // The table's field types are the form's model type, so tagging the value makes it that Assertion.
     return v === INVALID ? v : ({ form: only.form, pos: map.pos, ...(v as Record<string, unknown>) } as Assertion);
   }

@@ -9,6 +9,7 @@
  */
 import type { Micros } from '../clock/time.js';
 import type { FieldKind, StepKindEntries, StepKindEntry } from './kinds/entry.js';
+import { CLIENT_STEPS } from './kinds/client-steps.js';
 import { FAULT_STEPS } from './kinds/fault-steps.js';
 import { LEASE_EXTENSION_STEPS } from './kinds/lease-extension-steps.js';
 import { LEASE_STEPS } from './kinds/lease-steps.js';
@@ -25,6 +26,7 @@ export const STEP_KINDS: StepKindEntries<FieldKind> = {
   ...LEASE_EXTENSION_STEPS,
   ...LOCK_STEPS,
   ...HOLDER_STEPS,
+  ...CLIENT_STEPS,
 };
 
 /**

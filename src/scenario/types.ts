@@ -46,6 +46,8 @@ export type MemberName = string;
 export type ClientName = string;
 /** The name a scenario gives a lease when granting it. */
 export type LeaseLabel = string;
+/** The name a step gives its request's answer (`as: NAME`). */
+export type AnswerName = string;
 
 export interface ScenarioCluster {
   readonly members: number;
@@ -94,6 +96,10 @@ export interface GrantStep extends StepBase<'grant'> {
   readonly ttlSeconds: number;
   readonly id?: bigint;
   readonly via?: MemberName;
+  /** Extension: sent by this scenario client (clientv3) rather than by etcdctl. */
+  readonly client?: ClientName;
+  /** Names the request's answer for `expect: { answer: NAME }`. */
+  readonly as?: AnswerName;
 }
 export interface GrantManyStep extends StepBase<'grant-many'> {
   /** Labels are `${prefix}1` .. `${prefix}${count}`. */
@@ -107,21 +113,40 @@ export interface GrantManyStep extends StepBase<'grant-many'> {
 export interface RevokeStep extends StepBase<'revoke'> {
   readonly lease: LeaseLabel;
   readonly via?: MemberName;
+  /** Extension: sent by this scenario client (clientv3) rather than by etcdctl. */
+  readonly client?: ClientName;
+  /** Names the request's answer for `expect: { answer: NAME }`. */
+  readonly as?: AnswerName;
 }
 export interface PutStep extends StepBase<'put'> {
   readonly key: string;
   readonly value: string;
   readonly lease?: LeaseLabel;
+  /** Extension: a raw lease ID (one never granted, as etcd's tests use); not with `lease`. */
+  readonly leaseId?: bigint;
   readonly via?: MemberName;
+  /** Names the request's answer for `expect: { answer: NAME }`. */
+  readonly as?: AnswerName;
 }
 export interface DeleteStep extends StepBase<'delete'> {
   readonly key: string;
   readonly via?: MemberName;
+  /** Names the request's answer for `expect: { answer: NAME }`. */
+  readonly as?: AnswerName;
 }
 export interface KeepaliveStep extends StepBase<'keepalive'> {
   readonly lease: LeaseLabel;
   readonly client: ClientName;
   readonly via?: MemberName;
+  /** Extension: the caller's context carries clientv3.WithRequireLeader. */
+  readonly requireLeader?: boolean;
+  /**
+   * Extension: names this KeepAlive call: its channel (a separate one, beside any other on the lease) for
+   * `keepalive-cancel` and `expect: { channel }`, and its first response as an answer.
+   */
+  readonly as?: AnswerName;
+  /** Extension: nobody reads the channel, which buffers this many responses (LeaseResponseChSize). */
+  readonly unreadBuffer?: number;
 }
 export interface KeepaliveStopStep extends StepBase<'keepalive-stop'> {
   readonly lease: LeaseLabel;
@@ -130,6 +155,16 @@ export interface KeepaliveStopStep extends StepBase<'keepalive-stop'> {
 export interface KeepaliveOnceStep extends StepBase<'keepalive-once'> {
   readonly lease: LeaseLabel;
   readonly via?: MemberName;
+  /** Names the request's answer for `expect: { answer: NAME }`. */
+  readonly as?: AnswerName;
+}
+/** Extension: the caller cancels the context of a named KeepAlive call. */
+export interface KeepaliveCancelStep extends StepBase<'keepalive-cancel'> {
+  readonly channel: AnswerName;
+}
+/** Extension: the scenario client is closed (clientv3 Client.Close). */
+export interface ClientCloseStep extends StepBase<'client-close'> {
+  readonly client: ClientName;
 }
 /** Exactly one of `member` and `client` is set. */
 export interface PauseStep extends StepBase<'pause'> {
@@ -178,9 +213,13 @@ export interface TimeToLiveStep extends StepBase<'timetolive'> {
   readonly lease: LeaseLabel;
   readonly via?: MemberName;
   readonly keys: boolean;
+  /** Names the request's answer for `expect: { answer: NAME }`. */
+  readonly as?: AnswerName;
 }
 export interface LeasesStep extends StepBase<'leases'> {
   readonly via?: MemberName;
+  /** Names the request's answer for `expect: { answer: NAME }`. */
+  readonly as?: AnswerName;
 }
 export interface LockStep extends StepBase<'lock'> {
   /** Mutex prefix, e.g. `/locks/payment`. */
@@ -229,6 +268,8 @@ export type Step =
   | KeepaliveStep
   | KeepaliveStopStep
   | KeepaliveOnceStep
+  | KeepaliveCancelStep
+  | ClientCloseStep
   | PauseStep
   | ResumeStep
   | CrashStep
@@ -264,6 +305,24 @@ export interface KeyValueAssertion extends AssertionBase<'key-value'> {
   readonly key: string;
   readonly value: string;
   readonly via?: MemberName;
+}
+/** Extension: bounds on the key's create revision. */
+export interface KeyCreateRevisionAssertion extends AssertionBase<'key-create-revision'> {
+  readonly key: string;
+  readonly createRevision: IntRange;
+  readonly via?: MemberName;
+}
+/** Extension: bounds on the key's version (puts since it was created). */
+export interface KeyVersionAssertion extends AssertionBase<'key-version'> {
+  readonly key: string;
+  readonly version: IntRange;
+  readonly via?: MemberName;
+}
+/** Extension: a named KeepAlive call's channel is open / closed, and how many responses it holds. */
+export interface KeepaliveChannelAssertion extends AssertionBase<'keepalive-channel'> {
+  readonly channel: AnswerName;
+  readonly alive?: boolean;
+  readonly responses?: IntRange;
 }
 /** Bounds on the key's mod revision. */
 export interface KeyRevisionAssertion extends AssertionBase<'key-revision'> {
@@ -340,6 +399,27 @@ export interface LeasesCountAssertion extends AssertionBase<'leases-count'> {
   readonly via?: MemberName;
 }
 
+/**
+ * Extension: the answer to a named request. Without `error` the request must have succeeded; every
+ * other field given must match what the answer carried.
+ */
+export interface AnswerAssertion extends AssertionBase<'answer'> {
+  readonly answer: AnswerName;
+  /** The error by the simulation's name (answer-errors.ts maps etcd's names to it). */
+  readonly error?: string;
+  readonly ttlSeconds?: IntRange;
+  readonly grantedTtlSeconds?: IntRange;
+  readonly id?: bigint;
+  /** The answer's lease ID is this label's. */
+  readonly lease?: LeaseLabel;
+  /** LeaseLeases listed exactly these leases, in this order. */
+  readonly leases?: readonly LeaseLabel[];
+  readonly revision?: IntRange;
+  /** From sending the request to its answer, at most this long. */
+  readonly withinUs?: Micros;
+  readonly tookUs?: IntRange;
+}
+
 /** Extension: bounds on the number of entries in a member's lessor expiry queue. */
 export interface ExpiryQueueAssertion extends AssertionBase<'expiry-queue'> {
   readonly member: MemberName;
@@ -350,16 +430,20 @@ export type Assertion =
   | KeyExistsAssertion
   | KeyValueAssertion
   | KeyRevisionAssertion
+  | KeyCreateRevisionAssertion
+  | KeyVersionAssertion
   | LeaseExistsAssertion
   | LeaseTtlAssertion
   | LeaseKeysAssertion
   | LeaderAssertion
   | KeepaliveAliveAssertion
+  | KeepaliveChannelAssertion
   | LockHeldAssertion
   | ResourceAcceptedAssertion
   | ResourceRejectedAssertion
   | RevisionAssertion
   | LeasesCountAssertion
+  | AnswerAssertion
   | ExpiryQueueAssertion
   | SignalAssertion
   | HolderActingAssertion

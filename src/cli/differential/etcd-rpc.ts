@@ -67,6 +67,8 @@ export interface RpcKeyValue {
   readonly key: string;
   readonly value: string;
   readonly modRevision: number;
+  readonly createRevision: number;
+  readonly version: number;
   readonly lease: bigint;
 }
 
@@ -92,6 +94,8 @@ interface RawKv {
   readonly key: Buffer;
   readonly value: Buffer;
   readonly mod_revision: string;
+  readonly create_revision: string;
+  readonly version: string;
   readonly lease: string;
 }
 
@@ -100,6 +104,8 @@ const toKv = (kv: RawKv): RpcKeyValue => ({
   key: kv.key.toString(),
   value: kv.value.toString(),
   modRevision: Number(kv.mod_revision),
+  createRevision: Number(kv.create_revision),
+  version: Number(kv.version),
   lease: BigInt(kv.lease),
 });
 /** Every key: from "\0" with range_end "\0" (etcdctl's --from-key of ""). */

@@ -18,18 +18,31 @@ export type RealStepEntry<K extends FieldKind> =
        */
       readonly sendsRequest: boolean;
       readonly perform: (s: StepOf<K>, r: RealStepReplay) => Promise<void> | void;
+      /** Why this step's fields (not its kind) cannot be replayed, if they cannot. */
+      readonly refuse?: (s: StepOf<K>) => string | undefined;
     };
 
 const why = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const NO_MUTEX = 'concurrency.Mutex sessions are not driven on real etcd by this driver';
+const ETCDCTL_CLIENTS =
+  "the driver's scenario clients are etcdctl lease keep-alive processes, which send no other request";
+/** A grant or revoke sent by a scenario client rather than etcdctl. */
+const byClient = (s: { client?: string }): string | undefined =>
+  s.client === undefined ? undefined : `client: ${s.client}: ${ETCDCTL_CLIENTS}`;
 
 export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   grant: {
     sendsRequest: true,
+    refuse: byClient,
     perform: (s, r) =>
       r.request(s, `grant ${s.lease}`, async (m) => {
         try {
-          const res = await m.rpc.leaseGrant(s.ttlSeconds, s.id ?? 0n);
+          const res = await r.named(
+            s.as,
+            'grant',
+            () => m.rpc.leaseGrant(s.ttlSeconds, s.id ?? 0n),
+            (v) => ({ ttl: v.ttl, id: v.id }),
+          );
           r.ids.bind(s.lease, res.id);
           r.observe('grant', s.lease, res.ttl);
         } catch (e) {
@@ -40,9 +53,16 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   },
   revoke: {
     sendsRequest: true,
+    refuse: byClient,
     perform: (s, r) =>
       r.request(s, `revoke ${s.lease}`, async (m) => {
-        await m.rpc.leaseRevoke(await r.lease(s.lease));
+        const id = await r.lease(s.lease);
+        await r.named(
+          s.as,
+          'revoke',
+          () => m.rpc.leaseRevoke(id),
+          (revision) => ({ revision }),
+        );
         r.observe('revoke', s.lease);
       }),
   },
@@ -50,16 +70,31 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
     sendsRequest: true,
     perform: (s, r) =>
       r.request(s, `put ${s.key}`, async (m) => {
-        const lease = s.lease === undefined ? 0n : await r.lease(s.lease);
-        r.observe('put', s.key, await m.rpc.put(s.key, s.value, lease));
+        const lease = s.leaseId ?? (s.lease === undefined ? 0n : await r.lease(s.lease));
+        const put = () => m.rpc.put(s.key, s.value, lease);
+        r.observe('put', s.key, await r.named(s.as, 'put', put, (revision) => ({ revision })));
       }),
   },
   delete: {
     sendsRequest: true,
-    perform: (s, r) => r.request(s, `delete ${s.key}`, async (m) => void (await m.rpc.deleteKey(s.key))),
+    perform: (s, r) =>
+      r.request(s, `delete ${s.key}`, async (m) => {
+        await r.named(
+          s.as,
+          'delete',
+          () => m.rpc.deleteKey(s.key),
+          (v) => ({ revision: v.revision }),
+        );
+      }),
   },
   keepalive: {
     sendsRequest: false,
+    refuse: (s) =>
+      s.requireLeader === true
+        ? 'require-leader: etcdctl lease keep-alive calls KeepAlive with context.TODO(), never WithRequireLeader'
+        : s.as !== undefined || s.unreadBuffer !== undefined
+          ? `${s.as !== undefined ? 'as' : 'unread-buffer'}: a named KeepAlive call is a clientv3 channel; ${ETCDCTL_CLIENTS}`
+          : undefined,
     perform: (s, r) => {
       const start = (id: bigint): Promise<void> =>
         r.enqueue(`client ${s.client}`, s.atUs, `keepalive ${s.lease} (line ${s.pos.line})`, () =>
@@ -85,7 +120,11 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
     sendsRequest: true,
     perform: (s, r) =>
       r.request(s, `keepalive-once ${s.lease}`, async (m) => {
-        const ttl = await m.rpc.keepAliveOnce(await r.lease(s.lease)).catch((e: unknown) => {
+        const id = await r.lease(s.lease);
+        // clientv3's KeepAliveOnce turns a TTL 0 answer into ErrLeaseNotFound, as the simulated client does.
+        const once = () => m.rpc.keepAliveOnce(id);
+        const values = (ttl: number) => (ttl <= 0 ? { error: 'ErrLeaseNotFound' } : { ttl, id });
+        const ttl = await r.named(s.as, 'keepalive-once', once, values).catch((e: unknown) => {
           r.observe('error', failedOnceSubject(s.lease));
           throw e;
         });
@@ -94,6 +133,15 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
         r.observe('renew', renewSubject(s.lease, undefined), ttl);
         if (ttl <= 0) r.observe('error', failedOnceSubject(s.lease));
       }),
+  },
+  'keepalive-cancel': {
+    refused: `named KeepAlive calls are clientv3 channels; ${ETCDCTL_CLIENTS}`,
+  },
+  'client-close': {
+    sendsRequest: false,
+    // Closing the client ends its keep-alive processes, as Client.Close ends its keep-alive loop.
+    perform: (s, r) =>
+      r.enqueue(`client ${s.client}`, s.atUs, `client-close ${s.client}`, () => r.clients.close(s.client)),
   },
   pause: {
     sendsRequest: false,
@@ -157,14 +205,28 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
     sendsRequest: true,
     perform: (s, r) =>
       r.request(s, `timetolive ${s.lease}`, async (m) => {
-        const res = await m.rpc.leaseTimeToLive(await r.lease(s.lease), s.keys);
+        const id = await r.lease(s.lease);
+        const res = await r.named(
+          s.as,
+          'timetolive',
+          () => m.rpc.leaseTimeToLive(id, s.keys),
+          (v) => ({ ttl: v.ttl, grantedTTL: v.grantedTtl, id }),
+        );
         r.observe('ttl', s.lease, res.grantedTtl > 0 ? res.ttl : -1);
       }),
   },
   leases: {
     sendsRequest: true,
     perform: (s, r) =>
-      r.request(s, 'leases', async (m) => r.observe('leases', 'listing', (await m.rpc.leaseLeases()).length)),
+      r.request(s, 'leases', async (m) => {
+        const ids = await r.named(
+          s.as,
+          'leases',
+          () => m.rpc.leaseLeases(),
+          (leases) => ({ leases }),
+        );
+        r.observe('leases', 'listing', ids.length);
+      }),
   },
   lock: { refused: NO_MUTEX },
   unlock: { refused: NO_MUTEX },

@@ -72,6 +72,8 @@ const SUPPORTED_FORMS: ReadonlySet<string> = new Set<Assertion['form']>([
   'key-exists',
   'key-value',
   'key-revision',
+  'key-create-revision',
+  'key-version',
   'revision',
   'lease-exists',
   'lease-ttl',
@@ -79,6 +81,7 @@ const SUPPORTED_FORMS: ReadonlySet<string> = new Set<Assertion['form']>([
   'leader',
   'keepalive-alive',
   'leases-count',
+  'answer',
 ]);
 
 const UNSUPPORTED_FORMS: Partial<Record<Assertion['form'], string>> = {
@@ -86,6 +89,9 @@ const UNSUPPORTED_FORMS: Partial<Record<Assertion['form'], string>> = {
   'resource-accepted': 'fenced resources exist only in the simulation',
   'resource-rejected': 'fenced resources exist only in the simulation',
   'expiry-queue': "a lessor's internal expiry queue is not observable from outside etcd",
+  'keepalive-channel':
+    "a named KeepAlive call is a clientv3 channel in the simulation's client; the driver's clients " +
+    'are etcdctl lease keep-alive processes, which expose no channel',
   'alert-firing':
     "alerts are evaluated on the simulation's signals; the driver scrapes no metrics from the real cluster",
   'alert-lead': "alerts are evaluated on the simulation's signals; the driver scrapes no metrics from the real cluster",
@@ -122,8 +128,9 @@ export function refusals(s: Scenario, text: string): string[] {
   for (const step of s.steps) {
     if (step.kind !== 'expect') {
       const entry = realStep(step.kind);
-      if ('refused' in entry)
-        out.push(`${s.file}:${step.pos.line}: step ${step.kind} cannot be replayed on real etcd: ${entry.refused}`);
+      const why = 'refused' in entry ? entry.refused : entry.refuse?.(step);
+      if (why !== undefined)
+        out.push(`${s.file}:${step.pos.line}: step ${step.kind} cannot be replayed on real etcd: ${why}`);
     } else if (!SUPPORTED_FORMS.has(step.assertion.form)) {
       const why = UNSUPPORTED_FORMS[step.assertion.form] ?? 'the real-etcd driver has no request that answers it';
       out.push(`${s.file}:${step.pos.line}: expect ${step.assertion.form} cannot be checked on real etcd: ${why}`);

@@ -44,6 +44,11 @@ export class ReplayClients {
     await this.keepAlives.get(`${client} ${label}`)?.stop();
   }
 
+  /** client-close: every keep-alive of the client ends. */
+  async close(client: string): Promise<void> {
+    await Promise.allSettled(this.of(client).map((k) => k.stop()));
+  }
+
   pause(client: string): void {
     this.paused.add(client);
     for (const ka of this.of(client)) ka.pause();

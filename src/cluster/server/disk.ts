@@ -12,6 +12,14 @@ export class Disk {
   readonly kv = new KvBackend();
   /** etcd's consistent index: entries up to it are not applied again on restart. */
   consistentIndex = 0;
-  /** The index of the last snapshot (the snap file's metadata): the next one is due snapshot-count later. */
-  snapshotIndex = 0;
+  /**
+   * The index of the last snapshot (the snap file's metadata): the next one is due snapshot-count later.
+   * Before the first it is minus the entries etcd applies at bootstrap that the modelled log leaves out,
+   * so that snapshots fall where etcd's do.
+   */
+  snapshotIndex: number;
+
+  constructor(unmodelledBootEntries = 0) {
+    this.snapshotIndex = -unmodelledBootEntries;
+  }
 }

@@ -1,11 +1,18 @@
 /** The lease and key requests of the format's fixed core: grant, revoke, put, delete and keep-alives. */
-import { leaseId, leaseLabel, leaseRef, ttl } from '../codecs.js';
+import { answerName, bool, client, int, leaseId, leaseLabel, leaseRef, ttl } from '../codecs.js';
 import type { ParseContext } from '../context.js';
 import { opt, req, type Decoded } from '../fields.js';
 import { quote } from '../node.js';
 import type { SourcePos } from '../types.js';
 import type { StepFields, StepKindEntries } from './entry.js';
+import { answerAs } from '../answer-form.js';
 import { clientC1, key, lease, value, via, viaText } from './shared-fields.js';
+
+const byClient = opt(
+  'client',
+  client,
+  'Extension: sent by this scenario client (clientv3), after its earlier steps; default: etcdctl.',
+);
 
 type LeaseKind = 'grant' | 'revoke' | 'put' | 'delete' | 'keepalive' | 'keepalive-stop' | 'keepalive-once';
 
@@ -17,17 +24,24 @@ export const LEASE_STEPS: StepKindEntries<LeaseKind> = {
       ttlSeconds: req('ttl', ttl, 'Requested TTL in whole seconds (the server clamps it to its minimum TTL).'),
       id: opt('id', leaseId, 'Lease ID to ask for (int64, decimal or "0x" hex); default: the server picks one.'),
       via,
+      as: answerAs,
+      client: byClient,
     },
     check: grantLabel,
     describe: (s) =>
       `grant lease ${s.lease} with TTL ${s.ttlSeconds} s${s.id !== undefined ? ` (ID ${s.id})` : ''}${viaText(s.via)}`,
-    perform: (s, r) => r.grant(s.lease, s.ttlSeconds, s.id ?? 0n, s.via),
+    perform: (s, r) => r.grant(s.lease, s.ttlSeconds, s.id ?? 0n, s.via, s.as, s.client),
   },
   revoke: {
     description: 'LeaseRevoke.',
-    fields: { lease, via },
-    describe: (s) => `revoke lease ${s.lease}${viaText(s.via)}`,
-    perform: (s, r) => r.withLease(s.lease, 'revoke', (id) => r.ctl(s.via).revoke(id, r.answer('revoke', id))),
+    fields: { lease, via, as: answerAs, client: byClient },
+    describe: (s) => `${s.client !== undefined ? `${s.client}: ` : ''}revoke lease ${s.lease}${viaText(s.via)}`,
+    perform: (s, r) =>
+      r.withLease(s.lease, 'revoke', (id) => {
+        const answer = r.answer('revoke', id, undefined, s.as);
+        if (s.client === undefined) return r.ctl(s.via).revoke(id, answer);
+        r.onClient(s.client, s.via, (sc) => sc.client.revoke(id, answer));
+      }),
   },
   put: {
     description: 'Put, attaching the key to the lease when given.',
@@ -35,35 +49,67 @@ export const LEASE_STEPS: StepKindEntries<LeaseKind> = {
       key: req('key', key, 'Key to write.'),
       value: req('value', value, 'Value to write.'),
       lease: opt('lease', leaseRef, 'Label of an earlier-granted lease to attach the key to.'),
+      leaseId: opt('lease-id', leaseId, 'Extension: a raw lease ID to attach the key to (e.g. one never granted).'),
       via,
+      as: answerAs,
     },
+    check: oneLease,
     describe: (s) =>
-      `put ${s.key}=${JSON.stringify(s.value)}${
-        s.lease !== undefined ? ` with lease ${s.lease}` : ''
+      `put ${s.key}=${JSON.stringify(s.value)}${s.lease !== undefined ? ` with lease ${s.lease}` : ''}${
+        s.leaseId !== undefined ? ` with lease ID ${s.leaseId}` : ''
       }${viaText(s.via)}`,
     perform: (s, r) => {
-      if (s.lease === undefined) return r.ctl(s.via).put(s.key, s.value, {}, r.answer('put', undefined, s.key));
+      if (s.leaseId !== undefined)
+        return r.ctl(s.via).put(s.key, s.value, { lease: s.leaseId }, r.answer('put', s.leaseId, s.key, s.as));
+      if (s.lease === undefined) return r.ctl(s.via).put(s.key, s.value, {}, r.answer('put', undefined, s.key, s.as));
       return r.withLease(s.lease, 'put', (id) =>
-        r.ctl(s.via).put(s.key, s.value, { lease: id }, r.answer('put', id, s.key)),
+        r.ctl(s.via).put(s.key, s.value, { lease: id }, r.answer('put', id, s.key, s.as)),
       );
     },
   },
   delete: {
     description: 'DeleteRange of one key.',
-    fields: { key: req('key', key, 'Key to delete.'), via },
+    fields: { key: req('key', key, 'Key to delete.'), via, as: answerAs },
     describe: (s) => `delete ${s.key}${viaText(s.via)}`,
-    perform: (s, r) => r.ctl(s.via).delete(s.key, r.answer('delete', undefined, s.key)),
+    perform: (s, r) => r.ctl(s.via).delete(s.key, r.answer('delete', undefined, s.key, s.as)),
   },
   keepalive: {
     description:
       "A client starts etcd's KeepAlive stream for the lease (TTL/3 cadence) and keeps it until stopped or lost.",
-    fields: { lease, client: clientC1, via },
-    describe: (s) => `${s.client} starts keep-alive for ${s.lease}${viaText(s.via)}`,
+    fields: {
+      lease,
+      client: clientC1,
+      via,
+      requireLeader: opt(
+        'require-leader',
+        bool,
+        'Extension: the caller requires a leader (clientv3.WithRequireLeader): the channel closes when the ' +
+          'stream ends with ErrNoLeader. Default false.',
+      ),
+      as: opt(
+        'as',
+        answerName,
+        'Extension: names this KeepAlive call: its own channel (beside any other on the lease), for ' +
+          'keepalive-cancel and expect { channel }, and its first response, for expect { answer }.',
+      ),
+      unreadBuffer: opt(
+        'unread-buffer',
+        int(0, 1_000_000, 'a buffer size (0 or more)'),
+        'Extension: nobody reads the channel, which buffers this many responses (clientv3.LeaseResponseChSize, ' +
+          'default 16); later ones are dropped, and renewals go on as before.',
+      ),
+    },
+    describe: (s) =>
+      `${s.client} starts keep-alive for ${s.lease}${s.requireLeader === true ? ' (require leader)' : ''}${
+        s.as !== undefined ? ` as ${s.as}` : ''
+      }${viaText(s.via)}`,
     perform: (s, r) =>
       r.withLease(s.lease, 'keepalive', (id) =>
         r.onClient(s.client, s.via, (sc) => {
+          const ch = sc.client.keepAlive(id, s.requireLeader === true ? { requireLeader: true } : undefined);
+          if (s.as !== undefined) return r.nameChannel(s.as, s.client, ch, s.unreadBuffer);
           sc.keepAlives.get(id)?.close();
-          sc.keepAlives.set(id, sc.client.keepAlive(id));
+          sc.keepAlives.set(id, ch);
         }),
       ),
   },
@@ -78,15 +124,22 @@ export const LEASE_STEPS: StepKindEntries<LeaseKind> = {
   },
   'keepalive-once': {
     description: 'One renew request (KeepAliveOnce).',
-    fields: { lease, via },
+    fields: { lease, via, as: answerAs },
     describe: (s) => `keep-alive once for ${s.lease}${viaText(s.via)}`,
     // etcdctl's keep-alive-once runs with context.TODO(): no client deadline, only the server's answer.
     perform: (s, r) =>
       r.withLease(s.lease, 'keepalive-once', (id) =>
-        r.ctl(s.via).keepAliveOnce(id, r.answer('keepalive-once', id), { noDeadline: true }),
+        r.ctl(s.via).keepAliveOnce(id, r.answer('keepalive-once', id, undefined, s.as), { noDeadline: true }),
       ),
   },
 };
+
+/** A put attaches to a label's lease or to a raw ID, not both. */
+function oneLease({ posOf }: Decoded<StepFields<'put'>>, ctx: ParseContext): boolean {
+  if (posOf.lease === undefined || posOf.leaseId === undefined) return true;
+  ctx.error(posOf.leaseId, 'give "lease" (a label) or "lease-id" (a raw ID), not both');
+  return false;
+}
 
 function grantLabel({ value: v, posOf, pos }: Decoded<StepFields<'grant'>>, ctx: ParseContext): boolean {
   if (v.lease === undefined) return true;

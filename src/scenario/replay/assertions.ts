@@ -5,7 +5,9 @@ import type { Lease } from '../../lessor/lease.js';
 import type {
   Assertion,
   IntRange,
+  KeyCreateRevisionAssertion,
   KeyExistsAssertion,
+  KeyVersionAssertion,
   KeyRevisionAssertion,
   KeyValueAssertion,
   LeaseLabel,
@@ -15,6 +17,8 @@ import type { LabelBook } from './labels.js';
 import { signalVerdict, type SignalView } from './signal-verdicts.js';
 import type { HolderLedger } from '../../holder/index.js';
 import { formatDuration } from '../duration.js';
+import { answerVerdict } from './answer-verdict.js';
+import { channelResponses, type Answer, type NamedChannel } from './answers.js';
 
 export interface AssertionVerdict {
   readonly pass: boolean;
@@ -34,6 +38,10 @@ export interface AssertionContext {
   signalsNow(): SignalView | string;
   /** Truth against belief for the scenario's holders; undefined when no holder step ran yet. */
   readonly holders: HolderLedger | undefined;
+  /** The answer a step named with `as`; undefined when that step has not sent its request. */
+  namedAnswer(name: string): Answer | undefined;
+  /** A named KeepAlive call's channel; undefined until the call is made. */
+  namedChannel(name: string): NamedChannel | undefined;
 }
 
 const fail = (got: string): AssertionVerdict => ({ pass: false, got });
@@ -57,7 +65,9 @@ export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict 
   switch (a.form) {
     case 'key-exists':
     case 'key-value':
-    case 'key-revision': {
+    case 'key-revision':
+    case 'key-create-revision':
+    case 'key-version': {
       const store = readStore(ctx.cluster, a.via);
       if (typeof store === 'string') return fail(store);
       return keyVerdict(a, store.range(a.key));
@@ -126,6 +136,18 @@ export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict 
       const n = s.lessor.leases().length;
       return verdict(n === a.count, `${n} leases`);
     }
+    case 'keepalive-channel': {
+      const c = ctx.namedChannel(a.channel);
+      if (c === undefined) return fail(`keep-alive ${a.channel} has not been called yet`);
+      const n = channelResponses(c);
+      const got = `channel ${c.ch.alive ? 'open' : 'closed'}, ${n} responses`;
+      return verdict(
+        (a.alive === undefined || c.ch.alive === a.alive) && (a.responses === undefined || inRange(n, a.responses)),
+        got,
+      );
+    }
+    case 'answer':
+      return answerVerdict(a, ctx.namedAnswer(a.answer), (l) => ctx.labels.id(l) ?? ctx.labels.whyUnbound(l));
     case 'alert-firing':
     case 'alert-lead':
     case 'metric-value':
@@ -153,13 +175,16 @@ export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict 
 
 /** A key assertion judged on what a read found; shared with the real-etcd replay. */
 export function keyVerdict(
-  a: KeyExistsAssertion | KeyValueAssertion | KeyRevisionAssertion,
-  kv: Pick<KeyValue, 'value' | 'modRevision'> | undefined,
+  a: KeyExistsAssertion | KeyValueAssertion | KeyRevisionAssertion | KeyCreateRevisionAssertion | KeyVersionAssertion,
+  kv: Pick<KeyValue, 'value' | 'modRevision' | 'createRevision' | 'version'> | undefined,
 ): AssertionVerdict {
   if (a.form === 'key-exists')
     return verdict((kv !== undefined) === a.exists, kv === undefined ? 'absent' : `present (rev ${kv.modRevision})`);
   if (kv === undefined) return fail('absent');
   if (a.form === 'key-value') return verdict(kv.value === a.value, `value ${JSON.stringify(kv.value)}`);
+  if (a.form === 'key-create-revision')
+    return verdict(inRange(kv.createRevision, a.createRevision), `create revision ${kv.createRevision}`);
+  if (a.form === 'key-version') return verdict(inRange(kv.version, a.version), `version ${kv.version}`);
   return verdict(inRange(kv.modRevision, a.revision), `mod revision ${kv.modRevision}`);
 }
 
