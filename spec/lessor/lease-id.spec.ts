@@ -41,7 +41,7 @@ describe('lease ID keys', () => {
     h.lessor.setRangeDeleter(new FakeDeleter().txn);
     h.lessor.promote(0);
     const ids = [2n ** 53n + 1n, 7n, 2n ** 53n, MaxInt64, -1n, 2n ** 53n - 1n, MinInt64, MaxInt64 - 1n];
-    ids.forEach((id, i) => h.lessor.grant(id, 10 + i));
+    for (const [i, id] of ids.entries()) h.lessor.grant(id, 10 + i);
     ids.forEach((id, i) => {
       expect(h.lessor.lookup(id)?.id).toBe(id);
       expect(h.lessor.lookup(id)?.ttl).toBe(10 + i);
