@@ -2,6 +2,7 @@ import { TimeHeap, type HeapItem } from '../clock/time-heap.js';
 import type { Micros } from '../clock/time.js';
 import type { IdKey, LeaseID } from './lease-id.js';
 import type { LeaseSlot, LeaseTable } from './lease-table.js';
+import { SlotHeap } from './slot-heap.js';
 
 /**
  * A heap entry: lease ID and the instant it is due (expiry, or next checkpoint). The heap orders by time,
@@ -29,7 +30,7 @@ export class LeaseQueue extends TimeHeap<LeaseWithTime> {
  * never removed on revoke; a stale one is dropped when it reaches the root (lazy deletion).
  */
 export class LeaseExpiredNotifier {
-  private queue = new TimeHeap<LeaseSlot>();
+  private queue = new SlotHeap();
 
   constructor(private readonly table: LeaseTable) {}
 
@@ -62,7 +63,7 @@ export class LeaseExpiredNotifier {
   /** Drops every entry, as a fresh notifier would start (Demote builds a new one in etcd). */
   clear(): void {
     const old = this.queue;
-    this.queue = new TimeHeap();
+    this.queue = new SlotHeap();
     for (const s of old.items) {
       s.index = -1;
       this.table.released(s);
