@@ -45,7 +45,7 @@ const within = (v: number, b: Bound): boolean =>
   (b.atLeast === undefined || v >= b.atLeast) && (b.atMost === undefined || v <= b.atMost);
 
 const showBound = (b: Bound): string =>
-  [b.atLeast === undefined ? '' : `≥ ${b.atLeast}`, b.atMost === undefined ? '' : `≤ ${b.atMost}`]
+  [b.atLeast === undefined ? '' : `≥ ${fmt(b.atLeast)}`, b.atMost === undefined ? '' : `≤ ${fmt(b.atMost)}`]
     .filter((s) => s !== '')
     .join(' and ');
 
@@ -53,7 +53,7 @@ const showBound = (b: Bound): string =>
 export function fmt(v: number): string {
   if (!Number.isFinite(v)) return String(v);
   const a = Math.abs(v);
-  if (a >= 1e6) return `${(v / 1e6).toPrecision(3)} M`;
+  if (a >= 1e5) return `${(v / 1e6).toPrecision(3)} M`;
   if (a >= 1000) return Math.round(v).toString();
   return Number(v.toPrecision(3)).toString();
 }
