@@ -75,6 +75,7 @@ export class LeaseTable implements ReadonlyLeaseIdMap<Lease> {
 
   /** Takes the lease out of `s`; the slot goes too unless the notifier holds its entry. */
   remove(s: LeaseSlot): void {
+    if (s.lease === undefined) return;
     s.lease = undefined;
     this.leaseCount--;
     if (s.index < 0) this.slots.delete(s.idKey);
