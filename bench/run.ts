@@ -1,7 +1,8 @@
-// `npm run bench`: every benchmark, one line each, in the order of the issues that asked for them; the
-// lessor storm's storm/floor ratio is the last line. BENCH=name[,name] runs a subset:
-// startup, campaign, differential, cluster-storm, cluster-keepalive, idle-day, trace-digest, playground,
-// lessor-storm; holder-campaign (minutes long) runs only when named.
+// `npm run bench`: every benchmark, one line each, in the order of the issues that asked for them. A
+// benchmark with a limit prints its figure, the limit measured in the same process (bare-loop.ts, the
+// heap floor, campaign-limit.ts), the ratio and its target; a summary of those verdicts comes last.
+// BENCH=name[,name] runs a subset: startup, campaign, differential, cluster-storm, cluster-keepalive,
+// idle-day, trace-digest, playground, lessor-storm; holder-campaign (minutes long) runs only when named.
 import { campaignBench } from './campaign.js';
 import { clusterKeepAlive } from './cluster-keepalive.js';
 import { differentialRatio } from './differential.js';
@@ -10,15 +11,16 @@ import { idleDay } from './idle-day.js';
 import { lessorStorm } from './lessor-storm.js';
 import { playgroundBench } from './playground.js';
 import { traceDigestBench } from './trace-digest.js';
-import { report } from './report.js';
+import { report, type BenchResult } from './report.js';
 import { startupBench } from './startup.js';
 import { clusterStorm } from './storm.js';
 
 const only = process.env.BENCH?.split(',');
 const want = (name: string): boolean => only === undefined || only.includes(name);
 
+const results: BenchResult[] = [];
 if (want('startup')) startupBench();
-if (want('campaign')) campaignBench();
+if (want('campaign')) results.push(...campaignBench());
 if (want('differential')) {
   try {
     const ratio = await differentialRatio();
@@ -29,9 +31,15 @@ if (want('differential')) {
   }
 }
 if (want('cluster-storm')) clusterStorm();
-if (want('cluster-keepalive')) clusterKeepAlive();
+if (want('cluster-keepalive')) results.push(...clusterKeepAlive());
 if (want('idle-day')) idleDay();
 if (want('trace-digest')) traceDigestBench();
 if (want('playground')) await playgroundBench();
-if (want('lessor-storm')) lessorStorm();
+if (want('lessor-storm')) results.push(...lessorStorm());
 if (only?.includes('holder-campaign')) holderCampaignBench();
+
+const judged = results.filter((r) => r.verdict !== undefined);
+if (judged.length > 0) {
+  const line = judged.map((r) => `${r.name} ${r.verdict!.ratio.toFixed(2)} ${r.verdict!.met ? 'met' : 'missed'}`);
+  console.log(`${'targets'.padEnd(24)} ${line.join('  ')}`);
+}

@@ -5,9 +5,13 @@ export type LeaseID = bigint;
 
 export const NoLease: LeaseID = 0n;
 
+const MIN_INT64 = -(2n ** 63n);
+const MAX_INT64 = 2n ** 63n - 1n;
+
 export function checkLeaseId(id: LeaseID, what = 'lease ID'): void {
   if (typeof id !== 'bigint') throw new InvalidArgumentError(`${what} must be a bigint, got ${typeof id}`);
-  if (BigInt.asIntN(64, id) !== id) throw new InvalidArgumentError(`${what} ${id} is outside int64`);
+  // Compared, not wrapped with BigInt.asIntN: grant checks every ID, and a comparison allocates nothing.
+  if (id < MIN_INT64 || id > MAX_INT64) throw new InvalidArgumentError(`${what} ${id} is outside int64`);
 }
 
 /**
@@ -23,55 +27,23 @@ export function compareBucketOrder(a: LeaseID, b: LeaseID): number {
 export const compareIds = (a: LeaseID, b: LeaseID): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * A Map keyed by LeaseID. V8 hashes a bigint key from its digits on every lookup; IDs inside the safe
- * integer range are stored under their number value instead, which is about twice as fast. Larger IDs
- * (etcd allocates 63-bit ones) fall back to bigint keys. Iteration visits small IDs
- * first; callers that need an order sort explicitly.
+ * A lease ID as the lessor's maps key it. V8 hashes a bigint key from its digits on every lookup; an ID
+ * inside the safe integer range is keyed by its number value instead, which is exact there (every ID the
+ * model allocates is: see IdGenerator). Larger IDs (a scenario may grant any int64) keep the bigint: a
+ * Map tells 5 from 5n, so the two kinds of key never collide. Computed once where an ID enters the lessor.
  */
+export type IdKey = number | bigint;
+
+export function idKey(id: LeaseID): IdKey {
+  const n = Number(id);
+  return Number.isSafeInteger(n) ? n : id;
+}
+
+/** A read-only map keyed by LeaseID, as inspect() hands the lease map out. */
 export interface ReadonlyLeaseIdMap<V> {
   readonly size: number;
   get(id: LeaseID): V | undefined;
   has(id: LeaseID): boolean;
   keys(): IterableIterator<LeaseID>;
   values(): IterableIterator<V>;
-}
-
-export class LeaseIdMap<V> implements ReadonlyLeaseIdMap<V> {
-  private readonly small = new Map<number, V>();
-  private readonly big = new Map<bigint, V>();
-
-  get size(): number {
-    return this.small.size + this.big.size;
-  }
-
-  get(id: LeaseID): V | undefined {
-    const n = Number(id);
-    return Number.isSafeInteger(n) ? this.small.get(n) : this.big.get(id);
-  }
-
-  has(id: LeaseID): boolean {
-    const n = Number(id);
-    return Number.isSafeInteger(n) ? this.small.has(n) : this.big.has(id);
-  }
-
-  set(id: LeaseID, v: V): void {
-    const n = Number(id);
-    if (Number.isSafeInteger(n)) this.small.set(n, v);
-    else this.big.set(id, v);
-  }
-
-  delete(id: LeaseID): boolean {
-    const n = Number(id);
-    return Number.isSafeInteger(n) ? this.small.delete(n) : this.big.delete(id);
-  }
-
-  *keys(): IterableIterator<LeaseID> {
-    for (const n of this.small.keys()) yield BigInt(n);
-    yield* this.big.keys();
-  }
-
-  *values(): IterableIterator<V> {
-    yield* this.small.values();
-    yield* this.big.values();
-  }
 }

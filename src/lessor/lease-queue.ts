@@ -1,6 +1,8 @@
 import { TimeHeap, type HeapItem } from '../clock/time-heap.js';
 import type { Micros } from '../clock/time.js';
-import { LeaseIdMap, type LeaseID } from './lease-id.js';
+import type { IdKey, LeaseID } from './lease-id.js';
+import type { LeaseSlot, LeaseTable } from './lease-table.js';
+import { SlotHeap } from './slot-heap.js';
 
 /**
  * A heap entry: lease ID and the instant it is due (expiry, or next checkpoint). The heap orders by time,
@@ -12,62 +14,64 @@ import { LeaseIdMap, type LeaseID } from './lease-id.js';
  */
 export interface LeaseWithTime extends HeapItem {
   readonly id: LeaseID;
+  readonly idKey: IdKey;
 }
 
 /** etcd's LeaseQueue: a min-heap whose entries know their index, so one can be re-keyed in place. */
 export class LeaseQueue extends TimeHeap<LeaseWithTime> {
-  push1(id: LeaseID, time: Micros): LeaseWithTime {
-    const e: LeaseWithTime = { id, time, seq: 0, index: -1 };
-    this.push(e);
-    return e;
+  push1(id: LeaseID, idKey: IdKey, time: Micros): void {
+    this.push({ id, idKey, time, seq: 0, index: -1 });
   }
 }
 
 /**
- * etcd's LeaseExpiredNotifier: at most one queue entry per lease ID, updated in place. Entries are never
- * removed on revoke; a stale one is dropped when it reaches the root (lazy deletion).
+ * etcd's LeaseExpiredNotifier: at most one queue entry per lease ID, updated in place. The entries are
+ * the IDs' slots in the lessor's lease table, so an entry knows its lease without a lookup. Entries are
+ * never removed on revoke; a stale one is dropped when it reaches the root (lazy deletion).
  */
 export class LeaseExpiredNotifier {
-  private readonly m = new LeaseIdMap<LeaseWithTime>();
-  private readonly queue = new LeaseQueue();
+  private queue = new SlotHeap();
 
-  registerOrUpdate(id: LeaseID, time: Micros): void {
-    const old = this.m.get(id);
-    if (old !== undefined) {
-      old.time = time;
-      this.queue.fix(old);
-    } else {
-      this.m.set(id, this.queue.push1(id, time));
-    }
-  }
+  constructor(private readonly table: LeaseTable) {}
 
-  /** Re-keys an entry this notifier holds (the root, when expireExists re-arms it) without a lookup. */
-  update(e: LeaseWithTime, time: Micros): void {
-    e.time = time;
-    this.queue.fix(e);
+  /** Arms the slot's entry at `time`: pushed if the notifier holds none for it, else re-keyed in place. */
+  registerOrUpdate(s: LeaseSlot, time: Micros): void {
+    s.time = time;
+    if (s.index >= 0) this.queue.fix(s);
+    else this.queue.push(s);
   }
 
   /** Pops the root and forgets its ID. */
-  unregister(): LeaseWithTime | undefined {
+  unregister(): LeaseSlot | undefined {
     const e = this.queue.pop();
-    if (e !== undefined) this.m.delete(e.id);
+    if (e !== undefined) this.table.released(e);
     return e;
   }
 
-  poll(): LeaseWithTime | undefined {
+  poll(): LeaseSlot | undefined {
     return this.queue.peek();
   }
 
   len(): number {
-    return this.m.size;
+    return this.queue.length;
   }
 
   init(): void {
     this.queue.init();
   }
 
+  /** Drops every entry, as a fresh notifier would start (Demote builds a new one in etcd). */
+  clear(): void {
+    const old = this.queue;
+    this.queue = new SlotHeap();
+    for (const s of old.items) {
+      s.index = -1;
+      this.table.released(s);
+    }
+  }
+
   /** Entries in heap-array order, for inspection by tests and monitors. */
-  entries(): readonly LeaseWithTime[] {
+  entries(): readonly LeaseSlot[] {
     return this.queue.items;
   }
 }

@@ -26,8 +26,17 @@ import type { FixName } from './fixes.js';
 import { ExpiredChannel } from './expired-channel.js';
 import { Lease } from './lease.js';
 import { LeaseBucket } from './lease-bucket.js';
-import { LeaseIdMap, NoLease, checkLeaseId, compareIds, type LeaseID, type ReadonlyLeaseIdMap } from './lease-id.js';
+import {
+  NoLease,
+  checkLeaseId,
+  compareIds,
+  idKey,
+  type IdKey,
+  type LeaseID,
+  type ReadonlyLeaseIdMap,
+} from './lease-id.js';
 import { LeaseExpiredNotifier, LeaseQueue, type LeaseWithTime } from './lease-queue.js';
+import { LeaseTable, type LeaseSlot } from './lease-table.js';
 import { LessorMetrics } from './metrics.js';
 import { Signal } from './signal.js';
 
@@ -116,9 +125,10 @@ class LessorImpl implements Lessor {
   private readonly trace: Trace;
   private readonly marks: Marks;
   private bucket: LeaseBucket;
-  private leaseMap = new LeaseIdMap<Lease>();
+  /** etcd's leaseMap, sharing one map entry per ID with the expiry notifier. */
+  private readonly table = new LeaseTable();
   private itemMap = new Map<string, LeaseID>();
-  private notifier = new LeaseExpiredNotifier();
+  private readonly notifier = new LeaseExpiredNotifier(this.table);
   private checkpointHeap = new LeaseQueue();
   private demotec: Signal | undefined;
   private readonly stopc = new Signal();
@@ -166,26 +176,29 @@ class LessorImpl implements Lessor {
     if (id === NoLease) throw ErrLeaseNotFound;
     // The upper bound is checked before the minimum clamp, so no TTL is ever too small.
     if (ttl > MaxLeaseTTL) throw ErrLeaseTTLTooLarge;
-    if (this.leaseMap.has(id)) throw ErrLeaseExists;
-    const l = new Lease(id, Math.max(ttl, this.config.minLeaseTTL), this.grantSeq++);
+    const key = idKey(id);
+    const slot = this.table.slotFor(id, key);
+    if (slot.lease !== undefined) throw ErrLeaseExists;
+    const l = new Lease(id, Math.max(ttl, this.config.minLeaseTTL), this.grantSeq++, key);
     const now = this.proc.now();
     const primary = this.isPrimary();
     // Grant refreshes with no extension: only Promote adds the election timeout.
     if (primary) l.refresh(now, 0);
-    this.leaseMap.set(id, l);
+    this.table.put(slot, l);
     this.persist(l);
     this.metrics.grantedTotal++;
     this.metrics.observeTTL(l.ttl);
     // Bug D1: registering on a follower leaks an entry nobody will ever pop.
     if (primary || this.bug('register-expiry-on-followers'))
-      this.notifier.registerOrUpdate(id, this.heapTime(l.expiry));
+      this.notifier.registerOrUpdate(slot, this.heapTime(l.expiry));
     if (primary) this.scheduleCheckpointIfNeeded(l);
     if (this.trace.enabled) this.emit('lease-grant', id, { ttl: l.ttl, expiry: l.expiry });
     return l;
   }
 
   revoke(id: LeaseID): void {
-    const l = this.leaseMap.get(id);
+    const slot = this.table.slot(idKey(id));
+    const l = slot?.lease;
     if (l === undefined) throw ErrLeaseNotFound;
     try {
       // Without a deleter (unit tests) the lease stays, but revokec still closes.
@@ -194,8 +207,8 @@ class LessorImpl implements Lessor {
       // Sorted so every member deletes in the same order and the watch events agree.
       const keys = l.keys();
       for (const k of keys) txn.deleteRange(k);
-      this.leaseMap.delete(id);
-      this.bucket.delete(id);
+      this.table.remove(slot!);
+      this.bucket.delete(id, l.idKey);
       txn.end();
       this.metrics.revokedTotal++;
       if (this.trace.enabled) this.emit('lease-revoke', id, { keys });
@@ -206,7 +219,7 @@ class LessorImpl implements Lessor {
   }
 
   checkpoint(id: LeaseID, remainingTTL: number): void {
-    const l = this.leaseMap.get(id);
+    const l = this.table.get(id);
     if (l === undefined) return;
     // The expiry is not touched, not even on the primary: only the next Promote or restart uses it.
     l.remainingTTL = remainingTTL;
@@ -216,7 +229,7 @@ class LessorImpl implements Lessor {
   }
 
   attach(id: LeaseID, items: readonly string[]): void {
-    const l = this.leaseMap.get(id);
+    const l = this.table.get(id);
     if (l === undefined) throw ErrLeaseNotFound;
     for (const it of items) {
       l.itemSet.add(it);
@@ -226,7 +239,7 @@ class LessorImpl implements Lessor {
   }
 
   detach(id: LeaseID, items: readonly string[]): void {
-    const l = this.leaseMap.get(id);
+    const l = this.table.get(id);
     if (l === undefined) throw ErrLeaseNotFound;
     for (const it of items) {
       l.itemSet.delete(it);
@@ -240,7 +253,9 @@ class LessorImpl implements Lessor {
   renew(id: LeaseID, done: (o: RenewOutcome) => void): void {
     if (!this.isPrimary()) return done({ ttl: -1, err: ErrNotPrimary });
     const dc = this.demotec!;
-    const l = this.leaseMap.get(id);
+    const key = idKey(id);
+    const slot = this.table.slot(key);
+    const l = slot?.lease;
     if (l === undefined) return done({ ttl: -1, err: ErrLeaseNotFound });
     const clearRemaining = this.cp !== undefined && l.remainingTTL > 0;
     // Bug C1: the expired lease is simply refreshed, although its revoke may already be on its way.
@@ -259,27 +274,36 @@ class LessorImpl implements Lessor {
       this.stopc.wait(() => settle(ErrNotPrimary));
       return;
     }
-    if (!clearRemaining) return this.finishRenew(id, l, done);
+    if (!clearRemaining) return this.finishRenew(id, key, slot, l, done);
     // Clear the stale checkpoint first so a later Promote uses the full TTL (at most 2 entries/lease/interval).
     this.cp!([{ id, remainingTTL: 0 }], (err) => {
       if (err !== undefined && this.config.profile.checkpointerReturnsError) return done({ ttl: -1, err });
       // Proposed fix: the checkpoint took a raft round trip, across which this lessor may have been demoted.
       if (this.fix('renew-rechecks-primary') && (!this.isPrimary() || this.demotec !== dc))
         return done({ ttl: -1, err: ErrNotPrimary });
-      this.finishRenew(id, l, done);
+      // A raft round trip later the ID may have a new slot (revoked, dropped, granted again): look again.
+      this.finishRenew(id, key, this.table.slot(key), l, done);
     });
   }
 
-  private finishRenew(id: LeaseID, stale: Lease, done: (o: RenewOutcome) => void): void {
+  /** `slot` is the ID's current slot, if it has one. */
+  private finishRenew(
+    id: LeaseID,
+    key: IdKey,
+    slot: LeaseSlot | undefined,
+    stale: Lease,
+    done: (o: RenewOutcome) => void,
+  ): void {
     let l = stale;
     if (this.config.profile.renewRechecksLease && !this.bug('renew-skips-recheck')) {
-      const again = this.leaseMap.get(id);
+      const again = slot?.lease;
       if (again === undefined) return done({ ttl: -1, err: ErrLeaseNotFound });
       l = again;
     }
-    // 3.4 refreshes the object it looked up before the checkpoint, even if a revoke ran meanwhile.
+    // 3.4 refreshes the object it looked up before the checkpoint, even if a revoke ran meanwhile (and
+    // arms a notifier entry for the ID, whether or not it still has a lease).
     l.refresh(this.proc.now(), 0);
-    this.notifier.registerOrUpdate(id, this.heapTime(l.expiry));
+    this.notifier.registerOrUpdate(slot ?? this.table.slotFor(id, key), this.heapTime(l.expiry));
     this.metrics.renewedTotal++;
     if (this.trace.enabled) this.emit('lease-renew', id, { ttl: l.ttl, expiry: l.expiry });
     done({ ttl: l.ttl });
@@ -288,12 +312,12 @@ class LessorImpl implements Lessor {
   // ---- Reads ---------------------------------------------------------------------------------------
 
   lookup(id: LeaseID): Lease | undefined {
-    return this.leaseMap.get(id);
+    return this.table.get(id);
   }
 
   leases(): Lease[] {
     // Ascending time left; ties (every lease on a follower) by grant order, then ID [SIM-CHOICE].
-    return [...this.leaseMap.values()].sort(
+    return [...this.table.values()].sort(
       (a, b) => compareExpiry(a.expiry, b.expiry) || a.grantSeq - b.grantSeq || compareIds(a.id, b.id),
     );
   }
@@ -313,7 +337,7 @@ class LessorImpl implements Lessor {
     const schedule = !this.bug('no-checkpoint-schedule-on-promote');
     for (const l of ordered) {
       l.refresh(now, extend);
-      this.notifier.registerOrUpdate(l.id, this.heapTime(l.expiry));
+      this.notifier.registerOrUpdate(this.table.slot(l.idKey)!, this.heapTime(l.expiry));
       if (schedule) this.scheduleCheckpointIfNeeded(l);
     }
     let spread = 0;
@@ -355,7 +379,7 @@ class LessorImpl implements Lessor {
       const delayNs = Math.trunc(rateDelayNs);
       nextWindowNs = delayNs;
       l.refresh(now, ceilDiv(delayNs, NANOS_PER_MICRO) + extend);
-      this.notifier.registerOrUpdate(l.id, this.heapTime(l.expiry));
+      this.notifier.registerOrUpdate(this.table.slot(l.idKey)!, this.heapTime(l.expiry));
       if (!this.bug('no-checkpoint-schedule-on-promote')) this.scheduleCheckpointIfNeeded(l);
       moved++;
     }
@@ -364,10 +388,10 @@ class LessorImpl implements Lessor {
   }
 
   demote(): void {
-    for (const l of this.leaseMap.values()) l.forever();
+    for (const l of this.table.values()) l.forever();
     this.checkpointHeap = new LeaseQueue();
     // Bug D1 era (3.4.0–3.4.5): Demote left the expiry notifier alone.
-    if (!this.bug('register-expiry-on-followers')) this.notifier = new LeaseExpiredNotifier();
+    if (!this.bug('register-expiry-on-followers')) this.notifier.clear();
     const wasPrimary = this.demotec !== undefined;
     if (this.demotec !== undefined) {
       // Closing demotec wakes every Renew blocked on an expired lease with ErrNotPrimary.
@@ -375,13 +399,13 @@ class LessorImpl implements Lessor {
       this.demotec = undefined;
       dc.close();
     }
-    if (wasPrimary && this.trace.enabled) this.emit('lessor-demote', undefined, { leases: this.leaseMap.size });
+    if (wasPrimary && this.trace.enabled) this.emit('lessor-demote', undefined, { leases: this.table.size });
   }
 
   recover(bucket: LeaseBucket, rd: RangeDeleter | undefined): void {
     this.bucket = bucket;
     this.rd = rd;
-    this.leaseMap = new LeaseIdMap();
+    this.table.clearLeases();
     this.itemMap = new Map();
     // The primary flag, the notifier and the checkpoint heap survive; every lease comes back at forever.
     this.initAndRecover();
@@ -399,7 +423,7 @@ class LessorImpl implements Lessor {
       notifier: this.notifier.entries(),
       checkpointHeap: this.checkpointHeap.items,
       itemMap: this.itemMap,
-      leaseMap: this.leaseMap,
+      leaseMap: this.table,
       bucket: this.bucket,
     };
   }
@@ -434,14 +458,10 @@ class LessorImpl implements Lessor {
     const out: Lease[] = [];
     const now = this.proc.now();
     const heapNow = this.heapNow();
+    const retry = this.config.expiredLeaseRetryIntervalUs;
+    const noRetry = this.bug('no-expired-lease-retry');
     for (;;) {
-      const s = expireExists(
-        this.notifier,
-        this.leaseMap,
-        heapNow,
-        this.config.expiredLeaseRetryIntervalUs,
-        this.bug('no-expired-lease-retry'),
-      );
+      const s = expireExists(this.notifier, heapNow, retry, noRetry);
       if (s === EMPTY || s === NOT_DUE) break;
       if (s === STALE) continue;
       if (s.expired(now)) {
@@ -480,7 +500,7 @@ class LessorImpl implements Lessor {
       const top = this.checkpointHeap.peek()!;
       if (top.time > heapNow) break;
       this.checkpointHeap.pop();
-      const l = this.leaseMap.get(top.id);
+      const l = this.table.lookup(top.idKey);
       if (l === undefined) continue;
       if (now >= l.expiry) {
         this.marks.hit('checkpoint-skipped');
@@ -501,7 +521,7 @@ class LessorImpl implements Lessor {
     if (this.cp === undefined) return;
     // Strictly above the interval in whole seconds, judged on the last checkpointed value.
     if (l.getRemainingTTL() > truncDiv(this.config.checkpointIntervalUs, MICROS_PER_SECOND)) {
-      this.checkpointHeap.push1(l.id, this.heapNow() + this.config.checkpointIntervalUs);
+      this.checkpointHeap.push1(l.id, l.idKey, this.heapNow() + this.config.checkpointIntervalUs);
     }
   }
 
@@ -512,14 +532,14 @@ class LessorImpl implements Lessor {
       // Re-clamped with the current minimum; the clamped value is not written back.
       const l = new Lease(r.id, Math.max(r.ttl, this.config.minLeaseTTL), this.grantSeq++);
       l.remainingTTL = r.remainingTTL;
-      this.leaseMap.set(r.id, l);
+      this.table.put(this.table.slotFor(r.id, l.idKey), l);
     }
     this.notifier.init();
     this.checkpointHeap.init();
   }
 
   private persist(l: Lease): void {
-    this.bucket.put({ id: l.id, ttl: l.ttl, remainingTTL: l.remainingTTL });
+    this.bucket.put({ id: l.id, ttl: l.ttl, remainingTTL: l.remainingTTL }, l.idKey);
   }
 
   private shouldPersistCheckpoints(): boolean {
@@ -538,7 +558,7 @@ class LessorImpl implements Lessor {
 
   /** Go map iteration is random; the documented order here is ascending lease ID. */
   private leasesById(): Lease[] {
-    return [...this.leaseMap.values()].sort((a, b) => compareIds(a.id, b.id));
+    return [...this.table.values()].sort((a, b) => compareIds(a.id, b.id));
   }
 
   /** The clock the heaps are keyed on: wall-clock in 3.4 (UnixNano), monotonic in 3.5. */
@@ -578,12 +598,11 @@ export type ExpireStatus = Lease | typeof EMPTY | typeof STALE | typeof NOT_DUE;
  * re-armed at
  * now + retryInterval *before* its lease is handed out, so a lease whose revoke never lands is offered
  * again one retry interval later. Returns the due lease (which the caller still checks for `expired()`).
- * A method in etcd; a function of the notifier and lease map here, so the queue's own conformance test
- * (lease_queue_test.go) can drive it without a lessor around it.
+ * A method in etcd; a function of the notifier here (whose entries know their lease in the lease map),
+ * so the queue's own conformance test (lease_queue_test.go) can drive it without a lessor around it.
  */
 export function expireExists(
   notifier: LeaseExpiredNotifier,
-  leaseMap: ReadonlyLeaseIdMap<Lease>,
   now: Micros,
   retryInterval: Micros,
   /** Bug B3 (no-expired-lease-retry): the due entry is popped, so a failed revoke is never retried. */
@@ -591,7 +610,7 @@ export function expireExists(
 ): ExpireStatus {
   if (notifier.len() === 0) return EMPTY;
   const item = notifier.poll()!;
-  const l = leaseMap.get(item.id);
+  const l = item.lease;
   if (l === undefined) {
     notifier.unregister();
     return STALE;
@@ -599,7 +618,7 @@ export function expireExists(
   if (now < item.time) return NOT_DUE;
   if (popInsteadOfRearm) notifier.unregister();
   // RegisterOrUpdate of the root's own entry: re-keyed in place.
-  else notifier.update(item, now + retryInterval);
+  else notifier.registerOrUpdate(item, now + retryInterval);
   return l;
 }
 
