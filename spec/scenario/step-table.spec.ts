@@ -75,6 +75,26 @@ const EVERY_KIND: { readonly [K in StepKind]: Sample } = {
     says: 'c2 unlocks /locks/a',
     sets: 'client-unlock',
   },
+  session: {
+    yaml: '{ at: 1700ms, session: { name: s1, client: c3, ttl: 20, via: n2 } }',
+    says: 'c3 opens session s1 (TTL 20 s) via n2',
+    sets: 'client-session-start',
+  },
+  trylock: {
+    yaml: '{ at: 1750ms, trylock: { name: /locks/b, client: c3, session: s1 } }',
+    says: 'c3 tries to lock /locks/b on session s1',
+    sets: 'client-lock-acquired',
+  },
+  'session-orphan': {
+    yaml: '{ at: 1800ms, session-orphan: { session: s1 } }',
+    says: 'orphan session s1 (stop renewing it)',
+    sets: 'client-session-done',
+  },
+  'session-close': {
+    yaml: '{ at: 1850ms, session-close: { session: s1 } }',
+    says: 'close session s1 (revoke its lease)',
+    sets: 'lease-revoke',
+  },
   pause: {
     yaml: '{ at: 2s, pause: { member: n3, for: 200ms } }',
     says: 'pause n3 for 200ms (SIGSTOP)',
@@ -200,7 +220,11 @@ describe('the step tables', () => {
       'holder',
       'lock',
       'partition',
+      'session',
+      'session-close',
+      'session-orphan',
       'stall',
+      'trylock',
       'unlock',
       'unstall',
     ]);

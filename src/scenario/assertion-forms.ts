@@ -17,6 +17,7 @@ import {
   object,
   range,
   resourceRef,
+  sessionRef,
   text,
   ttl,
 } from './codecs.js';
@@ -115,6 +116,22 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
       lock: req('lock', lockRef, 'Mutex prefix of an earlier lock step.'),
       client: req('client', client, 'Client in question.'),
       held: req('held', bool, 'Whether the client holds the lock.'),
+    },
+  },
+  'lock-contenders': {
+    description:
+      "Extension: a linearizable read finds this many keys under the lock's prefix: one per session " +
+      'holding or waiting for the lock.',
+    fields: {
+      lock: req('lock', lockRef, 'Mutex prefix of an earlier lock or trylock step.'),
+      contenders: req('contenders', int(0, MAX, 'a count (0 or more)'), 'Number of keys under the prefix.'),
+    },
+  },
+  'session-done': {
+    description: "Extension: the session's keep-alive has ended (Session.Done is closed) / is still running.",
+    fields: {
+      session: req('session', sessionRef, 'Name of an earlier session step.'),
+      done: req('done', bool, 'Whether the session is done.'),
     },
   },
   'resource-accepted': {

@@ -17,6 +17,11 @@ export class ParseContext {
   readonly labels = new LeaseLabels();
   /** Lock name → clients that asked for it in an earlier `lock` step. */
   readonly locks = new Map<string, Set<string>>();
+  /** Session name → the client it belongs to and its TTL, from earlier `session` steps. */
+  readonly sessions = new Map<
+    string,
+    { readonly client: string; readonly ttlSeconds: number; readonly pos: SourcePos }
+  >();
   /** Resources an earlier `fenced-write` wrote to. */
   readonly resources = new Set<string>();
   /** Alert names the `alerts` section defines, which expects may refer to. */

@@ -14,6 +14,7 @@ import { LEASE_EXTENSION_STEPS } from './kinds/lease-extension-steps.js';
 import { LEASE_STEPS } from './kinds/lease-steps.js';
 import { HOLDER_STEPS } from './kinds/holder-steps.js';
 import { LOCK_STEPS } from './kinds/lock-steps.js';
+import { SESSION_STEPS } from './kinds/session-steps.js';
 import type { Step } from './types.js';
 
 export type { FieldKind, KindSpec, StepOf } from './kinds/entry.js';
@@ -23,6 +24,7 @@ export const STEP_KINDS: StepKindEntries<FieldKind> = {
   ...LEASE_STEPS,
   ...FAULT_STEPS,
   ...LEASE_EXTENSION_STEPS,
+  ...SESSION_STEPS,
   ...LOCK_STEPS,
   ...HOLDER_STEPS,
 };

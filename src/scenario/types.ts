@@ -182,11 +182,38 @@ export interface TimeToLiveStep extends StepBase<'timetolive'> {
 export interface LeasesStep extends StepBase<'leases'> {
   readonly via?: MemberName;
 }
-export interface LockStep extends StepBase<'lock'> {
+/** What `lock` and `trylock` share: the mutex, its client, and the session it runs on. */
+interface MutexStepFields {
   /** Mutex prefix, e.g. `/locks/payment`. */
   readonly name: string;
   readonly client: ClientName;
-  readonly sessionTtlSeconds: number;
+  /** TTL of the session the step creates for itself (absent: NewSession's default, 60 s); none with `session`. */
+  readonly sessionTtlSeconds?: number;
+  /** An earlier `session` step's name: the mutex runs on that session instead of a new one. */
+  readonly session?: string;
+  /** The member the client connects to when this step is its first use. */
+  readonly via?: MemberName;
+}
+export interface LockStep extends StepBase<'lock'>, MutexStepFields {}
+/** Extension: Mutex.TryLock (3.5): one attempt; another owner → ErrLocked. */
+export interface TrylockStep extends StepBase<'trylock'>, MutexStepFields {}
+/** Extension: concurrency.NewSession: a lease (granted, or an earlier one) kept alive by the client. */
+export interface SessionStep extends StepBase<'session'> {
+  /** The session's name; also the label of the lease it grants, when it grants one. */
+  readonly name: string;
+  readonly client: ClientName;
+  /** WithTTL, in whole seconds (default 60). */
+  readonly ttlSeconds: number;
+  /** WithLease: the label of an earlier grant the session keeps alive instead of granting its own. */
+  readonly lease?: LeaseLabel;
+  readonly via?: MemberName;
+}
+/** Extension: Session.Close (orphan, then revoke) or Session.Orphan (stop renewing, no revoke). */
+export interface SessionCloseStep extends StepBase<'session-close'> {
+  readonly session: string;
+}
+export interface SessionOrphanStep extends StepBase<'session-orphan'> {
+  readonly session: string;
 }
 export interface UnlockStep extends StepBase<'unlock'> {
   readonly name: string;
@@ -242,6 +269,10 @@ export type Step =
   | TimeToLiveStep
   | LeasesStep
   | LockStep
+  | TrylockStep
+  | SessionStep
+  | SessionCloseStep
+  | SessionOrphanStep
   | UnlockStep
   | FencedWriteStep
   | HolderStep
@@ -302,6 +333,16 @@ export interface LockHeldAssertion extends AssertionBase<'lock-held'> {
   readonly client: ClientName;
   readonly held: boolean;
 }
+/** Extension: the number of keys under the lock's prefix, one per session holding or waiting for it. */
+export interface LockContendersAssertion extends AssertionBase<'lock-contenders'> {
+  readonly lock: string;
+  readonly contenders: number;
+}
+/** Extension: the session's keep-alive has ended (Session.Done is closed) / has not. */
+export interface SessionDoneAssertion extends AssertionBase<'session-done'> {
+  readonly session: string;
+  readonly done: boolean;
+}
 export interface ResourceAcceptedAssertion extends AssertionBase<'resource-accepted'> {
   readonly resource: string;
   readonly accepted: number;
@@ -356,6 +397,8 @@ export type Assertion =
   | LeaderAssertion
   | KeepaliveAliveAssertion
   | LockHeldAssertion
+  | LockContendersAssertion
+  | SessionDoneAssertion
   | ResourceAcceptedAssertion
   | ResourceRejectedAssertion
   | RevisionAssertion

@@ -22,6 +22,10 @@ export type RealStepEntry<K extends FieldKind> =
 
 const why = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const NO_MUTEX = 'concurrency.Mutex sessions are not driven on real etcd by this driver';
+// etcdctl lock holds one session per process for one lock, so it cannot share, close or orphan a named session.
+const NO_SESSION =
+  'concurrency.Session is not driven on real etcd by this driver (etcdctl lock makes one private ' +
+  'session per process, which cannot be shared by locks, closed or orphaned on cue)';
 
 export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   grant: {
@@ -167,6 +171,10 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
       r.request(s, 'leases', async (m) => r.observe('leases', 'listing', (await m.rpc.leaseLeases()).length)),
   },
   lock: { refused: NO_MUTEX },
+  trylock: { refused: `${NO_MUTEX}; etcdctl 3.4.23 has no TryLock at all (it came with clientv3 3.5)` },
+  session: { refused: NO_SESSION },
+  'session-close': { refused: NO_SESSION },
+  'session-orphan': { refused: NO_SESSION },
   unlock: { refused: NO_MUTEX },
   'fenced-write': {
     refused: "fenced resources belong to the simulation's lock clients, which this driver does not run",

@@ -12,6 +12,7 @@ import type {
   MemberName,
 } from '../types.js';
 import type { LabelBook } from './labels.js';
+import type { SessionBook } from './sessions.js';
 import { signalVerdict, type SignalView } from './signal-verdicts.js';
 import type { HolderLedger } from '../../holder/index.js';
 import { formatDuration } from '../duration.js';
@@ -26,6 +27,7 @@ export interface AssertionVerdict {
 export interface AssertionContext {
   readonly cluster: Cluster;
   readonly labels: LabelBook;
+  readonly sessions: SessionBook;
   /** Whether the client's keep-alive channel for the lease is open; undefined if it never started one. */
   keepAliveAlive(client: string, lease: bigint): boolean | undefined;
   lockHeld(client: string, lock: string): boolean;
@@ -100,6 +102,17 @@ export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict 
     case 'lock-held': {
       const held = ctx.lockHeld(a.client, a.lock);
       return verdict(held === a.held, held ? 'held' : 'not held');
+    }
+    case 'lock-contenders': {
+      const store = readStore(ctx.cluster, undefined);
+      if (typeof store === 'string') return fail(store);
+      const n = store.range(`${a.lock}/`, { prefix: true }).length;
+      return verdict(n === a.contenders, `${n} keys under ${a.lock}/`);
+    }
+    case 'session-done': {
+      const s = ctx.sessions.get(a.session);
+      if (s === undefined) return fail(ctx.sessions.whyMissing(a.session));
+      return verdict(s.done === a.done, s.done ? `done (${s.doneReason})` : 'keep-alive running');
     }
     case 'resource-accepted':
     case 'resource-rejected': {
