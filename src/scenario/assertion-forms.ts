@@ -118,6 +118,15 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
       held: req('held', bool, 'Whether the client holds the lock.'),
     },
   },
+  'session-lock-held': {
+    description:
+      'Extension: the mutex of that name on the session holds / does not hold the lock (the client believes it does).',
+    fields: {
+      lock: req('lock', lockRef, 'Mutex prefix of an earlier lock or trylock step on the session.'),
+      session: req('session', sessionRef, 'Name of an earlier session step.'),
+      held: req('held', bool, 'Whether that mutex holds the lock.'),
+    },
+  },
   'lock-contenders': {
     description:
       "Extension: a linearizable read finds this many keys under the lock's prefix: one per session " +

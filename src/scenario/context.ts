@@ -20,7 +20,13 @@ export class ParseContext {
   /** Session name → the client it belongs to and its TTL, from earlier `session` steps. */
   readonly sessions = new Map<
     string,
-    { readonly client: string; readonly ttlSeconds: number; readonly pos: SourcePos }
+    {
+      readonly client: string;
+      readonly ttlSeconds: number;
+      readonly pos: SourcePos;
+      /** Lock names earlier lock or trylock steps took on the session. */
+      readonly locks: Set<string>;
+    }
   >();
   /** Resources an earlier `fenced-write` wrote to. */
   readonly resources = new Set<string>();

@@ -218,6 +218,8 @@ export interface SessionOrphanStep extends StepBase<'session-orphan'> {
 export interface UnlockStep extends StepBase<'unlock'> {
   readonly name: string;
   readonly client: ClientName;
+  /** The mutex of that name on this named session (a client may hold one per session). */
+  readonly session?: string;
 }
 export interface FencedWriteStep extends StepBase<'fenced-write'> {
   readonly client: ClientName;
@@ -333,6 +335,12 @@ export interface LockHeldAssertion extends AssertionBase<'lock-held'> {
   readonly client: ClientName;
   readonly held: boolean;
 }
+/** Extension: the mutex of that name on the named session holds / does not hold the lock (the client's belief). */
+export interface SessionLockHeldAssertion extends AssertionBase<'session-lock-held'> {
+  readonly lock: string;
+  readonly session: string;
+  readonly held: boolean;
+}
 /** Extension: the number of keys under the lock's prefix, one per session holding or waiting for it. */
 export interface LockContendersAssertion extends AssertionBase<'lock-contenders'> {
   readonly lock: string;
@@ -397,6 +405,7 @@ export type Assertion =
   | LeaderAssertion
   | KeepaliveAliveAssertion
   | LockHeldAssertion
+  | SessionLockHeldAssertion
   | LockContendersAssertion
   | SessionDoneAssertion
   | ResourceAcceptedAssertion

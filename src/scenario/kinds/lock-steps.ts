@@ -54,12 +54,25 @@ export const LOCK_STEPS: StepKindEntries<'lock' | 'trylock' | 'unlock' | 'fenced
   unlock: {
     description:
       'Extension: the client releases the lock (Mutex.Unlock), and closes the session when the lock step made it.',
-    fields: { name: req('name', lockRef, 'Mutex prefix of an earlier lock or trylock step.'), client: lockClient },
-    check: ({ value: v, posOf, pos }, ctx) => requestedLock(ctx, v.name, v.client, posOf.client ?? pos),
-    describe: (s) => `${s.client} unlocks ${s.name}`,
+    fields: {
+      name: req('name', lockRef, 'Mutex prefix of an earlier lock or trylock step.'),
+      client: lockClient,
+      session: opt('session', sessionRef, "Release the mutex of that name on this session (one of the client's)."),
+    },
+    check: ({ value: v, posOf, pos }, ctx) => {
+      if (!requestedLock(ctx, v.name, v.client, posOf.client ?? pos)) return false;
+      const session = v.session === undefined ? undefined : ctx.sessions.get(v.session);
+      if (session === undefined || v.name === undefined || session.locks.has(v.name)) return true;
+      ctx.error(
+        posOf.session ?? pos,
+        `no earlier lock or trylock step takes ${quote(v.name)} on session ${quote(v.session!)}`,
+      );
+      return false;
+    },
+    describe: (s) => `${s.client} unlocks ${s.name}${s.session === undefined ? '' : ` on session ${s.session}`}`,
     perform: (s, r) =>
       r.onClient(s.client, undefined, (sc) => {
-        const m = sc.locks.get(s.name);
+        const m = s.session === undefined ? sc.locks.get(s.name) : r.sessions.mutex(s.session, s.name);
         if (m === undefined) return r.emit(s.client, 'client-error', { op: 'unlock', name: s.name, err: 'not-locked' });
         m.unlock((res) => {
           if (isRpcError(res)) r.emit(s.client, 'client-error', { op: 'unlock', name: s.name, err: res.name });
@@ -107,6 +120,7 @@ function requestedLock(ctx: ParseContext, name: string | undefined, who: string 
 function checkMutex({ value: v, posOf, pos }: Decoded<MutexFields>, ctx: ParseContext): boolean {
   let ok = true;
   const session = v.session === undefined ? undefined : ctx.sessions.get(v.session);
+  if (session !== undefined && v.name !== undefined) session.locks.add(v.name);
   if (session !== undefined) {
     const bad = (at: SourcePos | undefined, message: string): void => {
       ctx.error(at ?? pos, message);
@@ -156,6 +170,7 @@ function withMutex(
     const start = (session: Session): void => {
       const m = new Mutex(session, s.name, { profile: r.clientProfile, bugs: r.bugs });
       sc.locks.set(s.name, m);
+      if (s.session !== undefined) r.sessions.addMutex(s.session, m);
       act(m, done);
     };
     if (s.session !== undefined) {

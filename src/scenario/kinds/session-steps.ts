@@ -50,7 +50,7 @@ export const SESSION_STEPS: StepKindEntries<'session' | 'session-close' | 'sessi
         }
       }
       if (v.client !== undefined)
-        ctx.sessions.set(v.name, { client: v.client, ttlSeconds: v.ttlSeconds ?? 60, pos: at });
+        ctx.sessions.set(v.name, { client: v.client, ttlSeconds: v.ttlSeconds ?? 60, pos: at, locks: new Set() });
       return true;
     },
     describe: (s) =>

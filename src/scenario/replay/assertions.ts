@@ -103,6 +103,11 @@ export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict 
       const held = ctx.lockHeld(a.client, a.lock);
       return verdict(held === a.held, held ? 'held' : 'not held');
     }
+    case 'session-lock-held': {
+      if (ctx.sessions.get(a.session) === undefined) return fail(ctx.sessions.whyMissing(a.session));
+      const held = ctx.sessions.mutex(a.session, a.lock)?.isOwner ?? false;
+      return verdict(held === a.held, held ? 'held' : 'not held');
+    }
     case 'lock-contenders': {
       const store = readStore(ctx.cluster, undefined);
       if (typeof store === 'string') return fail(store);

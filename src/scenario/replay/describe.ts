@@ -26,6 +26,8 @@ export function describeAssertion(a: Assertion): string {
       return `${a.client}'s keep-alive for ${a.lease} is ${a.alive ? 'open' : 'closed'}`;
     case 'lock-held':
       return `${a.client} ${a.held ? 'holds' : 'does not hold'} lock ${a.lock}`;
+    case 'session-lock-held':
+      return `session ${a.session} ${a.held ? 'holds' : 'does not hold'} lock ${a.lock}`;
     case 'lock-contenders':
       return `${a.contenders} keys under ${a.lock}/ (linearizable read)`;
     case 'session-done':

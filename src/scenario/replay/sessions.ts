@@ -1,9 +1,11 @@
-import type { Session } from '../../client/index.js';
+import type { Mutex, Session } from '../../client/index.js';
 
 interface Entry {
   readonly client: string;
   session?: Session;
   failed?: string;
+  /** The session's mutexes by lock name, the latest of each name. */
+  readonly mutexes: Map<string, Mutex>;
   readonly waiting: Array<(s: Session) => void>;
 }
 
@@ -16,7 +18,7 @@ export class SessionBook {
 
   /** A `session` step started creating `name` on `client`. */
   open(name: string, client: string): void {
-    this.entries.set(name, { client, waiting: [] });
+    this.entries.set(name, { client, mutexes: new Map(), waiting: [] });
   }
 
   /** The client the session belongs to (known from its step on, before it exists). */
@@ -43,6 +45,14 @@ export class SessionBook {
   isNamed(s: Session): boolean {
     for (const e of this.entries.values()) if (e.session === s) return true;
     return false;
+  }
+
+  addMutex(session: string, m: Mutex): void {
+    this.entries.get(session)?.mutexes.set(m.name, m);
+  }
+
+  mutex(session: string, lock: string): Mutex | undefined {
+    return this.entries.get(session)?.mutexes.get(lock);
   }
 
   get(name: string): Session | undefined {
