@@ -66,6 +66,22 @@ describe('session and lock forms: parse errors', () => {
     expect(errorAt('- {at: 0s, session: {name: S1, client: c1}}').message).toContain('a session name such as s1');
   });
 
+  it('refuses an unlock on a session that took no such lock', () => {
+    const unlock = '- {at: 2s, unlock: {name: /b, client: c1, session: s1}}';
+    expect(
+      errorAt(
+        SESSION,
+        '- {at: 1s, lock: {name: /a, client: c1, session: s1}}',
+        '- {at: 1s, lock: {name: /b, client: c1}}',
+        unlock,
+      ),
+    ).toEqual({
+      line: 6,
+      col: col(unlock, 's1'),
+      message: 'no earlier lock or trylock step takes "/b" on session "s1"',
+    });
+  });
+
   it('lets a session take an earlier lease (WithLease) and not name one itself', () => {
     const s = parsed(
       withSteps('- {at: 0s, grant: {lease: s1, ttl: 5}}', '- {at: 0s, session: {name: s1, client: c1, lease: s1}}'),
@@ -101,6 +117,26 @@ describe('session and lock forms: in the simulation', () => {
     const revoke = r.trace.events.find((e) => e.kind === 'lease-revoke');
     expect(r.trace.events.filter((e) => e.kind === 'client-grant')).toHaveLength(1);
     expect(JSON.stringify(fieldsOf(revoke!))).toContain('/b/');
+  });
+
+  it('tells apart two mutexes of one name on one client by their sessions', () => {
+    const r = run(
+      parsed(
+        withSteps(
+          SESSION,
+          '- {at: 0s, session: {name: s2, client: c1}}',
+          '- {at: 100ms, lock: {name: /l, client: c1, session: s1}}',
+          '- {at: 200ms, lock: {name: /l, client: c1, session: s2}}',
+          '- {at: 300ms, expect: {lock: /l, session: s1, held: true}}',
+          '- {at: 300ms, expect: {lock: /l, session: s2, held: false}}',
+          '- {at: 310ms, unlock: {name: /l, client: c1, session: s1}}',
+          '- {at: 400ms, expect: {lock: /l, session: s1, held: false}}',
+          '- {at: 400ms, expect: {lock: /l, session: s2, held: true}}',
+          '- {at: 400ms, expect: {session: s1, done: false}}',
+        ),
+      ),
+    );
+    expect(failures(r)).toEqual([]);
   });
 
   it('fails a trylock with ErrLocked while another session owns the lock, and takes it once free', () => {
