@@ -21,7 +21,8 @@ describe('error format', () => {
   it('prints file:line:col: message', () => {
     const e = onlyError(withSteps('- at: 1s', '  grant: {lease: L, tll: 10, ttl: 1}'));
     expect(formatError(e)).toBe(
-      `${FILE}:4:23: unknown key "tll" in grant step; expected one of: lease, ttl, id, via, at (did you mean "ttl"?)`,
+      `${FILE}:4:23: unknown key "tll" in grant step; ` +
+        'expected one of: lease, ttl, id, via, as, at (did you mean "ttl"?)',
     );
   });
 

@@ -11,6 +11,7 @@ import { FOREVER } from '../lessor/lease.js';
 import type { RunResult } from '../scenario/replay/runner.js';
 import { formatLeaseId, type EventOf } from '../trace/trace.js';
 import { alertLeads } from './alert-leads.js';
+import { answerStories } from './answer-story.js';
 import { holderStories } from './holder-story.js';
 
 const expiryText = (us: Micros | undefined): string => (us === FOREVER ? 'forever' : formatTimeMs(us ?? Number.NaN));
@@ -171,7 +172,7 @@ export function explain(result: RunResult, label?: string): string[] {
     out.push(`${name ?? formatLeaseId(id)} (${formatLeaseId(id)}): ${c.links.join(' → ')}`);
   }
   // Holders tell their own stories (only in scenarios with holder steps; not when one lease is asked for).
-  if (label === undefined) out.push(...holderStories(result));
+  if (label === undefined) out.push(...holderStories(result), ...answerStories(result));
   if (label !== undefined && out.length === 0)
     out.push(
       `no lease is labelled ${label} in this scenario (labels: ${

@@ -68,6 +68,11 @@ function describe(
       return `granted ${name(e.lease)}, TTL ${String(e.fields?.ttl)} s`;
     case 'ctl-error':
       return `${String(e.fields?.op)} failed: ${String(e.fields?.err)}`;
+    case 'ctl-answer':
+      return (
+        `answer ${String(e.fields?.name)} (${String(e.fields?.op)}): ${e.fields?.err ?? 'ok'}` +
+        ` after ${formatSecondsShort(e.fields?.took ?? 0)} s`
+      );
     case 'ctl-ok':
       return e.fields?.op === 'put'
         ? `put ${String(e.fields?.key)} done at revision ${String(e.fields?.rev)} (the fencing token)`

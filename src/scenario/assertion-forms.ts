@@ -30,9 +30,11 @@ import {
   fieldSchema,
   objectSchema,
   req,
+  type Decoded,
   type FieldMap,
   type FieldsFor,
 } from './fields.js';
+import { ANSWER_FIELDS, checkAnswer } from './answer-form.js';
 import { quote } from './node.js';
 import { key, via } from './kinds/shared-fields.js';
 import { didYouMean } from './suggest.js';
@@ -42,6 +44,8 @@ import type { Assertion, AssertionForm } from './types.js';
 export interface FormSpec<T> {
   readonly description: string;
   readonly fields: FieldsFor<T>;
+  /** Cross-field rules; reports its own errors and returns whether the form decoded. */
+  readonly check?: (d: Decoded<T>, ctx: ParseContext) => boolean;
 }
 
 export type FormFields<F extends AssertionForm> = Omit<Extract<Assertion, { form: F }>, 'form' | 'pos'>;
@@ -178,6 +182,13 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
     description: 'Extension: LeaseLeases (on the leader, or on via) lists this many leases.',
     fields: { count: req('leases', leaseCount, 'Expected listing: { count: N }.'), via },
   },
+  answer: {
+    description:
+      "Extension: the answer to a request an earlier step named with as: its error by etcd's name " +
+      '(absent: it succeeded), the TTL, GrantedTTL, ID, lease list or revision it carried, and how long it took.',
+    fields: ANSWER_FIELDS,
+    check: checkAnswer,
+  },
   ...SIGNAL_FORMS,
   'holder-acting': {
     description:
@@ -259,7 +270,8 @@ export function decodeAssertion(map: FieldMap, ctx: ParseContext, alsoAllowed: r
   const fitting = matching.filter((f) => given.every((k) => f.allowed.includes(k)));
   const [only] = fitting;
   if (only && fitting.length === 1) {
-    const v = complete(decodeFields(only.spec.fields, map, `${only.form} assertion`, ctx));
+    const d = decodeFields(only.spec.fields, map, `${only.form} assertion`, ctx);
+    const v = only.spec.check === undefined || only.spec.check(d, ctx) ? complete(d) : INVALID;
     // The table's field types are the form's model type, so tagging the value makes it that Assertion.
     return v === INVALID ? v : ({ form: only.form, pos: map.pos, ...(v as Record<string, unknown>) } as Assertion);
   }

@@ -293,6 +293,21 @@ export function range(bound: Codec<number>, where: string): Codec<IntRange> {
   });
 }
 
+/** An exact integer (`ttl: 9`) or bounds (`ttl: { min: 8, max: 9 }`). */
+export function exactOrRange(bound: Codec<number>, where: string): Codec<IntRange> {
+  const bounds = range(bound, where);
+  return {
+    expected: `${bound.expected}, or ${bounds.expected}`,
+    schema: { anyOf: [bound.schema, bounds.schema] },
+    decode: (node, ctx) => {
+      if (node.kind === 'map') return bounds.decode(node, ctx);
+      const v = bound.decode(node, ctx);
+      return v === INVALID ? v : { min: v, max: v };
+    },
+    encode: () => undefined,
+  };
+}
+
 /** Partition groups: a list of non-empty lists of members, every member in exactly one group. */
 export const groups: Codec<string[][]> = {
   expected: 'a list of member groups such as [[n1], [n2, n3]]',
@@ -338,6 +353,17 @@ function decodeGroup(g: PNode, seen: Map<string, SourcePos>, ctx: ParseContext):
   }
   return ok ? names : INVALID;
 }
+
+/** The name `as:` gives a request's answer. */
+export const answerName = text('an answer name such as G1 (letters, digits, dashes and underscores)', {
+  pattern: /^[A-Za-z][A-Za-z0-9_-]*$/,
+});
+
+export const answerRef = reference(
+  answerName,
+  (name, ctx) => ctx.answers.has(name),
+  (name) => `answer ${quote(name)} is not named by any earlier step; name one with "as: ${name}" on a request step`,
+);
 
 export const holderName = text(
   'a holder name such as h1 (lowercase letters, digits and dashes, starting with a letter)',

@@ -34,6 +34,8 @@ export class ParseContext {
   readonly alerts = new Set<string>();
   /** Holder name → the lock key it holds, from earlier `holder` steps. */
   readonly holders = new Map<string, string>();
+  /** Answer name → the step kind whose answer it names and where (`as:` on an earlier step). */
+  readonly answers = new Map<string, { readonly op: string; readonly pos: SourcePos }>();
 
   constructor(
     readonly file: string,

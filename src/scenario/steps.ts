@@ -5,6 +5,7 @@
  * each key at most once. Steps are checked in file order, so names must be introduced before use.
  */
 import type { Micros } from '../clock/time.js';
+import { defineAnswer } from './answer-form.js';
 import { ASSERTION_KEYS, assertionFieldSchemas, assertionSchema, decodeAssertion } from './assertion-forms.js';
 import { INVALID, mismatch, type Codec, type Invalid, type JsonSchema } from './codec.js';
 import { duration } from './codecs.js';
@@ -106,7 +107,9 @@ function kindBody(kind: FieldKind, map: FieldMap, where: string, ctx: ParseConte
   const spec = STEP_KINDS[kind] as KindSpec<object>;
   const d = decodeFields<object>(spec.fields, map, where, ctx, ['at']);
   const checked = spec.check ? spec.check(d, ctx) : true;
-  return checked ? complete(d) : INVALID;
+  // A kind with an `as` field names its answer; the name is registered even when a sibling field is bad.
+  const named = 'as' in spec.fields ? defineAnswer(kind, d, ctx) : true;
+  return checked && named ? complete(d) : INVALID;
 }
 
 interface Action {

@@ -46,6 +46,8 @@ export type MemberName = string;
 export type ClientName = string;
 /** The name a scenario gives a lease when granting it. */
 export type LeaseLabel = string;
+/** The name a step gives its request's answer (`as: NAME`). */
+export type AnswerName = string;
 
 export interface ScenarioCluster {
   readonly members: number;
@@ -94,6 +96,8 @@ export interface GrantStep extends StepBase<'grant'> {
   readonly ttlSeconds: number;
   readonly id?: bigint;
   readonly via?: MemberName;
+  /** Names the request's answer for `expect: { answer: NAME }`. */
+  readonly as?: AnswerName;
 }
 export interface GrantManyStep extends StepBase<'grant-many'> {
   /** Labels are `${prefix}1` .. `${prefix}${count}`. */
@@ -107,16 +111,22 @@ export interface GrantManyStep extends StepBase<'grant-many'> {
 export interface RevokeStep extends StepBase<'revoke'> {
   readonly lease: LeaseLabel;
   readonly via?: MemberName;
+  /** Names the request's answer for `expect: { answer: NAME }`. */
+  readonly as?: AnswerName;
 }
 export interface PutStep extends StepBase<'put'> {
   readonly key: string;
   readonly value: string;
   readonly lease?: LeaseLabel;
   readonly via?: MemberName;
+  /** Names the request's answer for `expect: { answer: NAME }`. */
+  readonly as?: AnswerName;
 }
 export interface DeleteStep extends StepBase<'delete'> {
   readonly key: string;
   readonly via?: MemberName;
+  /** Names the request's answer for `expect: { answer: NAME }`. */
+  readonly as?: AnswerName;
 }
 export interface KeepaliveStep extends StepBase<'keepalive'> {
   readonly lease: LeaseLabel;
@@ -130,6 +140,8 @@ export interface KeepaliveStopStep extends StepBase<'keepalive-stop'> {
 export interface KeepaliveOnceStep extends StepBase<'keepalive-once'> {
   readonly lease: LeaseLabel;
   readonly via?: MemberName;
+  /** Names the request's answer for `expect: { answer: NAME }`. */
+  readonly as?: AnswerName;
 }
 /** Exactly one of `member` and `client` is set. */
 export interface PauseStep extends StepBase<'pause'> {
@@ -178,9 +190,13 @@ export interface TimeToLiveStep extends StepBase<'timetolive'> {
   readonly lease: LeaseLabel;
   readonly via?: MemberName;
   readonly keys: boolean;
+  /** Names the request's answer for `expect: { answer: NAME }`. */
+  readonly as?: AnswerName;
 }
 export interface LeasesStep extends StepBase<'leases'> {
   readonly via?: MemberName;
+  /** Names the request's answer for `expect: { answer: NAME }`. */
+  readonly as?: AnswerName;
 }
 /** What `lock` and `trylock` share: the mutex, its client, and the session it runs on. */
 interface MutexStepFields {
@@ -389,6 +405,27 @@ export interface LeasesCountAssertion extends AssertionBase<'leases-count'> {
   readonly via?: MemberName;
 }
 
+/**
+ * Extension: the answer to a named request. Without `error` the request must have succeeded; every
+ * other field given must match what the answer carried.
+ */
+export interface AnswerAssertion extends AssertionBase<'answer'> {
+  readonly answer: AnswerName;
+  /** The error by the simulation's name (answer-errors.ts maps etcd's names to it). */
+  readonly error?: string;
+  readonly ttlSeconds?: IntRange;
+  readonly grantedTtlSeconds?: IntRange;
+  readonly id?: bigint;
+  /** The answer's lease ID is this label's. */
+  readonly lease?: LeaseLabel;
+  /** LeaseLeases listed exactly these leases, in this order. */
+  readonly leases?: readonly LeaseLabel[];
+  readonly revision?: IntRange;
+  /** From sending the request to its answer, at most this long. */
+  readonly withinUs?: Micros;
+  readonly tookUs?: IntRange;
+}
+
 /** Extension: bounds on the number of entries in a member's lessor expiry queue. */
 export interface ExpiryQueueAssertion extends AssertionBase<'expiry-queue'> {
   readonly member: MemberName;
@@ -412,6 +449,7 @@ export type Assertion =
   | ResourceRejectedAssertion
   | RevisionAssertion
   | LeasesCountAssertion
+  | AnswerAssertion
   | ExpiryQueueAssertion
   | SignalAssertion
   | HolderActingAssertion

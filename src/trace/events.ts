@@ -112,6 +112,8 @@ export interface TraceFields {
   'ctl-granted': { readonly label: string; readonly ttl: number };
   'ctl-ok': CtlAnswer;
   'ctl-error': { readonly op: string; readonly label?: string; readonly key?: string; readonly err: string };
+  /** The answer to a request a step named (`as: NAME`): its error, if any, and how long it took. */
+  'ctl-answer': { readonly name: string; readonly op: string; readonly err?: string; readonly took: Micros };
   step: { readonly line: number; readonly action: string };
   'step-error': { readonly op: string; readonly message: string };
   'expect-pass': ExpectOutcome;

@@ -4,10 +4,13 @@
  * `via`), lease checks are LeaseTimeToLive, leader is Status. The `got` texts match the simulation's so
  * the two columns read alike. A question real etcd does not answer in time fails, saying why.
  */
+import { answerVerdict } from '../../scenario/replay/answer-verdict.js';
+import type { Answer } from '../../scenario/replay/answers.js';
 import { keyVerdict, type AssertionVerdict } from '../../scenario/replay/assertions.js';
 import type { Assertion, IntRange } from '../../scenario/types.js';
 import type { EtcdCluster } from './etcd-cluster.js';
 import type { EtcdMember } from './etcd-member.js';
+import { nowUs, sleepMs } from './wall-clock.js';
 
 /** An assertion's read gets this long; longer means the member is stuck (paused, or no leader). */
 export const ASSERT_TIMEOUT_MS = 2_000;
@@ -18,6 +21,8 @@ export interface RealAssertionContext {
   leaseId(label: string): bigint | string;
   /** Whether the client's keep-alive process for the lease is still running; undefined if never started. */
   keepAliveAlive(client: string, label: string): boolean | undefined;
+  /** The answer a step named with `as`; undefined while that step has not sent its request. */
+  namedAnswer(name: string): Answer | undefined;
 }
 
 const verdict = (pass: boolean, got: string): AssertionVerdict => ({ pass, got });
@@ -86,6 +91,12 @@ async function evaluate(a: Assertion, ctx: RealAssertionContext): Promise<Assert
       const alive = ctx.keepAliveAlive(a.client, a.lease);
       if (alive === undefined) return fail(`client ${a.client} never started a keep-alive for ${a.lease}`);
       return verdict(alive === a.alive, alive ? 'channel open' : 'channel closed');
+    }
+    case 'answer': {
+      // Real requests answer on the wall clock: one still in flight gets the read's timeout to arrive.
+      const until = nowUs() + ASSERT_TIMEOUT_MS * 1000;
+      while (ctx.namedAnswer(a.answer)?.answeredUs === undefined && nowUs() < until) await sleepMs(20);
+      return answerVerdict(a, ctx.namedAnswer(a.answer), (l) => ctx.leaseId(l));
     }
     case 'leases-count': {
       const m = await target(ctx, a.via);

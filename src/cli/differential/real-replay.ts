@@ -23,6 +23,8 @@ import { COMMAND_TIMEOUT_MS } from './etcd-rpc.js';
 import { KeyWatch } from './key-watch.js';
 import { LeaseIds } from './lease-ids.js';
 import { renewSubject, reportedGrant, type Observed, type ObservedKind } from './observed.js';
+import { AnswerBook, type AnswerValues } from '../../scenario/replay/answers.js';
+import { asAnswer } from './real-answers.js';
 import { evaluateReal } from './real-assertions.js';
 import { ReplayClients } from './replay-clients.js';
 import type { RealStepReplay } from './real-step-replay.js';
@@ -84,6 +86,7 @@ class RealReplay implements RealStepReplay {
   private leaderNow: EtcdMember | undefined;
   private watch: KeyWatch | undefined;
   private readonly reportGrant: (label: string) => 'single' | 'bulk' | undefined;
+  private readonly answers = new AnswerBook();
 
   constructor(
     private readonly scenario: Scenario,
@@ -171,6 +174,7 @@ class RealReplay implements RealStepReplay {
       cluster: this.cluster,
       leaseId: (label) => this.ids.now(label),
       keepAliveAlive: (client, label) => this.clients.alive(client, label),
+      namedAnswer: (name) => this.answers.get(name),
     });
     return { step: s, atUs: at, pass: v.pass, text: describeAssertion(s.assertion), got: v.got, lateUs };
   }
@@ -212,6 +216,15 @@ class RealReplay implements RealStepReplay {
     if ('refused' in entry)
       return this.note(s.atUs, `${s.kind} (line ${s.pos.line}) is not supported on real etcd; skipped`);
     return entry.perform(s, this);
+  }
+
+  named<T>(
+    as: string | undefined,
+    op: string,
+    call: () => Promise<T>,
+    values: (v: T) => { error: string } | AnswerValues,
+  ): Promise<T> {
+    return asAnswer(this.answers, () => this.t(), as, op, call, values);
   }
 
   /** After a restart: once the member answers again, watch it again (its old watch died with it). */

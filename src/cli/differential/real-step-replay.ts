@@ -1,5 +1,6 @@
 /** What a step kind's real-etcd entry (real-steps.ts) may use of the running replay on live etcd. */
 import type { Micros } from '../../clock/time.js';
+import type { AnswerValues } from '../../scenario/replay/answers.js';
 import type { Step } from '../../scenario/types.js';
 import type { EtcdCluster } from './etcd-cluster.js';
 import type { EtcdMember } from './etcd-member.js';
@@ -30,4 +31,11 @@ export interface RealStepReplay {
   lease(label: string): Promise<bigint>;
   /** After a restart: once the member answers again, watch it again (its old watch died with it). */
   rejoin(name: string, at: Micros): Promise<void>;
+  /** Runs `call` as the request a step named `as` (if it names one), recording its answer (real-answers.ts). */
+  named<T>(
+    as: string | undefined,
+    op: string,
+    call: () => Promise<T>,
+    values: (v: T) => { error: string } | AnswerValues,
+  ): Promise<T>;
 }

@@ -33,7 +33,12 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
     perform: (s, r) =>
       r.request(s, `grant ${s.lease}`, async (m) => {
         try {
-          const res = await m.rpc.leaseGrant(s.ttlSeconds, s.id ?? 0n);
+          const res = await r.named(
+            s.as,
+            'grant',
+            () => m.rpc.leaseGrant(s.ttlSeconds, s.id ?? 0n),
+            (v) => ({ ttl: v.ttl, id: v.id }),
+          );
           r.ids.bind(s.lease, res.id);
           r.observe('grant', s.lease, res.ttl);
         } catch (e) {
@@ -46,7 +51,13 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
     sendsRequest: true,
     perform: (s, r) =>
       r.request(s, `revoke ${s.lease}`, async (m) => {
-        await m.rpc.leaseRevoke(await r.lease(s.lease));
+        const id = await r.lease(s.lease);
+        await r.named(
+          s.as,
+          'revoke',
+          () => m.rpc.leaseRevoke(id),
+          (revision) => ({ revision }),
+        );
         r.observe('revoke', s.lease);
       }),
   },
@@ -55,12 +66,21 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
     perform: (s, r) =>
       r.request(s, `put ${s.key}`, async (m) => {
         const lease = s.lease === undefined ? 0n : await r.lease(s.lease);
-        r.observe('put', s.key, await m.rpc.put(s.key, s.value, lease));
+        const put = () => m.rpc.put(s.key, s.value, lease);
+        r.observe('put', s.key, await r.named(s.as, 'put', put, (revision) => ({ revision })));
       }),
   },
   delete: {
     sendsRequest: true,
-    perform: (s, r) => r.request(s, `delete ${s.key}`, async (m) => void (await m.rpc.deleteKey(s.key))),
+    perform: (s, r) =>
+      r.request(s, `delete ${s.key}`, async (m) => {
+        await r.named(
+          s.as,
+          'delete',
+          () => m.rpc.deleteKey(s.key),
+          (v) => ({ revision: v.revision }),
+        );
+      }),
   },
   keepalive: {
     sendsRequest: false,
@@ -89,7 +109,11 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
     sendsRequest: true,
     perform: (s, r) =>
       r.request(s, `keepalive-once ${s.lease}`, async (m) => {
-        const ttl = await m.rpc.keepAliveOnce(await r.lease(s.lease)).catch((e: unknown) => {
+        const id = await r.lease(s.lease);
+        // clientv3's KeepAliveOnce turns a TTL 0 answer into ErrLeaseNotFound, as the simulated client does.
+        const once = () => m.rpc.keepAliveOnce(id);
+        const values = (ttl: number) => (ttl <= 0 ? { error: 'ErrLeaseNotFound' } : { ttl, id });
+        const ttl = await r.named(s.as, 'keepalive-once', once, values).catch((e: unknown) => {
           r.observe('error', failedOnceSubject(s.lease));
           throw e;
         });
@@ -161,14 +185,28 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
     sendsRequest: true,
     perform: (s, r) =>
       r.request(s, `timetolive ${s.lease}`, async (m) => {
-        const res = await m.rpc.leaseTimeToLive(await r.lease(s.lease), s.keys);
+        const id = await r.lease(s.lease);
+        const res = await r.named(
+          s.as,
+          'timetolive',
+          () => m.rpc.leaseTimeToLive(id, s.keys),
+          (v) => ({ ttl: v.ttl, grantedTTL: v.grantedTtl, id }),
+        );
         r.observe('ttl', s.lease, res.grantedTtl > 0 ? res.ttl : -1);
       }),
   },
   leases: {
     sendsRequest: true,
     perform: (s, r) =>
-      r.request(s, 'leases', async (m) => r.observe('leases', 'listing', (await m.rpc.leaseLeases()).length)),
+      r.request(s, 'leases', async (m) => {
+        const ids = await r.named(
+          s.as,
+          'leases',
+          () => m.rpc.leaseLeases(),
+          (leases) => ({ leases }),
+        );
+        r.observe('leases', 'listing', ids.length);
+      }),
   },
   lock: { refused: NO_MUTEX },
   trylock: { refused: `${NO_MUTEX}; etcdctl 3.4.23 has no TryLock at all (it came with clientv3 3.5)` },

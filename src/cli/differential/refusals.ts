@@ -79,6 +79,7 @@ const SUPPORTED_FORMS: ReadonlySet<string> = new Set<Assertion['form']>([
   'leader',
   'keepalive-alive',
   'leases-count',
+  'answer',
 ]);
 
 const UNSUPPORTED_FORMS: Partial<Record<Assertion['form'], string>> = {

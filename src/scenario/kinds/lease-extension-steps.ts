@@ -3,6 +3,7 @@ import { bool, duration, int, leaseLabel, ttl } from '../codecs.js';
 import type { ParseContext } from '../context.js';
 import { formatDuration } from '../duration.js';
 import { def, req, type Decoded } from '../fields.js';
+import { answerAs } from '../answer-form.js';
 import type { StepFields, StepKindEntries } from './entry.js';
 import { noClash } from './lease-steps.js';
 import { lease, via, viaText } from './shared-fields.js';
@@ -36,18 +37,18 @@ export const LEASE_EXTENSION_STEPS: StepKindEntries<'grant-many' | 'timetolive' 
   },
   timetolive: {
     description: 'Extension: records a LeaseTimeToLive reading in the output (no assertion).',
-    fields: { lease, via, keys: def('keys', bool, false, 'Also list the keys attached to the lease.') },
+    fields: { lease, via, keys: def('keys', bool, false, 'Also list the keys attached to the lease.'), as: answerAs },
     describe: (s) => `TimeToLive ${s.lease}${s.keys ? ' --keys' : ''}${viaText(s.via)}`,
     perform: (s, r) =>
       r.withLease(s.lease, 'timetolive', (id) =>
-        r.ctl(s.via).timeToLive(id, { keys: s.keys }, r.answer('timetolive', id)),
+        r.ctl(s.via).timeToLive(id, { keys: s.keys }, r.answer('timetolive', id, undefined, s.as)),
       ),
   },
   leases: {
     description: 'Extension: records a LeaseLeases listing in the output.',
-    fields: { via },
+    fields: { via, as: answerAs },
     describe: (s) => `list leases${viaText(s.via)}`,
-    perform: (s, r) => r.ctl(s.via).leases(r.answer('leases')),
+    perform: (s, r) => r.ctl(s.via).leases(r.answer('leases', undefined, undefined, s.as)),
   },
 };
 

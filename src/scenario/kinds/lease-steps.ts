@@ -5,6 +5,7 @@ import { opt, req, type Decoded } from '../fields.js';
 import { quote } from '../node.js';
 import type { SourcePos } from '../types.js';
 import type { StepFields, StepKindEntries } from './entry.js';
+import { answerAs } from '../answer-form.js';
 import { clientC1, key, lease, value, via, viaText } from './shared-fields.js';
 
 type LeaseKind = 'grant' | 'revoke' | 'put' | 'delete' | 'keepalive' | 'keepalive-stop' | 'keepalive-once';
@@ -17,17 +18,19 @@ export const LEASE_STEPS: StepKindEntries<LeaseKind> = {
       ttlSeconds: req('ttl', ttl, 'Requested TTL in whole seconds (the server clamps it to its minimum TTL).'),
       id: opt('id', leaseId, 'Lease ID to ask for (int64, decimal or "0x" hex); default: the server picks one.'),
       via,
+      as: answerAs,
     },
     check: grantLabel,
     describe: (s) =>
       `grant lease ${s.lease} with TTL ${s.ttlSeconds} s${s.id !== undefined ? ` (ID ${s.id})` : ''}${viaText(s.via)}`,
-    perform: (s, r) => r.grant(s.lease, s.ttlSeconds, s.id ?? 0n, s.via),
+    perform: (s, r) => r.grant(s.lease, s.ttlSeconds, s.id ?? 0n, s.via, s.as),
   },
   revoke: {
     description: 'LeaseRevoke.',
-    fields: { lease, via },
+    fields: { lease, via, as: answerAs },
     describe: (s) => `revoke lease ${s.lease}${viaText(s.via)}`,
-    perform: (s, r) => r.withLease(s.lease, 'revoke', (id) => r.ctl(s.via).revoke(id, r.answer('revoke', id))),
+    perform: (s, r) =>
+      r.withLease(s.lease, 'revoke', (id) => r.ctl(s.via).revoke(id, r.answer('revoke', id, undefined, s.as))),
   },
   put: {
     description: 'Put, attaching the key to the lease when given.',
@@ -36,23 +39,24 @@ export const LEASE_STEPS: StepKindEntries<LeaseKind> = {
       value: req('value', value, 'Value to write.'),
       lease: opt('lease', leaseRef, 'Label of an earlier-granted lease to attach the key to.'),
       via,
+      as: answerAs,
     },
     describe: (s) =>
       `put ${s.key}=${JSON.stringify(s.value)}${
         s.lease !== undefined ? ` with lease ${s.lease}` : ''
       }${viaText(s.via)}`,
     perform: (s, r) => {
-      if (s.lease === undefined) return r.ctl(s.via).put(s.key, s.value, {}, r.answer('put', undefined, s.key));
+      if (s.lease === undefined) return r.ctl(s.via).put(s.key, s.value, {}, r.answer('put', undefined, s.key, s.as));
       return r.withLease(s.lease, 'put', (id) =>
-        r.ctl(s.via).put(s.key, s.value, { lease: id }, r.answer('put', id, s.key)),
+        r.ctl(s.via).put(s.key, s.value, { lease: id }, r.answer('put', id, s.key, s.as)),
       );
     },
   },
   delete: {
     description: 'DeleteRange of one key.',
-    fields: { key: req('key', key, 'Key to delete.'), via },
+    fields: { key: req('key', key, 'Key to delete.'), via, as: answerAs },
     describe: (s) => `delete ${s.key}${viaText(s.via)}`,
-    perform: (s, r) => r.ctl(s.via).delete(s.key, r.answer('delete', undefined, s.key)),
+    perform: (s, r) => r.ctl(s.via).delete(s.key, r.answer('delete', undefined, s.key, s.as)),
   },
   keepalive: {
     description:
@@ -78,12 +82,12 @@ export const LEASE_STEPS: StepKindEntries<LeaseKind> = {
   },
   'keepalive-once': {
     description: 'One renew request (KeepAliveOnce).',
-    fields: { lease, via },
+    fields: { lease, via, as: answerAs },
     describe: (s) => `keep-alive once for ${s.lease}${viaText(s.via)}`,
     // etcdctl's keep-alive-once runs with context.TODO(): no client deadline, only the server's answer.
     perform: (s, r) =>
       r.withLease(s.lease, 'keepalive-once', (id) =>
-        r.ctl(s.via).keepAliveOnce(id, r.answer('keepalive-once', id), { noDeadline: true }),
+        r.ctl(s.via).keepAliveOnce(id, r.answer('keepalive-once', id, undefined, s.as), { noDeadline: true }),
       ),
   },
 };

@@ -16,6 +16,8 @@ import type { SessionBook } from './sessions.js';
 import { signalVerdict, type SignalView } from './signal-verdicts.js';
 import type { HolderLedger } from '../../holder/index.js';
 import { formatDuration } from '../duration.js';
+import { answerVerdict } from './answer-verdict.js';
+import type { Answer } from './answers.js';
 
 export interface AssertionVerdict {
   readonly pass: boolean;
@@ -36,6 +38,8 @@ export interface AssertionContext {
   signalsNow(): SignalView | string;
   /** Truth against belief for the scenario's holders; undefined when no holder step ran yet. */
   readonly holders: HolderLedger | undefined;
+  /** The answer a step named with `as`; undefined when that step has not sent its request. */
+  namedAnswer(name: string): Answer | undefined;
 }
 
 const fail = (got: string): AssertionVerdict => ({ pass: false, got });
@@ -144,6 +148,8 @@ export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict 
       const n = s.lessor.leases().length;
       return verdict(n === a.count, `${n} leases`);
     }
+    case 'answer':
+      return answerVerdict(a, ctx.namedAnswer(a.answer), (l) => ctx.labels.id(l) ?? ctx.labels.whyUnbound(l));
     case 'alert-firing':
     case 'alert-lead':
     case 'metric-value':

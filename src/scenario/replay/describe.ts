@@ -1,4 +1,5 @@
-import type { Assertion, IntRange } from '../types.js';
+import { etcdErrorName } from '../answer-errors.js';
+import type { AnswerAssertion, Assertion, IntRange } from '../types.js';
 import { formatDuration } from '../duration.js';
 import { describeRange } from './assertions.js';
 import { describeSignalAssertion } from './signal-verdicts.js';
@@ -42,6 +43,8 @@ export function describeAssertion(a: Assertion): string {
       return `${a.member}'s expiry queue holds ${describeRange(a.entries)} entries`;
     case 'leases-count':
       return `${a.count} leases listed ${on(a.via, 'on the leader')}`;
+    case 'answer':
+      return describeAnswerAssertion(a);
     case 'alert-firing':
     case 'alert-lead':
     case 'metric-value':
@@ -58,6 +61,23 @@ export function describeAssertion(a: Assertion): string {
     case 'holders-overlap':
       return `holders believed at once that they held the lock for ${durationRange(a.overlapUs)}`;
   }
+}
+
+/** "answer G1 is ErrLeaseNotFound within 1s", "answer T1 has TTL in [8, 9], ID of L1". */
+function describeAnswerAssertion(a: AnswerAssertion): string {
+  const exact = (r: IntRange): string => (r.min !== undefined && r.min === r.max ? `${r.min}` : describeRange(r));
+  const parts = [
+    a.error !== undefined ? `is ${etcdErrorName(a.error)}` : 'succeeded',
+    ...(a.ttlSeconds !== undefined ? [`TTL ${exact(a.ttlSeconds)}`] : []),
+    ...(a.grantedTtlSeconds !== undefined ? [`GrantedTTL ${exact(a.grantedTtlSeconds)}`] : []),
+    ...(a.id !== undefined ? [`ID 0x${BigInt.asUintN(64, a.id).toString(16)}`] : []),
+    ...(a.lease !== undefined ? [`ID of ${a.lease}`] : []),
+    ...(a.leases !== undefined ? [`leases [${a.leases.join(', ')}]`] : []),
+    ...(a.revision !== undefined ? [`revision ${exact(a.revision)}`] : []),
+    ...(a.withinUs !== undefined ? [`within ${formatDuration(a.withinUs)}`] : []),
+    ...(a.tookUs !== undefined ? [`took ${durationRange(a.tookUs)}`] : []),
+  ];
+  return `answer ${a.answer} ${parts.join(', ')}`;
 }
 
 function durationRange(r: IntRange): string {

@@ -38,6 +38,7 @@ import type { ScenarioClient, StepReplay } from './step-replay.js';
 import { livelockThresholdOf } from './livelock.js';
 import { runStopOf, type RunStop } from './stop.js';
 import { signalView, type SignalView } from './signal-verdicts.js';
+import { AnswerBook, type Answer, type AnswerValues } from './answers.js';
 
 /** What etcdctl's requests answer. */
 type CtlResponse = ClientResponse | KeepAliveResponse;
@@ -334,6 +335,7 @@ interface UserHolders {
 class Replay implements AssertionContext, StepReplay {
   private readonly clients = new Map<string, ScenarioClient>();
   private readonly ctls = new Map<string, EtcdClient>();
+  private readonly answers = new AnswerBook();
   readonly resources = new Map<string, FencedResource>();
   readonly sessions = new SessionBook();
   readonly clientProfile: ClientProfile;
@@ -402,15 +404,18 @@ class Replay implements AssertionContext, StepReplay {
     stepEntry(s.kind).perform(s, this);
   }
 
-  grant(label: string, ttl: number, id: bigint, via: string | undefined): void {
+  grant(label: string, ttl: number, id: bigint, via: string | undefined, as?: string): void {
     const ctl = this.ctl(via);
+    const named = this.answerTo(as, 'grant');
     const answered = (res: LeaseGrantResponse | RpcError): void => {
       if (isRpcError(res)) {
         this.labels.fail(label, `the grant of ${label} failed: ${res.name}`);
-        return this.emit(ctl.name, 'ctl-error', { op: 'grant', label, err: res.name });
+        this.emit(ctl.name, 'ctl-error', { op: 'grant', label, err: res.name });
+        return named({ error: res.name });
       }
       this.labels.bind(label, res.id);
       this.emit(ctl.name, 'ctl-granted', { label, ttl: res.ttl }, res.id);
+      named({ ttl: res.ttl, id: res.id });
     };
     if (id === 0n) ctl.grant(ttl, answered);
     else invoke(ctl.core, { op: 'LeaseGrant', ttl, id }, 'repeatable', answered);
@@ -421,12 +426,31 @@ class Replay implements AssertionContext, StepReplay {
     if (!this.labels.whenBound(label, fn)) this.stepError(op, this.labels.whyUnbound(label));
   }
 
-  answer(op: string, lease?: bigint, key?: string): (res: CtlResponse | RpcError) => void {
+  answer(op: string, lease?: bigint, key?: string, as?: string): (res: CtlResponse | RpcError) => void {
+    const named = this.answerTo(as, op);
     return (res) => {
       const base = { op, ...(key !== undefined ? { key } : {}) };
-      if (isRpcError(res)) return this.emit('ctl', 'ctl-error', { ...base, err: res.name }, lease);
+      if (isRpcError(res)) {
+        this.emit('ctl', 'ctl-error', { ...base, err: res.name }, lease);
+        return named({ error: res.name });
+      }
       this.emit('ctl', 'ctl-ok', { ...base, ...summarize(res) }, lease);
+      named(answerValues(res));
     };
+  }
+
+  answerTo(as: string | undefined, op: string): (outcome: { error: string } | AnswerValues) => void {
+    if (as === undefined) return () => undefined;
+    const record = this.answers.sent(as, op, () => this.cluster.now());
+    return (outcome) => {
+      const a = record(outcome);
+      const err = a.error !== undefined ? { err: a.error } : {};
+      this.emit('ctl', 'ctl-answer', { name: as, op, ...err, took: (a.answeredUs ?? a.sentUs) - a.sentUs });
+    };
+  }
+
+  namedAnswer(name: string): Answer | undefined {
+    return this.answers.get(name);
   }
 
   stepError(op: string, message: string): void {
@@ -517,6 +541,17 @@ class Replay implements AssertionContext, StepReplay {
     const p = sc.client.process;
     p.deliver(p.generation, () => fn(sc));
   }
+}
+
+/** What a named answer carried, for `expect: { answer }`. */
+function answerValues(res: CtlResponse): AnswerValues {
+  return {
+    ...('ttl' in res ? { ttl: res.ttl } : {}),
+    ...('grantedTTL' in res ? { grantedTTL: res.grantedTTL } : {}),
+    ...('id' in res ? { id: res.id } : {}),
+    ...('ids' in res ? { leases: res.ids } : {}),
+    revision: res.header.revision,
+  };
 }
 
 /** The useful part of a response, as trace fields (in this order). */

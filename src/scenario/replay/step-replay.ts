@@ -8,6 +8,7 @@ import type { ClientProfile, EtcdClient, FencedResource, KeepAliveChannel, Mutex
 import type { BugSet } from '../../lessor/bugs.js';
 import type { Trace, TraceFields, TraceKind } from '../../trace/trace.js';
 import type { HolderStep } from '../types.js';
+import type { AnswerValues } from './answers.js';
 import type { LabelBook } from './labels.js';
 import type { SessionBook } from './sessions.js';
 
@@ -34,11 +35,21 @@ export interface StepReplay {
   /** A step that cannot act as written (a restart of a running member): noted in the trace. */
   stepError(op: string, message: string): void;
   /** LeaseGrant through etcdctl; the answer binds (or fails) the label. `id` 0 lets the server choose. */
-  grant(label: string, ttl: number, id: bigint, via: string | undefined): void;
+  grant(label: string, ttl: number, id: bigint, via: string | undefined, as?: string): void;
   /** Runs `fn` with the lease's ID, now or once its grant is answered. */
   withLease(label: string, op: string, fn: (id: bigint) => void): void;
-  /** A callback that records etcdctl's answer to `op` in the trace. */
-  answer(op: string, lease?: bigint, key?: string): (res: ClientResponse | KeepAliveResponse | RpcError) => void;
+  /** A callback that records etcdctl's answer to `op` in the trace, and under `as` when the step names it. */
+  answer(
+    op: string,
+    lease?: bigint,
+    key?: string,
+    as?: string,
+  ): (res: ClientResponse | KeepAliveResponse | RpcError) => void;
+  /**
+   * For a step with `as: NAME`: its request goes out now, and the returned function records the answer
+   * (an error by name, or the values it carried) for `expect: { answer: NAME }`. A no-op without a name.
+   */
+  answerTo(as: string | undefined, op: string): (outcome: { error: string } | AnswerValues) => void;
   /** etcdctl pointed at one member: `via`, else the leader now, else n1. */
   ctl(via: string | undefined): EtcdClient;
   /** The scenario client, created on first use pinned to `via` (else n1). */

@@ -1,0 +1,45 @@
+/**
+ * The answers of requests a scenario names (`as: NAME` on the step), for `expect: { answer: NAME, … }`.
+ * Each is recorded as its request is sent and completed when the answer arrives, on the virtual clock
+ * in the simulation and on the wall clock (µs since time 0) in the real-etcd replay, so one verdict
+ * function judges both.
+ */
+import type { Micros } from '../../clock/time.js';
+
+/** What an answer carried; absent fields were not in it. */
+export interface AnswerValues {
+  readonly ttl?: number;
+  readonly grantedTTL?: number;
+  readonly id?: bigint;
+  /** LeaseLeases: the IDs in the order listed. */
+  readonly leases?: readonly bigint[];
+  readonly revision?: number;
+}
+
+export interface Answer extends AnswerValues {
+  readonly op: string;
+  readonly sentUs: Micros;
+  /** Undefined while the answer has not come. */
+  readonly answeredUs?: Micros;
+  /** The error by the simulation's name (answer-errors.ts); undefined for a success. */
+  readonly error?: string;
+}
+
+export class AnswerBook {
+  private readonly answers = new Map<string, Answer>();
+
+  /** The request named `name` goes out now; the returned function records its answer. */
+  sent(name: string, op: string, nowUs: () => Micros): (outcome: { error: string } | AnswerValues) => Answer {
+    const sentUs = nowUs();
+    this.answers.set(name, { op, sentUs });
+    return (outcome) => {
+      const a = { op, sentUs, answeredUs: nowUs(), ...outcome };
+      this.answers.set(name, a);
+      return a;
+    };
+  }
+
+  get(name: string): Answer | undefined {
+    return this.answers.get(name);
+  }
+}
