@@ -209,6 +209,8 @@ interface MutexStepFields {
   readonly session?: string;
   /** The member the client connects to when this step is its first use. */
   readonly via?: MemberName;
+  /** Names the call's answer: success, or the error it returned (ErrLocked, ErrSessionExpired …). */
+  readonly as?: AnswerName;
 }
 export interface LockStep extends StepBase<'lock'>, MutexStepFields {}
 /** Extension: Mutex.TryLock (3.5): one attempt; another owner → ErrLocked. */
@@ -223,10 +225,14 @@ export interface SessionStep extends StepBase<'session'> {
   /** WithLease: the label of an earlier grant the session keeps alive instead of granting its own. */
   readonly lease?: LeaseLabel;
   readonly via?: MemberName;
+  /** Names NewSession's answer (its grant's error, if any). */
+  readonly as?: AnswerName;
 }
 /** Extension: Session.Close (orphan, then revoke) or Session.Orphan (stop renewing, no revoke). */
 export interface SessionCloseStep extends StepBase<'session-close'> {
   readonly session: string;
+  /** Names the answer of Close's revoke. */
+  readonly as?: AnswerName;
 }
 export interface SessionOrphanStep extends StepBase<'session-orphan'> {
   readonly session: string;
@@ -236,6 +242,8 @@ export interface UnlockStep extends StepBase<'unlock'> {
   readonly client: ClientName;
   /** The mutex of that name on this named session (a client may hold one per session). */
   readonly session?: string;
+  /** Names Unlock's answer (the Delete's). */
+  readonly as?: AnswerName;
 }
 export interface FencedWriteStep extends StepBase<'fenced-write'> {
   readonly client: ClientName;

@@ -1,6 +1,7 @@
 /** Extensions for locks: a client's concurrency.Mutex, and writes to a resource that checks fencing tokens. */
 import { DEFAULT_SESSION_TTL, FencedResource, Mutex, Session, type LockResult } from '../../client/index.js';
 import { isRpcError, type RpcError } from '../../cluster/server/api.js';
+import { answerAs } from '../answer-form.js';
 import { int, lockName, lockRef, member, resourceName, sessionRef } from '../codecs.js';
 import type { ParseContext } from '../context.js';
 import { opt, req, type Decoded } from '../fields.js';
@@ -22,6 +23,7 @@ const MUTEX_FIELDS = {
   ),
   session: opt('session', sessionRef, "An earlier session step's name: the mutex runs on that session."),
   via: opt('via', member, 'Member the client connects to when this step is its first use; default n1.'),
+  as: answerAs,
 };
 
 type MutexFields = StepFields<'lock'>;
@@ -58,6 +60,7 @@ export const LOCK_STEPS: StepKindEntries<'lock' | 'trylock' | 'unlock' | 'fenced
       name: req('name', lockRef, 'Mutex prefix of an earlier lock or trylock step.'),
       client: lockClient,
       session: opt('session', sessionRef, "Release the mutex of that name on this session (one of the client's)."),
+      as: answerAs,
     },
     check: ({ value: v, posOf, pos }, ctx) => {
       if (!requestedLock(ctx, v.name, v.client, posOf.client ?? pos)) return false;
@@ -74,8 +77,11 @@ export const LOCK_STEPS: StepKindEntries<'lock' | 'trylock' | 'unlock' | 'fenced
       r.onClient(s.client, undefined, (sc) => {
         const m = s.session === undefined ? sc.locks.get(s.name) : r.sessions.mutex(s.session, s.name);
         if (m === undefined) return r.emit(s.client, 'client-error', { op: 'unlock', name: s.name, err: 'not-locked' });
+        const named = r.answerTo(s.as, 'unlock');
         m.unlock((res) => {
-          if (isRpcError(res)) r.emit(s.client, 'client-error', { op: 'unlock', name: s.name, err: res.name });
+          if (!isRpcError(res)) return named({ revision: res.header.revision });
+          r.emit(s.client, 'client-error', { op: 'unlock', name: s.name, err: res.name });
+          named({ error: res.name });
         });
         // A session of the lock step's own ends with the lock; a named one lives on (Unlock only deletes the key).
         if (!r.sessions.isNamed(m.session)) m.session.close();
@@ -163,10 +169,13 @@ function withMutex(
   r: StepReplay,
   act: (m: Mutex, done: (res: LockResult | RpcError) => void) => void,
 ): void {
-  const done = (res: LockResult | RpcError): void => {
-    if (isRpcError(res)) r.emit(s.client, 'client-error', { op: s.kind, name: s.name, err: res.name });
-  };
   r.onClient(s.client, s.via, (sc) => {
+    const named = r.answerTo(s.as, s.kind);
+    const done = (res: LockResult | RpcError): void => {
+      if (!isRpcError(res)) return named({ revision: res.header.revision });
+      r.emit(s.client, 'client-error', { op: s.kind, name: s.name, err: res.name });
+      named({ error: res.name });
+    };
     const start = (session: Session): void => {
       const m = new Mutex(session, s.name, { profile: r.clientProfile, bugs: r.bugs });
       sc.locks.set(s.name, m);
@@ -179,7 +188,10 @@ function withMutex(
     }
     const ttl = s.sessionTtlSeconds === undefined ? {} : { ttl: s.sessionTtlSeconds };
     Session.create(sc.client, ttl, (session) => {
-      if (isRpcError(session)) return r.emit(s.client, 'client-error', { op: s.kind, err: session.name });
+      if (isRpcError(session)) {
+        r.emit(s.client, 'client-error', { op: s.kind, err: session.name });
+        return named({ error: session.name });
+      }
       start(session);
     });
   });

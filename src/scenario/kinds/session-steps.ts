@@ -1,6 +1,7 @@
 /** Extensions for concurrency sessions: a named Session that locks can share, and its Close and Orphan. */
 import { Session } from '../../client/index.js';
 import { isRpcError } from '../../cluster/server/api.js';
+import { answerAs } from '../answer-form.js';
 import { client, int, leaseRef, member, sessionName, sessionRef } from '../codecs.js';
 import { def, opt, req } from '../fields.js';
 import { quote } from '../node.js';
@@ -29,6 +30,7 @@ export const SESSION_STEPS: StepKindEntries<'session' | 'session-close' | 'sessi
       ),
       lease: opt('lease', leaseRef, 'WithLease: keep this earlier grant alive instead of granting a lease.'),
       via: opt('via', member, 'Member the client connects to when this step is its first use; default n1.'),
+      as: answerAs,
     },
     check: ({ value: v, posOf, pos }, ctx) => {
       if (v.name === undefined) return true;
@@ -60,9 +62,11 @@ export const SESSION_STEPS: StepKindEntries<'session' | 'session-close' | 'sessi
     perform: (s, r) => {
       r.sessions.open(s.name, s.client);
       const create = (lease: bigint | undefined): void =>
-        r.onClient(s.client, s.via, (sc) =>
+        r.onClient(s.client, s.via, (sc) => {
+          const named = r.answerTo(s.as, 'session');
           Session.create(sc.client, { ttl: s.ttlSeconds, ...(lease === undefined ? {} : { lease }) }, (res) => {
             if (isRpcError(res)) {
+              named({ error: res.name });
               const why = `session ${s.name} could not be created: ${res.name}`;
               r.sessions.fail(s.name, why);
               if (s.lease === undefined) r.labels.fail(s.name, why);
@@ -70,8 +74,9 @@ export const SESSION_STEPS: StepKindEntries<'session' | 'session-close' | 'sessi
             }
             if (s.lease === undefined) r.labels.bind(s.name, res.lease);
             r.sessions.created(s.name, res);
-          }),
-        );
+            named({ id: res.lease });
+          });
+        });
       if (s.lease === undefined) create(undefined);
       else r.withLease(s.lease, 'session', create);
     },
@@ -80,14 +85,17 @@ export const SESSION_STEPS: StepKindEntries<'session' | 'session-close' | 'sessi
     description:
       'Extension: Session.Close: stop the keep-alive, then revoke the lease (deadline: the session TTL), ' +
       'which deletes every lock key of the session.',
-    fields: { session: sessionField },
+    fields: { session: sessionField, as: answerAs },
     describe: (s) => `close session ${s.session} (revoke its lease)`,
     perform: (s, r) =>
-      onSession(r, s.session, 'session-close', (session, who) =>
+      onSession(r, s.session, 'session-close', (session, who) => {
+        const named = r.answerTo(s.as, 'session-close');
         session.close((res) => {
-          if (isRpcError(res)) r.emit(who, 'client-error', { op: 'session-close', name: s.session, err: res.name });
-        }),
-      ),
+          if (!isRpcError(res)) return named({ revision: res.header.revision });
+          r.emit(who, 'client-error', { op: 'session-close', name: s.session, err: res.name });
+          named({ error: res.name });
+        });
+      }),
   },
   'session-orphan': {
     description: 'Extension: Session.Orphan: stop the keep-alive and leave the lease to expire (no revoke).',
