@@ -159,6 +159,29 @@ describe('session and lock forms: in the simulation', () => {
     expect(errors).toEqual([{ op: 'trylock', name: '/l', err: 'ErrLocked' }]);
   });
 
+  it("names the answers of session, lock, trylock, unlock and close; a lock waits for its session's grant", () => {
+    const r = run(
+      parsed(
+        withSteps(
+          '- {at: 0s, session: {name: s1, client: c1, as: new1}}',
+          '- {at: 0s, lock: {name: /l, client: c1, session: s1, as: lock1}}',
+          '- {at: 0s, session: {name: s2, client: c2}}',
+          '- {at: 100ms, trylock: {name: /l, client: c2, session: s2, as: try2}}',
+          '- {at: 200ms, unlock: {name: /l, client: c1, session: s1, as: unlock1}}',
+          '- {at: 300ms, session-close: {session: s1, as: close1}}',
+          '- {at: 400ms, expect: {answer: new1, lease: s1, within: 10ms}}',
+          // Revisions: lock1's key 2; try2's key 3, deleted at 4 (ErrLocked); unlock1 deletes key 2 at 5.
+          '- {at: 400ms, expect: {answer: lock1, revision: 2}}',
+          '- {at: 400ms, expect: {answer: try2, error: ErrLocked, within: 50ms}}',
+          '- {at: 400ms, expect: {answer: unlock1, revision: 5}}',
+          '- {at: 400ms, expect: {answer: close1}}',
+        ),
+      ),
+    );
+    expect(failures(r)).toEqual([]);
+    expect(r.assertions).toHaveLength(5);
+  });
+
   it('has no TryLock in the 3.4 client: the step is noted as an error', () => {
     const s = parsed(
       withSteps('- {at: 0s, trylock: {name: /l, client: c1}}', '- {at: 1s, expect: {lock: /l, contenders: 0}}'),
