@@ -82,6 +82,18 @@ describe('session and lock forms: parse errors', () => {
     });
   });
 
+  it("refuses an unlock of another client's session, at the client", () => {
+    const unlock = '- {at: 2s, unlock: {name: /a, client: c2, session: s1}}';
+    expect(
+      errorAt(
+        SESSION,
+        '- {at: 1s, lock: {name: /a, client: c1, session: s1}}',
+        '- {at: 1s, lock: {name: /a, client: c2}}',
+        unlock,
+      ),
+    ).toEqual({ line: 6, col: col(unlock, 'c2'), message: 'session "s1" belongs to client c1 (line 3), not c2' });
+  });
+
   it('lets a session take an earlier lease (WithLease) and not name one itself', () => {
     const s = parsed(
       withSteps('- {at: 0s, grant: {lease: s1, ttl: 5}}', '- {at: 0s, session: {name: s1, client: c1, lease: s1}}'),

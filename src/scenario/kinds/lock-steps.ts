@@ -65,6 +65,13 @@ export const LOCK_STEPS: StepKindEntries<'lock' | 'trylock' | 'unlock' | 'fenced
     check: ({ value: v, posOf, pos }, ctx) => {
       if (!requestedLock(ctx, v.name, v.client, posOf.client ?? pos)) return false;
       const session = v.session === undefined ? undefined : ctx.sessions.get(v.session);
+      if (session !== undefined && v.client !== undefined && session.client !== v.client) {
+        ctx.error(
+          posOf.client ?? pos,
+          `session ${quote(v.session!)} belongs to client ${session.client} (line ${session.pos.line}), not ${v.client}`,
+        );
+        return false;
+      }
       if (session === undefined || v.name === undefined || session.locks.has(v.name)) return true;
       ctx.error(
         posOf.session ?? pos,
