@@ -85,6 +85,21 @@ const EVERY_KIND: { readonly [K in StepKind]: Sample } = {
     says: 'c3 tries to lock /locks/b on session s1',
     sets: 'client-lock-acquired',
   },
+  campaign: {
+    yaml: '{ at: 1762ms, campaign: { election: /e, session: s1, value: v1 } }',
+    says: 'session s1 campaigns in /e as "v1"',
+    sets: 'client-elected',
+  },
+  observe: {
+    yaml: '{ at: 1780ms, observe: { election: /e, session: s1 } }',
+    says: 'session s1 observes /e',
+    sets: 'client-observed',
+  },
+  resign: {
+    yaml: '{ at: 1790ms, resign: { election: /e, session: s1 } }',
+    says: 'session s1 resigns from /e',
+    sets: 'kv-delete',
+  },
   'session-orphan': {
     yaml: '{ at: 1800ms, session-orphan: { session: s1 } }',
     says: 'orphan session s1 (stop renewing it)',
@@ -214,12 +229,15 @@ describe('the step tables', () => {
     // In file order, as refusals() reports them.
     const refused = KINDS.filter((k) => k !== 'expect' && 'refused' in REAL_STEPS[k]);
     expect([...refused].sort()).toEqual([
+      'campaign',
       'clock',
       'fenced-write',
       'heal',
       'holder',
       'lock',
+      'observe',
       'partition',
+      'resign',
       'session',
       'session-close',
       'session-orphan',

@@ -97,6 +97,8 @@ const VALUES_OF: Readonly<Record<string, readonly (keyof AnswerFields)[]>> = {
   trylock: ['revision'],
   session: ['id', 'lease'],
   'session-close': ['revision'],
+  campaign: ['revision'],
+  resign: ['revision'],
 };
 const VALUE_FIELDS: readonly (keyof AnswerFields)[] = [
   'ttlSeconds',

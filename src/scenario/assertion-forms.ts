@@ -17,6 +17,7 @@ import {
   object,
   range,
   resourceRef,
+  electionRef,
   sessionRef,
   text,
   ttl,
@@ -129,6 +130,23 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
       lock: req('lock', lockRef, 'Mutex prefix of an earlier lock or trylock step on the session.'),
       session: req('session', sessionRef, 'Name of an earlier session step.'),
       held: req('held', bool, 'Whether that mutex holds the lock.'),
+    },
+  },
+  'election-leader': {
+    description:
+      "Extension: a linearizable read finds the election's leader (the first-created key under its prefix) " +
+      'with this value.',
+    fields: {
+      election: req('election', electionRef, 'Election prefix of an earlier campaign or observe step.'),
+      leaderValue: req('leader-value', text('a value', { anyScalar: true, allowEmpty: true }), "The leader's value."),
+    },
+  },
+  'election-observed': {
+    description: "Extension: the session's Observe of the election has reported exactly these leader values, in order.",
+    fields: {
+      election: req('election', electionRef, 'Election prefix of an earlier observe step.'),
+      session: req('session', sessionRef, 'Session the observe step ran on.'),
+      observed: req('observed', list(text('a value', { anyScalar: true, allowEmpty: true })), 'Values, in order.'),
     },
   },
   'lock-contenders': {

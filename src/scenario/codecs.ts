@@ -200,6 +200,12 @@ export const sessionRef = reference(
   (name) => `session ${quote(name)} is not created by any earlier session step`,
 );
 
+export const electionRef = reference(
+  lockName,
+  (name, ctx) => ctx.elections.has(name),
+  (name) => `election ${quote(name)} is not used by any earlier campaign or observe step`,
+);
+
 export const resourceName = text('a resource name', { anyScalar: true });
 
 export const resourceRef = reference(

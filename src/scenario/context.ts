@@ -26,8 +26,12 @@ export class ParseContext {
       readonly pos: SourcePos;
       /** Lock names earlier lock or trylock steps took on the session. */
       readonly locks: Set<string>;
+      /** Elections earlier campaign steps ran on the session. */
+      readonly campaigns: Set<string>;
     }
   >();
+  /** Election names earlier campaign or observe steps used. */
+  readonly elections = new Set<string>();
   /** Resources an earlier `fenced-write` wrote to. */
   readonly resources = new Set<string>();
   /** Alert names the `alerts` section defines, which expects may refer to. */

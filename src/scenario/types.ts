@@ -237,6 +237,25 @@ export interface SessionCloseStep extends StepBase<'session-close'> {
 export interface SessionOrphanStep extends StepBase<'session-orphan'> {
   readonly session: string;
 }
+/** Extension: Election.Campaign on the session: become a candidate with the value, answered once elected. */
+export interface CampaignStep extends StepBase<'campaign'> {
+  /** The election's prefix without the trailing slash. */
+  readonly election: string;
+  readonly session: string;
+  readonly value: string;
+  readonly as?: AnswerName;
+}
+/** Extension: Election.Resign: the session's candidate withdraws (its key is deleted). */
+export interface ResignStep extends StepBase<'resign'> {
+  readonly election: string;
+  readonly session: string;
+  readonly as?: AnswerName;
+}
+/** Extension: Election.Observe on the session: records each leader value it reports. */
+export interface ObserveStep extends StepBase<'observe'> {
+  readonly election: string;
+  readonly session: string;
+}
 export interface UnlockStep extends StepBase<'unlock'> {
   readonly name: string;
   readonly client: ClientName;
@@ -300,6 +319,9 @@ export type Step =
   | SessionCloseStep
   | SessionOrphanStep
   | UnlockStep
+  | CampaignStep
+  | ResignStep
+  | ObserveStep
   | FencedWriteStep
   | HolderStep
   | ExpectStep;
@@ -364,6 +386,17 @@ export interface SessionLockHeldAssertion extends AssertionBase<'session-lock-he
   readonly lock: string;
   readonly session: string;
   readonly held: boolean;
+}
+/** Extension: a linearizable read finds the election's leader (its first-created key) holding this value. */
+export interface ElectionLeaderAssertion extends AssertionBase<'election-leader'> {
+  readonly election: string;
+  readonly leaderValue: string;
+}
+/** Extension: the session's Observe of the election has reported exactly these values, in order. */
+export interface ElectionObservedAssertion extends AssertionBase<'election-observed'> {
+  readonly election: string;
+  readonly session: string;
+  readonly observed: readonly string[];
 }
 /** Extension: the number of keys under the lock's prefix, one per session holding or waiting for it. */
 export interface LockContendersAssertion extends AssertionBase<'lock-contenders'> {
@@ -452,6 +485,8 @@ export type Assertion =
   | LockHeldAssertion
   | SessionLockHeldAssertion
   | LockContendersAssertion
+  | ElectionLeaderAssertion
+  | ElectionObservedAssertion
   | SessionDoneAssertion
   | ResourceAcceptedAssertion
   | ResourceRejectedAssertion

@@ -23,6 +23,9 @@ export type RealStepEntry<K extends FieldKind> =
 const why = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const NO_MUTEX = 'concurrency.Mutex sessions are not driven on real etcd by this driver';
 // etcdctl lock holds one session per process for one lock, so it cannot share, close or orphan a named session.
+const NO_ELECTION =
+  'concurrency.Election needs a named session, which this driver does not drive (see session); ' +
+  'etcdctl elect campaigns in a private one';
 const NO_SESSION =
   'concurrency.Session is not driven on real etcd by this driver (etcdctl lock makes one private ' +
   'session per process, which cannot be shared by locks, closed or orphaned on cue)';
@@ -211,6 +214,9 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   lock: { refused: NO_MUTEX },
   trylock: { refused: `${NO_MUTEX}; etcdctl 3.4.23 has no TryLock at all (it came with clientv3 3.5)` },
   session: { refused: NO_SESSION },
+  campaign: { refused: NO_ELECTION },
+  resign: { refused: NO_ELECTION },
+  observe: { refused: NO_ELECTION },
   'session-close': { refused: NO_SESSION },
   'session-orphan': { refused: NO_SESSION },
   unlock: { refused: NO_MUTEX },

@@ -52,7 +52,13 @@ export const SESSION_STEPS: StepKindEntries<'session' | 'session-close' | 'sessi
         }
       }
       if (v.client !== undefined)
-        ctx.sessions.set(v.name, { client: v.client, ttlSeconds: v.ttlSeconds ?? 60, pos: at, locks: new Set() });
+        ctx.sessions.set(v.name, {
+          client: v.client,
+          ttlSeconds: v.ttlSeconds ?? 60,
+          pos: at,
+          locks: new Set(),
+          campaigns: new Set(),
+        });
       return true;
     },
     describe: (s) =>
@@ -106,7 +112,7 @@ export const SESSION_STEPS: StepKindEntries<'session' | 'session-close' | 'sessi
 };
 
 /** Runs `fn` on the session's own client process, once the session exists. */
-function onSession(r: StepReplay, name: string, op: string, fn: (s: Session, client: string) => void): void {
+export function onSession(r: StepReplay, name: string, op: string, fn: (s: Session, client: string) => void): void {
   const who = r.sessions.clientOf(name);
   if (who === undefined) return r.stepError(op, r.sessions.whyMissing(name));
   r.onClient(who, undefined, () => {

@@ -112,6 +112,19 @@ export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict 
       const held = ctx.sessions.mutex(a.session, a.lock)?.isOwner ?? false;
       return verdict(held === a.held, held ? 'held' : 'not held');
     }
+    case 'election-leader': {
+      const store = readStore(ctx.cluster, undefined);
+      if (typeof store === 'string') return fail(store);
+      const kv = store.firstCreated(`${a.election}/`);
+      if (kv === undefined) return fail('no leader (ErrElectionNoLeader)');
+      return verdict(kv.value === a.leaderValue, `leader ${JSON.stringify(kv.value)}`);
+    }
+    case 'election-observed': {
+      if (ctx.sessions.get(a.session) === undefined) return fail(ctx.sessions.whyMissing(a.session));
+      const seen = ctx.sessions.observed(a.session, a.election) ?? [];
+      const same = seen.length === a.observed.length && seen.every((v, i) => v === a.observed[i]);
+      return verdict(same, `observed [${seen.map((v) => JSON.stringify(v)).join(', ')}]`);
+    }
     case 'lock-contenders': {
       const store = readStore(ctx.cluster, undefined);
       if (typeof store === 'string') return fail(store);

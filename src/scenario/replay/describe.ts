@@ -29,6 +29,10 @@ export function describeAssertion(a: Assertion): string {
       return `${a.client} ${a.held ? 'holds' : 'does not hold'} lock ${a.lock}`;
     case 'session-lock-held':
       return `session ${a.session} ${a.held ? 'holds' : 'does not hold'} lock ${a.lock}`;
+    case 'election-leader':
+      return `the leader of ${a.election} is ${JSON.stringify(a.leaderValue)} (linearizable read)`;
+    case 'election-observed':
+      return `session ${a.session} observed ${a.election} as [${a.observed.map((v) => JSON.stringify(v)).join(', ')}]`;
     case 'lock-contenders':
       return `${a.contenders} keys under ${a.lock}/ (linearizable read)`;
     case 'session-done':

@@ -1,4 +1,4 @@
-import type { Mutex, Session } from '../../client/index.js';
+import { Election, type Mutex, type Session } from '../../client/index.js';
 
 interface Entry {
   readonly client: string;
@@ -6,6 +6,9 @@ interface Entry {
   failed?: string;
   /** The session's mutexes by lock name, the latest of each name. */
   readonly mutexes: Map<string, Mutex>;
+  /** The session's elections by name, and the leader values its observers were told. */
+  readonly elections: Map<string, Election>;
+  readonly observed: Map<string, string[]>;
   readonly waiting: Array<(s: Session) => void>;
 }
 
@@ -18,7 +21,7 @@ export class SessionBook {
 
   /** A `session` step started creating `name` on `client`. */
   open(name: string, client: string): void {
-    this.entries.set(name, { client, mutexes: new Map(), waiting: [] });
+    this.entries.set(name, { client, mutexes: new Map(), elections: new Map(), observed: new Map(), waiting: [] });
   }
 
   /** The client the session belongs to (known from its step on, before it exists). */
@@ -53,6 +56,29 @@ export class SessionBook {
 
   mutex(session: string, lock: string): Mutex | undefined {
     return this.entries.get(session)?.mutexes.get(lock);
+  }
+
+  /** The session's Election of that name, made on first use. */
+  election(session: Session, sessionName: string, election: string): Election {
+    const e = this.entries.get(sessionName)!;
+    let el = e.elections.get(election);
+    if (el === undefined) {
+      el = new Election(session, election);
+      e.elections.set(election, el);
+    }
+    return el;
+  }
+
+  /** The leader values the session's observers of the election were told, in order (a list to append to). */
+  observed(session: string, election: string): string[] | undefined {
+    const e = this.entries.get(session);
+    if (e === undefined) return undefined;
+    let list = e.observed.get(election);
+    if (list === undefined) {
+      list = [];
+      e.observed.set(election, list);
+    }
+    return list;
   }
 
   get(name: string): Session | undefined {
