@@ -94,6 +94,25 @@ describe('session and lock forms: parse errors', () => {
     ).toEqual({ line: 6, col: col(unlock, 'c2'), message: 'session "s1" belongs to client c1 (line 3), not c2' });
   });
 
+  it('refuses a resign on a session that never campaigned there, at the election', () => {
+    const resign = '- {at: 2s, resign: {election: /e, session: s1}}';
+    expect(
+      errorAt(
+        SESSION,
+        '- {at: 0s, session: {name: s2, client: c2}}',
+        '- {at: 1s, campaign: {election: /e, session: s2, value: a}}',
+        resign,
+      ),
+    ).toEqual({
+      line: 6,
+      col: col(resign, '/e'),
+      message: 'session "s1" campaigns in "/e" in no earlier campaign step',
+    });
+    expect(errorAt('- {at: 1s, expect: {election: /e, leader-value: a}}').message).toContain(
+      'election "/e" is not used by any earlier campaign or observe step',
+    );
+  });
+
   it('lets a session take an earlier lease (WithLease) and not name one itself', () => {
     const s = parsed(
       withSteps('- {at: 0s, grant: {lease: s1, ttl: 5}}', '- {at: 0s, session: {name: s1, client: c1, lease: s1}}'),
@@ -192,6 +211,31 @@ describe('session and lock forms: in the simulation', () => {
     );
     expect(failures(r)).toEqual([]);
     expect(r.assertions).toHaveLength(5);
+  });
+
+  it('elects candidates in campaign order; a second campaign proclaims; Observe follows each change', () => {
+    const r = run(
+      parsed(
+        withSteps(
+          SESSION,
+          '- {at: 0s, session: {name: s2, client: c2, ttl: 5}}',
+          '- {at: 0s, session: {name: s3, client: c3}}',
+          '- {at: 100ms, observe: {election: /e, session: s3}}',
+          '- {at: 200ms, campaign: {election: /e, session: s2, value: a, as: a}}',
+          '- {at: 300ms, campaign: {election: /e, session: s1, value: b, as: b}}',
+          '- {at: 400ms, campaign: {election: /e, session: s2, value: a2, as: a2}}',
+          '- {at: 500ms, expect: {election: /e, leader-value: a2}}',
+          '- {at: 500ms, expect: {answer: a}}',
+          '- {at: 500ms, expect: {answer: a2}}',
+          '- {at: 600ms, session-orphan: {session: s2}}',
+          // s2's lease runs out (TTL 5 s), its key goes, and b, waiting since 300 ms, is elected.
+          '- {at: 7s, expect: {answer: b}}',
+          '- {at: 7s, expect: {election: /e, leader-value: b}}',
+          '- {at: 7s, expect: {election: /e, session: s3, observed: [a, a2, b]}}',
+        ),
+      ),
+    );
+    expect(failures(r)).toEqual([]);
   });
 
   it('has no TryLock in the 3.4 client: the step is noted as an error', () => {
