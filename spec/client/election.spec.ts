@@ -7,7 +7,7 @@ import { MS, S, ok, world } from './harness.js';
 type Answer = ResponseHeader | RpcError | undefined;
 
 describe('Election', () => {
-  it('a Proclaim by a candidate whose key was taken from it fails with ErrElectionNotLeader; Resign then deletes nothing', () => {
+  it('a Proclaim after the candidate key was taken fails with ErrElectionNotLeader; Resign deletes nothing', () => {
     const w = world();
     const c1 = w.client('c1');
     let e: Election | undefined;

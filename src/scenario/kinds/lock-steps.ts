@@ -66,10 +66,7 @@ export const LOCK_STEPS: StepKindEntries<'lock' | 'trylock' | 'unlock' | 'fenced
       if (!requestedLock(ctx, v.name, v.client, posOf.client ?? pos)) return false;
       const session = v.session === undefined ? undefined : ctx.sessions.get(v.session);
       if (session !== undefined && v.client !== undefined && session.client !== v.client) {
-        ctx.error(
-          posOf.client ?? pos,
-          `session ${quote(v.session!)} belongs to client ${session.client} (line ${session.pos.line}), not ${v.client}`,
-        );
+        ctx.error(posOf.client ?? pos, notSessionClient(v.session!, session, v.client));
         return false;
       }
       if (session === undefined || v.name === undefined || session.locks.has(v.name)) return true;
@@ -140,10 +137,7 @@ function checkMutex({ value: v, posOf, pos }: Decoded<MutexFields>, ctx: ParseCo
       ok = false;
     };
     if (v.client !== undefined && v.client !== session.client)
-      bad(
-        posOf.client,
-        `session ${quote(v.session!)} belongs to client ${session.client} (line ${session.pos.line}), not ${v.client}`,
-      );
+      bad(posOf.client, notSessionClient(v.session!, session, v.client));
     if (posOf.sessionTtlSeconds !== undefined)
       bad(
         posOf.sessionTtlSeconds,
@@ -202,4 +196,8 @@ function withMutex(
       start(session);
     });
   });
+}
+
+function notSessionClient(name: string, session: { client: string; pos: SourcePos }, client: string): string {
+  return `session ${quote(name)} belongs to client ${session.client} (line ${session.pos.line}), not ${client}`;
 }
