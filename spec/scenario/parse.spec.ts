@@ -241,7 +241,8 @@ describe('extensions', () => {
     expect(s[2]).toMatchObject({ kind: 'timetolive', lease: 'P1', keys: true });
     expect(s[3]).toMatchObject({ kind: 'timetolive', keys: false });
     expect(s[4]).toMatchObject({ kind: 'leases', via: 'n2' });
-    expect(s[5]).toMatchObject({ kind: 'lock', name: '/locks/payment', client: 'c1', sessionTtlSeconds: 60 });
+    expect(s[5]).toMatchObject({ kind: 'lock', name: '/locks/payment', client: 'c1' });
+    expect(s[5]).not.toHaveProperty('sessionTtlSeconds'); // NewSession's own default, 60 s, applies
     expect(s[6]).toMatchObject({ sessionTtlSeconds: 5 });
     expect(s[7]).toMatchObject({ kind: 'fenced-write', client: 'c1', resource: 'db', lock: '/locks/payment' });
     expect(s[8]).toMatchObject({ kind: 'unlock', name: '/locks/payment', client: 'c1' });

@@ -88,6 +88,41 @@ const EVERY_KIND: { readonly [K in StepKind]: Sample } = {
     says: 'c2 unlocks /locks/a',
     sets: 'client-unlock',
   },
+  session: {
+    yaml: '{ at: 1700ms, session: { name: s1, client: c3, ttl: 20, via: n2 } }',
+    says: 'c3 opens session s1 (TTL 20 s) via n2',
+    sets: 'client-session-start',
+  },
+  trylock: {
+    yaml: '{ at: 1750ms, trylock: { name: /locks/b, client: c3, session: s1 } }',
+    says: 'c3 tries to lock /locks/b on session s1',
+    sets: 'client-lock-acquired',
+  },
+  campaign: {
+    yaml: '{ at: 1762ms, campaign: { election: /e, session: s1, value: v1 } }',
+    says: 'session s1 campaigns in /e as "v1"',
+    sets: 'client-elected',
+  },
+  observe: {
+    yaml: '{ at: 1780ms, observe: { election: /e, session: s1 } }',
+    says: 'session s1 observes /e',
+    sets: 'client-observed',
+  },
+  resign: {
+    yaml: '{ at: 1790ms, resign: { election: /e, session: s1 } }',
+    says: 'session s1 resigns from /e',
+    sets: 'kv-delete',
+  },
+  'session-orphan': {
+    yaml: '{ at: 1800ms, session-orphan: { session: s1 } }',
+    says: 'orphan session s1 (stop renewing it)',
+    sets: 'client-session-done',
+  },
+  'session-close': {
+    yaml: '{ at: 1850ms, session-close: { session: s1 } }',
+    says: 'close session s1 (revoke its lease)',
+    sets: 'lease-revoke',
+  },
   pause: {
     yaml: '{ at: 2s, pause: { member: n3, for: 200ms } }',
     says: 'pause n3 for 200ms (SIGSTOP)',
@@ -213,14 +248,21 @@ describe('the step tables', () => {
     // In file order, as refusals() reports them.
     const refused = KINDS.filter((k) => k !== 'expect' && 'refused' in REAL_STEPS[k]);
     expect([...refused].sort()).toEqual([
+      'campaign',
       'clock',
       'fenced-write',
       'heal',
       'holder',
       'keepalive-cancel',
       'lock',
+      'observe',
       'partition',
+      'resign',
+      'session',
+      'session-close',
+      'session-orphan',
       'stall',
+      'trylock',
       'unlock',
       'unstall',
     ]);

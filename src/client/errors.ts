@@ -28,6 +28,8 @@ export const ErrKeepAliveHalted = err(
 export const ErrSessionExpired = err('Unknown', 'ErrSessionExpired', 'mutex: session is expired');
 /** concurrency.ErrLocked: TryLock found another owner. */
 export const ErrLocked = err('Unknown', 'ErrLocked', 'mutex: Locked by another session');
+/** concurrency.ErrElectionNotLeader: Proclaim by a candidate that is not (or no longer) the leader. */
+export const ErrElectionNotLeader = err('Unknown', 'ErrElectionNotLeader', 'election: not leader');
 /** The watch behind a mutex wait ended without the awaited DELETE ("lost watcher waiting for delete"). */
 export const ErrLostWatcher = err('Unknown', 'ErrLostWatcher', 'lost watcher waiting for delete');
 /** A call made on a client that was closed. */

@@ -21,6 +21,7 @@ export { LeaseKeepAlive, nextKeepAliveDelay, type KeepAliveOptions } from './lea
 export { ClientWatch, type ClientWatchHandlers, type ClientWatchOptions } from './watch.js';
 export { Session, type SessionOptions } from './session.js';
 export { Mutex, type LockResult, type MutexOptions } from './mutex.js';
+export { Election, type LeaderView } from './election.js';
 export { goHex, lockKey } from './lock-key.js';
 export { CLIENT_PROFILES, CLIENT_V3_4, CLIENT_V3_5, type ClientProfile } from './profile.js';
 export { FencedResource, type FencedWrite } from './fenced-resource.js';

@@ -3,10 +3,11 @@ import type { KeyValue } from '../cluster/mvcc/index.js';
 import type { BugSet } from '../lessor/bugs.js';
 import type { TraceFields } from '../trace/trace.js';
 import type { Callback, DeleteResponse, EtcdClient, TxnResponse } from './client.js';
-import { ErrLocked, ErrLostWatcher, ErrSessionExpired, isRpcError } from './errors.js';
+import { ErrLocked, ErrSessionExpired, isRpcError } from './errors.js';
 import { lockKey } from './lock-key.js';
 import { CLIENT_V3_5, type ClientProfile } from './profile.js';
 import type { Session } from './session.js';
+import { waitDeletes } from './wait-deletes.js';
 
 export interface MutexOptions {
   /** Client-library release (default 3.5). */
@@ -107,8 +108,9 @@ export class Mutex {
       if (isRpcError(resp)) return this.fail(cb, resp);
       if (this.ownsFirst(resp)) return this.acquired(cb, resp.header);
       this.trace('client-lock-waiting', { name: this.name, rev: this.myRev });
-      this.waitDeletes(this.myRev - 1, (werr) => {
+      waitDeletes(this.client, this.prefix, this.myRev - 1, (werr, header) => {
         if (werr !== undefined) return this.unlockThenFail(cb, werr);
+        if (header !== undefined) this.hdr = header; // 3.4 takes the header from waitDeletes
         if (this.skipPostWaitCheck) return this.acquired(cb, this.hdr ?? resp.header);
         this.client.get(this.myKey, {}, (g) => {
           if (isRpcError(g)) return this.unlockThenFail(cb, g);
@@ -178,37 +180,6 @@ export class Mutex {
   private ownsFirst(resp: TxnResponse): boolean {
     const owner = firstKv(resp, 1);
     return owner === undefined || owner.createRevision === this.myRev;
-  }
-
-  /** key.go waitDeletes(pfx, maxCreateRev). */
-  private waitDeletes(maxCreateRev: number, done: (err?: RpcError) => void): void {
-    this.client.get(this.prefix, { prefix: true, lastCreatedAtMost: maxCreateRev }, (resp) => {
-      if (isRpcError(resp)) return done(resp);
-      const last = resp.kvs[0];
-      if (last === undefined) {
-        this.hdr = resp.header; // 3.4 takes the header from waitDeletes
-        return done();
-      }
-      this.waitDelete(last.key, resp.header.revision, (err) =>
-        err !== undefined ? done(err) : this.waitDeletes(maxCreateRev, done),
-      );
-    });
-  }
-
-  /** key.go waitDelete: watch `key` from `rev` until a DELETE event. */
-  private waitDelete(key: string, rev: number, done: (err?: RpcError) => void): void {
-    const w = this.client.watch(
-      key,
-      { fromRevision: rev },
-      {
-        onEvents: (events) => {
-          if (!events.some((e) => e.type === 'DELETE')) return;
-          w.cancel();
-          done();
-        },
-        onError: (e) => done(isRpcError(e) ? e : ErrLostWatcher),
-      },
-    );
   }
 
   private acquired(cb: Callback<LockResult>, header: ResponseHeader): void {

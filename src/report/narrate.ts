@@ -159,6 +159,10 @@ function describe(
       return verbose ? `keep-alive sent for ${short(e.lease)}` : undefined;
     case 'client-lock-acquired':
       return `acquired lock ${String(e.fields?.name)} (fencing token ${String(e.fields?.rev)})`;
+    case 'client-elected':
+      return `elected in ${String(e.fields?.name)} (candidate revision ${String(e.fields?.rev)})`;
+    case 'client-observed':
+      return `observed the leader of ${String(e.fields?.name)}: ${JSON.stringify(e.fields?.value)}`;
     case 'client-unlock':
       return `released lock ${String(e.fields?.name)}`;
     case 'client-fenced-write':

@@ -34,6 +34,7 @@ const ERROR_NAMES: Readonly<Record<string, string>> = {
   ErrLocked: 'ErrLocked',
   ErrSessionExpired: 'ErrSessionExpired',
   ErrLostWatcher: 'ErrLostWatcher',
+  ErrElectionNotLeader: 'ErrElectionNotLeader',
   ErrClientClosed: 'ErrClientClosed',
   ErrConnClosing: 'ErrConnClosing',
   ErrConnectionReset: 'ErrConnectionReset',

@@ -93,6 +93,13 @@ const VALUES_OF: Readonly<Record<string, readonly (keyof AnswerFields)[]>> = {
   timetolive: ['ttlSeconds', 'grantedTtlSeconds', 'id', 'lease'],
   leases: ['leases'],
   revoke: ['revision'],
+  lock: ['revision'],
+  unlock: ['revision'],
+  trylock: ['revision'],
+  session: ['id', 'lease'],
+  'session-close': ['revision'],
+  campaign: ['revision'],
+  resign: ['revision'],
 };
 const VALUE_FIELDS: readonly (keyof AnswerFields)[] = [
   'ttlSeconds',

@@ -19,6 +19,8 @@ import {
   object,
   range,
   resourceRef,
+  electionRef,
+  sessionRef,
   text,
   ttl,
 } from './codecs.js';
@@ -161,6 +163,48 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
       lock: req('lock', lockRef, 'Mutex prefix of an earlier lock step.'),
       client: req('client', client, 'Client in question.'),
       held: req('held', bool, 'Whether the client holds the lock.'),
+    },
+  },
+  'session-lock-held': {
+    description:
+      'Extension: the mutex of that name on the session holds / does not hold the lock (the client believes it does).',
+    fields: {
+      lock: req('lock', lockRef, 'Mutex prefix of an earlier lock or trylock step on the session.'),
+      session: req('session', sessionRef, 'Name of an earlier session step.'),
+      held: req('held', bool, 'Whether that mutex holds the lock.'),
+    },
+  },
+  'election-leader': {
+    description:
+      "Extension: a linearizable read finds the election's leader (the first-created key under its prefix) " +
+      'with this value.',
+    fields: {
+      election: req('election', electionRef, 'Election prefix of an earlier campaign or observe step.'),
+      leaderValue: req('leader-value', text('a value', { anyScalar: true, allowEmpty: true }), "The leader's value."),
+    },
+  },
+  'election-observed': {
+    description: "Extension: the session's Observe of the election has reported exactly these leader values, in order.",
+    fields: {
+      election: req('election', electionRef, 'Election prefix of an earlier observe step.'),
+      session: req('session', sessionRef, 'Session the observe step ran on.'),
+      observed: req('observed', list(text('a value', { anyScalar: true, allowEmpty: true })), 'Values, in order.'),
+    },
+  },
+  'lock-contenders': {
+    description:
+      "Extension: a linearizable read finds this many keys under the lock's prefix: one per session " +
+      'holding or waiting for the lock.',
+    fields: {
+      lock: req('lock', lockRef, 'Mutex prefix of an earlier lock or trylock step.'),
+      contenders: req('contenders', int(0, MAX, 'a count (0 or more)'), 'Number of keys under the prefix.'),
+    },
+  },
+  'session-done': {
+    description: "Extension: the session's keep-alive has ended (Session.Done is closed) / is still running.",
+    fields: {
+      session: req('session', sessionRef, 'Name of an earlier session step.'),
+      done: req('done', bool, 'Whether the session is done.'),
     },
   },
   'resource-accepted': {

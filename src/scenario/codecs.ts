@@ -189,6 +189,23 @@ export const lockRef = reference(
   (name) => `lock ${quote(name)} is not requested by any earlier lock step`,
 );
 
+export const sessionName = text(
+  'a session name such as s1 (lowercase letters, digits and dashes, starting with a letter)',
+  { pattern: /^[a-z][a-z0-9-]*$/ },
+);
+
+export const sessionRef = reference(
+  sessionName,
+  (name, ctx) => ctx.sessions.has(name),
+  (name) => `session ${quote(name)} is not created by any earlier session step`,
+);
+
+export const electionRef = reference(
+  lockName,
+  (name, ctx) => ctx.elections.has(name),
+  (name) => `election ${quote(name)} is not used by any earlier campaign or observe step`,
+);
+
 export const resourceName = text('a resource name', { anyScalar: true });
 
 export const resourceRef = reference(

@@ -17,6 +17,21 @@ export class ParseContext {
   readonly labels = new LeaseLabels();
   /** Lock name → clients that asked for it in an earlier `lock` step. */
   readonly locks = new Map<string, Set<string>>();
+  /** Session name → the client it belongs to and its TTL, from earlier `session` steps. */
+  readonly sessions = new Map<
+    string,
+    {
+      readonly client: string;
+      readonly ttlSeconds: number;
+      readonly pos: SourcePos;
+      /** Lock names earlier lock or trylock steps took on the session. */
+      readonly locks: Set<string>;
+      /** Elections earlier campaign steps ran on the session. */
+      readonly campaigns: Set<string>;
+    }
+  >();
+  /** Election names earlier campaign or observe steps used. */
+  readonly elections = new Set<string>();
   /** Resources an earlier `fenced-write` wrote to. */
   readonly resources = new Set<string>();
   /** Alert names the `alerts` section defines, which expects may refer to. */

@@ -15,6 +15,8 @@ import { LEASE_EXTENSION_STEPS } from './kinds/lease-extension-steps.js';
 import { LEASE_STEPS } from './kinds/lease-steps.js';
 import { HOLDER_STEPS } from './kinds/holder-steps.js';
 import { LOCK_STEPS } from './kinds/lock-steps.js';
+import { SESSION_STEPS } from './kinds/session-steps.js';
+import { ELECTION_STEPS } from './kinds/election-steps.js';
 import type { Step } from './types.js';
 
 export type { FieldKind, KindSpec, StepOf } from './kinds/entry.js';
@@ -24,7 +26,9 @@ export const STEP_KINDS: StepKindEntries<FieldKind> = {
   ...LEASE_STEPS,
   ...FAULT_STEPS,
   ...LEASE_EXTENSION_STEPS,
+  ...SESSION_STEPS,
   ...LOCK_STEPS,
+  ...ELECTION_STEPS,
   ...HOLDER_STEPS,
   ...CLIENT_STEPS,
 };

@@ -221,15 +221,71 @@ export interface LeasesStep extends StepBase<'leases'> {
   /** Names the request's answer for `expect: { answer: NAME }`. */
   readonly as?: AnswerName;
 }
-export interface LockStep extends StepBase<'lock'> {
+/** What `lock` and `trylock` share: the mutex, its client, and the session it runs on. */
+interface MutexStepFields {
   /** Mutex prefix, e.g. `/locks/payment`. */
   readonly name: string;
   readonly client: ClientName;
-  readonly sessionTtlSeconds: number;
+  /** TTL of the session the step creates for itself (absent: NewSession's default, 60 s); none with `session`. */
+  readonly sessionTtlSeconds?: number;
+  /** An earlier `session` step's name: the mutex runs on that session instead of a new one. */
+  readonly session?: string;
+  /** The member the client connects to when this step is its first use. */
+  readonly via?: MemberName;
+  /** Names the call's answer: success, or the error it returned (ErrLocked, ErrSessionExpired …). */
+  readonly as?: AnswerName;
+}
+export interface LockStep extends StepBase<'lock'>, MutexStepFields {}
+/** Extension: Mutex.TryLock (3.5): one attempt; another owner → ErrLocked. */
+export interface TrylockStep extends StepBase<'trylock'>, MutexStepFields {}
+/** Extension: concurrency.NewSession: a lease (granted, or an earlier one) kept alive by the client. */
+export interface SessionStep extends StepBase<'session'> {
+  /** The session's name; also the label of the lease it grants, when it grants one. */
+  readonly name: string;
+  readonly client: ClientName;
+  /** WithTTL, in whole seconds (default 60). */
+  readonly ttlSeconds: number;
+  /** WithLease: the label of an earlier grant the session keeps alive instead of granting its own. */
+  readonly lease?: LeaseLabel;
+  readonly via?: MemberName;
+  /** Names NewSession's answer (its grant's error, if any). */
+  readonly as?: AnswerName;
+}
+/** Extension: Session.Close (orphan, then revoke) or Session.Orphan (stop renewing, no revoke). */
+export interface SessionCloseStep extends StepBase<'session-close'> {
+  readonly session: string;
+  /** Names the answer of Close's revoke. */
+  readonly as?: AnswerName;
+}
+export interface SessionOrphanStep extends StepBase<'session-orphan'> {
+  readonly session: string;
+}
+/** Extension: Election.Campaign on the session: become a candidate with the value, answered once elected. */
+export interface CampaignStep extends StepBase<'campaign'> {
+  /** The election's prefix without the trailing slash. */
+  readonly election: string;
+  readonly session: string;
+  readonly value: string;
+  readonly as?: AnswerName;
+}
+/** Extension: Election.Resign: the session's candidate withdraws (its key is deleted). */
+export interface ResignStep extends StepBase<'resign'> {
+  readonly election: string;
+  readonly session: string;
+  readonly as?: AnswerName;
+}
+/** Extension: Election.Observe on the session: records each leader value it reports. */
+export interface ObserveStep extends StepBase<'observe'> {
+  readonly election: string;
+  readonly session: string;
 }
 export interface UnlockStep extends StepBase<'unlock'> {
   readonly name: string;
   readonly client: ClientName;
+  /** The mutex of that name on this named session (a client may hold one per session). */
+  readonly session?: string;
+  /** Names Unlock's answer (the Delete's). */
+  readonly as?: AnswerName;
 }
 export interface FencedWriteStep extends StepBase<'fenced-write'> {
   readonly client: ClientName;
@@ -283,7 +339,14 @@ export type Step =
   | TimeToLiveStep
   | LeasesStep
   | LockStep
+  | TrylockStep
+  | SessionStep
+  | SessionCloseStep
+  | SessionOrphanStep
   | UnlockStep
+  | CampaignStep
+  | ResignStep
+  | ObserveStep
   | FencedWriteStep
   | HolderStep
   | ExpectStep;
@@ -360,6 +423,33 @@ export interface LockHeldAssertion extends AssertionBase<'lock-held'> {
   readonly lock: string;
   readonly client: ClientName;
   readonly held: boolean;
+}
+/** Extension: the mutex of that name on the named session holds / does not hold the lock (the client's belief). */
+export interface SessionLockHeldAssertion extends AssertionBase<'session-lock-held'> {
+  readonly lock: string;
+  readonly session: string;
+  readonly held: boolean;
+}
+/** Extension: a linearizable read finds the election's leader (its first-created key) holding this value. */
+export interface ElectionLeaderAssertion extends AssertionBase<'election-leader'> {
+  readonly election: string;
+  readonly leaderValue: string;
+}
+/** Extension: the session's Observe of the election has reported exactly these values, in order. */
+export interface ElectionObservedAssertion extends AssertionBase<'election-observed'> {
+  readonly election: string;
+  readonly session: string;
+  readonly observed: readonly string[];
+}
+/** Extension: the number of keys under the lock's prefix, one per session holding or waiting for it. */
+export interface LockContendersAssertion extends AssertionBase<'lock-contenders'> {
+  readonly lock: string;
+  readonly contenders: number;
+}
+/** Extension: the session's keep-alive has ended (Session.Done is closed) / has not. */
+export interface SessionDoneAssertion extends AssertionBase<'session-done'> {
+  readonly session: string;
+  readonly done: boolean;
 }
 export interface ResourceAcceptedAssertion extends AssertionBase<'resource-accepted'> {
   readonly resource: string;
@@ -439,6 +529,11 @@ export type Assertion =
   | KeepaliveAliveAssertion
   | KeepaliveChannelAssertion
   | LockHeldAssertion
+  | SessionLockHeldAssertion
+  | LockContendersAssertion
+  | ElectionLeaderAssertion
+  | ElectionObservedAssertion
+  | SessionDoneAssertion
   | ResourceAcceptedAssertion
   | ResourceRejectedAssertion
   | RevisionAssertion

@@ -82,6 +82,10 @@ export interface TraceFields {
   'client-lock-acquired': { readonly name: string; readonly rev: number };
   'client-lock-failed': { readonly name: string; readonly rev: number; readonly error: string };
   'client-unlock': { readonly name: string; readonly rev: number };
+  /** An Election.Campaign won (`rev`: the candidate key's create revision). */
+  'client-elected': { readonly name: string; readonly rev: number };
+  /** An Election.Observe reported this leader value. */
+  'client-observed': { readonly name: string; readonly value: string };
   'client-fenced-write': { readonly resource: string; readonly token: number; readonly accepted: boolean };
   /** A client's own clock jumped (its wall and monotonic clocks), by `delta`. */
   'client-clock-jump': { readonly delta: Micros };

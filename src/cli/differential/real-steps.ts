@@ -29,6 +29,13 @@ const ETCDCTL_CLIENTS =
 /** A grant or revoke sent by a scenario client rather than etcdctl. */
 const byClient = (s: { client?: string }): string | undefined =>
   s.client === undefined ? undefined : `client: ${s.client}: ${ETCDCTL_CLIENTS}`;
+// etcdctl lock holds one session per process for one lock, so it cannot share, close or orphan a named session.
+const NO_ELECTION =
+  'concurrency.Election needs a named session, which this driver does not drive (see session); ' +
+  'etcdctl elect campaigns in a private one';
+const NO_SESSION =
+  'concurrency.Session is not driven on real etcd by this driver (etcdctl lock makes one private ' +
+  'session per process, which cannot be shared by locks, closed or orphaned on cue)';
 
 export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   grant: {
@@ -229,6 +236,13 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
       }),
   },
   lock: { refused: NO_MUTEX },
+  trylock: { refused: `${NO_MUTEX}; etcdctl 3.4.23 has no TryLock at all (it came with clientv3 3.5)` },
+  session: { refused: NO_SESSION },
+  campaign: { refused: NO_ELECTION },
+  resign: { refused: NO_ELECTION },
+  observe: { refused: NO_ELECTION },
+  'session-close': { refused: NO_SESSION },
+  'session-orphan': { refused: NO_SESSION },
   unlock: { refused: NO_MUTEX },
   'fenced-write': {
     refused: "fenced resources belong to the simulation's lock clients, which this driver does not run",

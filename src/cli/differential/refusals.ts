@@ -86,6 +86,11 @@ const SUPPORTED_FORMS: ReadonlySet<string> = new Set<Assertion['form']>([
 
 const UNSUPPORTED_FORMS: Partial<Record<Assertion['form'], string>> = {
   'lock-held': 'lock sessions are not driven on real etcd',
+  'session-lock-held': 'concurrency sessions are not driven on real etcd',
+  'election-leader': 'elections are not driven on real etcd',
+  'election-observed': 'elections are not driven on real etcd',
+  'lock-contenders': 'lock sessions are not driven on real etcd, so no lock keys are there to count',
+  'session-done': 'concurrency sessions are not driven on real etcd',
   'resource-accepted': 'fenced resources exist only in the simulation',
   'resource-rejected': 'fenced resources exist only in the simulation',
   'expiry-queue': "a lessor's internal expiry queue is not observable from outside etcd",

@@ -14,6 +14,7 @@ import type {
   MemberName,
 } from '../types.js';
 import type { LabelBook } from './labels.js';
+import type { SessionBook } from './sessions.js';
 import { signalVerdict, type SignalView } from './signal-verdicts.js';
 import type { HolderLedger } from '../../holder/index.js';
 import { formatDuration } from '../duration.js';
@@ -30,6 +31,7 @@ export interface AssertionVerdict {
 export interface AssertionContext {
   readonly cluster: Cluster;
   readonly labels: LabelBook;
+  readonly sessions: SessionBook;
   /** Whether the client's keep-alive channel for the lease is open; undefined if it never started one. */
   keepAliveAlive(client: string, lease: bigint): boolean | undefined;
   lockHeld(client: string, lock: string): boolean;
@@ -110,6 +112,35 @@ export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict 
     case 'lock-held': {
       const held = ctx.lockHeld(a.client, a.lock);
       return verdict(held === a.held, held ? 'held' : 'not held');
+    }
+    case 'session-lock-held': {
+      if (ctx.sessions.get(a.session) === undefined) return fail(ctx.sessions.whyMissing(a.session));
+      const held = ctx.sessions.mutex(a.session, a.lock)?.isOwner ?? false;
+      return verdict(held === a.held, held ? 'held' : 'not held');
+    }
+    case 'election-leader': {
+      const store = readStore(ctx.cluster, undefined);
+      if (typeof store === 'string') return fail(store);
+      const kv = store.firstCreated(`${a.election}/`);
+      if (kv === undefined) return fail('no leader (ErrElectionNoLeader)');
+      return verdict(kv.value === a.leaderValue, `leader ${JSON.stringify(kv.value)}`);
+    }
+    case 'election-observed': {
+      if (ctx.sessions.get(a.session) === undefined) return fail(ctx.sessions.whyMissing(a.session));
+      const seen = ctx.sessions.observed(a.session, a.election) ?? [];
+      const same = seen.length === a.observed.length && seen.every((v, i) => v === a.observed[i]);
+      return verdict(same, `observed [${seen.map((v) => JSON.stringify(v)).join(', ')}]`);
+    }
+    case 'lock-contenders': {
+      const store = readStore(ctx.cluster, undefined);
+      if (typeof store === 'string') return fail(store);
+      const n = store.range(`${a.lock}/`, { prefix: true }).length;
+      return verdict(n === a.contenders, `${n} keys under ${a.lock}/`);
+    }
+    case 'session-done': {
+      const s = ctx.sessions.get(a.session);
+      if (s === undefined) return fail(ctx.sessions.whyMissing(a.session));
+      return verdict(s.done === a.done, s.done ? `done (${s.doneReason})` : 'keep-alive running');
     }
     case 'resource-accepted':
     case 'resource-rejected': {

@@ -37,6 +37,16 @@ export function describeAssertion(a: Assertion): string {
       return `${a.client}'s keep-alive for ${a.lease} is ${a.alive ? 'open' : 'closed'}`;
     case 'lock-held':
       return `${a.client} ${a.held ? 'holds' : 'does not hold'} lock ${a.lock}`;
+    case 'session-lock-held':
+      return `session ${a.session} ${a.held ? 'holds' : 'does not hold'} lock ${a.lock}`;
+    case 'election-leader':
+      return `the leader of ${a.election} is ${JSON.stringify(a.leaderValue)} (linearizable read)`;
+    case 'election-observed':
+      return `session ${a.session} observed ${a.election} as [${a.observed.map((v) => JSON.stringify(v)).join(', ')}]`;
+    case 'lock-contenders':
+      return `${a.contenders} keys under ${a.lock}/ (linearizable read)`;
+    case 'session-done':
+      return `session ${a.session} ${a.done ? 'is done' : 'is still kept alive'}`;
     case 'resource-accepted':
       return `resource ${a.resource} accepted ${a.accepted} writes`;
     case 'resource-rejected':

@@ -31,6 +31,7 @@ import { describeAssertion } from './describe.js';
 import { evaluate, type AssertionContext } from './assertions.js';
 import { clusterConfigOf } from './cluster-config.js';
 import { LabelBook } from './labels.js';
+import { SessionBook } from './sessions.js';
 import { groupByTime } from '../group-by-time.js';
 import type { BugSet } from '../../lessor/bugs.js';
 import { stepEntry } from '../step-kinds.js';
@@ -339,6 +340,7 @@ class Replay implements AssertionContext, StepReplay {
   private readonly channels = new Map<string, NamedChannel>();
   private readonly channelWaiters = new Map<string, ((c: NamedChannel) => void)[]>();
   readonly resources = new Map<string, FencedResource>();
+  readonly sessions = new SessionBook();
   readonly clientProfile: ClientProfile;
   private truth: HolderTruth | undefined;
   holders: HolderLedger | undefined;

@@ -9,6 +9,8 @@ import type { BugSet } from '../../lessor/bugs.js';
 import type { Trace, TraceFields, TraceKind } from '../../trace/trace.js';
 import type { HolderStep } from '../types.js';
 import type { AnswerValues, NamedChannel } from './answers.js';
+import type { LabelBook } from './labels.js';
+import type { SessionBook } from './sessions.js';
 
 /** One client process of the scenario (c1, writer-2): an EtcdClient and what it holds. */
 export interface ScenarioClient {
@@ -25,6 +27,10 @@ export interface StepReplay {
   readonly clientProfile: ClientProfile;
   /** Fenced resources by name, created by their first write. */
   readonly resources: Map<string, FencedResource>;
+  /** The lease IDs behind the scenario's labels. */
+  readonly labels: LabelBook;
+  /** The scenario's named concurrency sessions. */
+  readonly sessions: SessionBook;
   emit<K extends TraceKind>(member: string, kind: K, fields: TraceFields[K], lease?: bigint): void;
   /** A step that cannot act as written (a restart of a running member): noted in the trace. */
   stepError(op: string, message: string): void;
