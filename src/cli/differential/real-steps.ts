@@ -26,8 +26,9 @@ const why = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 const NO_MUTEX = 'concurrency.Mutex sessions are not driven on real etcd by this driver';
 const ETCDCTL_CLIENTS =
   "the driver's scenario clients are etcdctl lease keep-alive processes, which send no other request";
-/** A keepalive-once's lease as `diff` names it: its label, else its raw ID. */
-const subjectOf = (s: { lease?: string; leaseId?: bigint }): string => s.lease ?? `lease ID ${s.leaseId ?? 0n}`;
+/** A keepalive-once's lease as `diff` names it: its label, else its raw ID as the simulation's side does. */
+const subjectOf = (s: { lease?: string; leaseId?: bigint }): string =>
+  s.lease ?? `lease ${(s.leaseId ?? 0n).toString(16)}`;
 /** A grant or revoke sent by a scenario client rather than etcdctl. */
 const byClient = (s: { client?: string }): string | undefined =>
   s.client === undefined ? undefined : `client: ${s.client}: ${ETCDCTL_CLIENTS}`;
