@@ -76,7 +76,8 @@ export function answerVerdict(
   if (x.keys !== undefined) {
     const have = [...(a.keys ?? [])].sort();
     const want = [...x.keys].sort();
-    if (have.length !== want.length || have.some((k, i) => k !== want[i])) return fail(`expected keys [${want.join(', ')}]`);
+    if (have.length !== want.length || have.some((k, i) => k !== want[i]))
+      return fail(`expected keys [${want.join(', ')}]`);
   }
   return { pass: true, got };
 }
