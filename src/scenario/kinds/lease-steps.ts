@@ -38,9 +38,9 @@ export const LEASE_STEPS: StepKindEntries<LeaseKind> = {
     describe: (s) => `${s.client !== undefined ? `${s.client}: ` : ''}revoke lease ${s.lease}${viaText(s.via)}`,
     perform: (s, r) =>
       r.withLease(s.lease, 'revoke', (id) => {
-        const answer = r.answer('revoke', id, undefined, s.as);
-        if (s.client === undefined) return r.ctl(s.via).revoke(id, answer);
-        r.onClient(s.client, s.via, (sc) => sc.client.revoke(id, answer));
+        // The answer's clock starts when the request goes out: on a client's process, when it runs.
+        if (s.client === undefined) return r.ctl(s.via).revoke(id, r.answer('revoke', id, undefined, s.as));
+        r.onClient(s.client, s.via, (sc) => sc.client.revoke(id, r.answer('revoke', id, undefined, s.as)));
       }),
   },
   put: {
