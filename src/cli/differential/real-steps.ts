@@ -92,12 +92,14 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   },
   keepalive: {
     sendsRequest: false,
-    refuse: (s) =>
-      s.requireLeader === true
-        ? 'require-leader: etcdctl lease keep-alive calls KeepAlive with context.TODO(), never WithRequireLeader'
-        : s.as !== undefined || s.unreadBuffer !== undefined
-          ? `${s.as !== undefined ? 'as' : 'unread-buffer'}: a named KeepAlive call is a clientv3 channel; ${ETCDCTL_CLIENTS}`
-          : undefined,
+    refuse: (s) => {
+      if (s.requireLeader === true)
+        return 'require-leader: etcdctl lease keep-alive calls KeepAlive with context.TODO(), never WithRequireLeader';
+      const field = s.as !== undefined ? 'as' : s.unreadBuffer !== undefined ? 'unread-buffer' : undefined;
+      return field === undefined
+        ? undefined
+        : `${field}: a named KeepAlive call is a clientv3 channel; ${ETCDCTL_CLIENTS}`;
+    },
     perform: (s, r) => {
       const start = (id: bigint): Promise<void> =>
         r.enqueue(`client ${s.client}`, s.atUs, `keepalive ${s.lease} (line ${s.pos.line})`, () =>
