@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { explain } from '../../src/report/explain.js';
+import { narrate } from '../../src/report/narrate.js';
 import { runScenario } from '../../src/scenario/replay/runner.js';
 import type { AnswerAssertion } from '../../src/scenario/types.js';
 import { onlyError, parsed, withSteps } from './support.js';
@@ -158,4 +160,26 @@ describe('answer expect: verdicts', () => {
         '- {at: 20s, expect: {answer: K1, error: ErrTimeout}}',
       ).map((v) => v.pass),
     ).toEqual([true, false, false]));
+});
+
+describe('answer expect: narration', () => {
+  const r = () =>
+    runScenario(
+      parsed(withSteps(GRANT, '- {at: 1s, revoke: {lease: L1, as: R1}}', '- {at: 2s, revoke: {lease: L1, as: R2}}')),
+    );
+
+  it('explain ends with each named answer: what it got and how long after it was sent', () =>
+    expect(explain(r()).filter((l) => l.startsWith('answer '))).toEqual([
+      'answer G1: the grant sent at 0.000 s succeeded 0.004 s later, at 0.004 s',
+      'answer R1: the revoke sent at 1.000 s succeeded 0.004 s later, at 1.004 s',
+      'answer R2: the revoke sent at 2.000 s failed with ErrLeaseNotFound 0.004 s later, at 2.004 s',
+    ]));
+
+  it('the timeline narrates named answers, and only those', () => {
+    const lines = narrate(r()).filter((l) => l.includes('answer '));
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toContain('answer R2 (revoke): ErrLeaseNotFound after 0.004 s');
+    const unnamed = runScenario(parsed(withSteps('- {at: 0s, grant: {lease: L1, ttl: 10}}')));
+    expect(unnamed.trace.events.some((e) => e.kind === 'ctl-answer')).toBe(false);
+  });
 });

@@ -112,3 +112,20 @@ describe('a put with a raw lease ID; create revision and version', () => {
     );
   });
 });
+
+describe('snapshot-count', () => {
+  it('snapshots every N applied entries, from a scenario', () => {
+    const text = (n: number) =>
+      lines(
+        'name: t',
+        `cluster: { members: 1, snapshot-count: ${n} }`,
+        'steps:',
+        ...Array.from({ length: 9 }, (_, i) => `  - { at: ${i * 100}ms, put: { key: k${i}, value: v } }`),
+      );
+    const snapshots = (n: number) =>
+      runScenario(parsed(text(n))).trace.events.filter((e) => e.kind === 'server-snapshot' && e.t >= 0).length;
+    expect(parsed(text(3)).cluster.snapshotCount).toBe(3);
+    expect(snapshots(3)).toBeGreaterThanOrEqual(2);
+    expect(snapshots(100_000)).toBe(0);
+  });
+});

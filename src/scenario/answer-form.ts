@@ -5,7 +5,19 @@
  * never answers with (a TTL on a revoke), pointing at the field.
  */
 import { reject, type Codec } from './codec.js';
-import { answerName, answerRef, duration, exactOrRange, int, leaseId, leaseRef, list, range, ttl } from './codecs.js';
+import {
+  answerName,
+  answerRef,
+  duration,
+  exactOrRange,
+  int,
+  leaseId,
+  leaseRef,
+  list,
+  range,
+  text,
+  ttl,
+} from './codecs.js';
 import type { ParseContext } from './context.js';
 import { opt, req, type Decoded, type FieldsFor } from './fields.js';
 import { describeNode, quote } from './node.js';
@@ -70,6 +82,11 @@ export const ANSWER_FIELDS: FieldsFor<AnswerFields> = {
   id: opt('id', leaseId, 'Lease ID in the answer (int64, decimal or "0x" hex).'),
   lease: opt('lease', leaseRef, "The answer's lease ID is this label's."),
   leases: opt('leases', list(leaseRef), 'A LeaseLeases answer lists exactly these leases, in this order.'),
+  keys: opt(
+    'keys',
+    list(text('a key', { anyScalar: true }), { unique: true }),
+    'A TimeToLive answer lists exactly these attached keys, in any order ([] for none).',
+  ),
   revision: opt(
     'revision',
     exactOrRange(int(0, MAX, 'a revision (0 or more)'), 'revision bounds'),
@@ -90,7 +107,7 @@ const VALUES_OF: Readonly<Record<string, readonly (keyof AnswerFields)[]>> = {
   delete: ['revision'],
   'keepalive-once': ['ttlSeconds', 'id', 'lease'],
   keepalive: ['ttlSeconds', 'id', 'lease'],
-  timetolive: ['ttlSeconds', 'grantedTtlSeconds', 'id', 'lease'],
+  timetolive: ['ttlSeconds', 'grantedTtlSeconds', 'id', 'lease', 'keys', 'revision'],
   leases: ['leases'],
   revoke: ['revision'],
   lock: ['revision'],
@@ -107,6 +124,7 @@ const VALUE_FIELDS: readonly (keyof AnswerFields)[] = [
   'id',
   'lease',
   'leases',
+  'keys',
   'revision',
 ];
 

@@ -152,8 +152,11 @@ export interface KeepaliveStopStep extends StepBase<'keepalive-stop'> {
   readonly lease: LeaseLabel;
   readonly client: ClientName;
 }
+/** Exactly one of `lease` and `leaseId` is set. */
 export interface KeepaliveOnceStep extends StepBase<'keepalive-once'> {
-  readonly lease: LeaseLabel;
+  readonly lease?: LeaseLabel;
+  /** Extension: a raw lease ID (one never granted, as etcd's tests use). */
+  readonly leaseId?: bigint;
   readonly via?: MemberName;
   /** Names the request's answer for `expect: { answer: NAME }`. */
   readonly as?: AnswerName;
@@ -504,6 +507,8 @@ export interface AnswerAssertion extends AssertionBase<'answer'> {
   readonly lease?: LeaseLabel;
   /** LeaseLeases listed exactly these leases, in this order. */
   readonly leases?: readonly LeaseLabel[];
+  /** A TimeToLive answer listed exactly these keys, in any order. */
+  readonly keys?: readonly string[];
   readonly revision?: IntRange;
   /** From sending the request to its answer, at most this long. */
   readonly withinUs?: Micros;

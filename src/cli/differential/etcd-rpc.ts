@@ -190,13 +190,18 @@ export class EtcdRpc {
     id: bigint,
     keys: boolean,
     timeoutMs?: number,
-  ): Promise<{ ttl: number; grantedTtl: number; keys: string[] }> {
+  ): Promise<{ ttl: number; grantedTtl: number; keys: string[]; revision: number }> {
     const r = (await this.call(this.lease, 'LeaseTimeToLive', { ID: id.toString(), keys }, timeoutMs)) as {
       TTL: string;
       grantedTTL: string;
       keys: Buffer[];
     };
-    return { ttl: Number(r.TTL), grantedTtl: Number(r.grantedTTL), keys: r.keys.map((k) => k.toString()) };
+    return {
+      ttl: Number(r.TTL),
+      grantedTtl: Number(r.grantedTTL),
+      keys: r.keys.map((k) => k.toString()),
+      revision: headerRevision(r),
+    };
   }
 
   async leaseLeases(timeoutMs?: number): Promise<bigint[]> {

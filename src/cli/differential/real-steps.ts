@@ -26,6 +26,9 @@ const why = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 const NO_MUTEX = 'concurrency.Mutex sessions are not driven on real etcd by this driver';
 const ETCDCTL_CLIENTS =
   "the driver's scenario clients are etcdctl lease keep-alive processes, which send no other request";
+/** A keepalive-once's lease as `diff` names it: its label, else its raw ID as the simulation's side does. */
+const subjectOf = (s: { lease?: string; leaseId?: bigint }): string =>
+  s.lease ?? `lease ${(s.leaseId ?? 0n).toString(16)}`;
 /** A grant or revoke sent by a scenario client rather than etcdctl. */
 const byClient = (s: { client?: string }): string | undefined =>
   s.client === undefined ? undefined : `client: ${s.client}: ${ETCDCTL_CLIENTS}`;
@@ -96,12 +99,14 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   },
   keepalive: {
     sendsRequest: false,
-    refuse: (s) =>
-      s.requireLeader === true
-        ? 'require-leader: etcdctl lease keep-alive calls KeepAlive with context.TODO(), never WithRequireLeader'
-        : s.as !== undefined || s.unreadBuffer !== undefined
-          ? `${s.as !== undefined ? 'as' : 'unread-buffer'}: a named KeepAlive call is a clientv3 channel; ${ETCDCTL_CLIENTS}`
-          : undefined,
+    refuse: (s) => {
+      if (s.requireLeader === true)
+        return 'require-leader: etcdctl lease keep-alive calls KeepAlive with context.TODO(), never WithRequireLeader';
+      const field = s.as !== undefined ? 'as' : s.unreadBuffer !== undefined ? 'unread-buffer' : undefined;
+      return field === undefined
+        ? undefined
+        : `${field}: a named KeepAlive call is a clientv3 channel; ${ETCDCTL_CLIENTS}`;
+    },
     perform: (s, r) => {
       const start = (id: bigint): Promise<void> =>
         r.enqueue(`client ${s.client}`, s.atUs, `keepalive ${s.lease} (line ${s.pos.line})`, () =>
@@ -126,19 +131,19 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   'keepalive-once': {
     sendsRequest: true,
     perform: (s, r) =>
-      r.request(s, `keepalive-once ${s.lease}`, async (m) => {
-        const id = await r.lease(s.lease);
+      r.request(s, `keepalive-once ${subjectOf(s)}`, async (m) => {
+        const id = s.lease === undefined ? (s.leaseId ?? 0n) : await r.lease(s.lease);
         // clientv3's KeepAliveOnce turns a TTL 0 answer into ErrLeaseNotFound, as the simulated client does.
         const once = () => m.rpc.keepAliveOnce(id);
         const values = (ttl: number) => (ttl <= 0 ? { error: 'ErrLeaseNotFound' } : { ttl, id });
         const ttl = await r.named(s.as, 'keepalive-once', once, values).catch((e: unknown) => {
-          r.observe('error', failedOnceSubject(s.lease));
+          r.observe('error', failedOnceSubject(subjectOf(s)));
           throw e;
         });
         // A TTL 0 answer (lease not found) is recorded too: etcd sends it as a response, not an error;
         // clientv3's KeepAliveOnce then fails with ErrLeaseNotFound, as the simulated client does.
-        r.observe('renew', renewSubject(s.lease, undefined), ttl);
-        if (ttl <= 0) r.observe('error', failedOnceSubject(s.lease));
+        r.observe('renew', renewSubject(subjectOf(s), undefined), ttl);
+        if (ttl <= 0) r.observe('error', failedOnceSubject(subjectOf(s)));
       }),
   },
   'keepalive-cancel': {
@@ -217,7 +222,7 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
           s.as,
           'timetolive',
           () => m.rpc.leaseTimeToLive(id, s.keys),
-          (v) => ({ ttl: v.ttl, grantedTTL: v.grantedTtl, id }),
+          (v) => ({ ttl: v.ttl, grantedTTL: v.grantedTtl, id, keys: v.keys, revision: v.revision }),
         );
         r.observe('ttl', s.lease, res.grantedTtl > 0 ? res.ttl : -1);
       }),

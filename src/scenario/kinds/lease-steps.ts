@@ -38,9 +38,9 @@ export const LEASE_STEPS: StepKindEntries<LeaseKind> = {
     describe: (s) => `${s.client !== undefined ? `${s.client}: ` : ''}revoke lease ${s.lease}${viaText(s.via)}`,
     perform: (s, r) =>
       r.withLease(s.lease, 'revoke', (id) => {
-        const answer = r.answer('revoke', id, undefined, s.as);
-        if (s.client === undefined) return r.ctl(s.via).revoke(id, answer);
-        r.onClient(s.client, s.via, (sc) => sc.client.revoke(id, answer));
+        // The answer's clock starts when the request goes out: on a client's process, when it runs.
+        if (s.client === undefined) return r.ctl(s.via).revoke(id, r.answer('revoke', id, undefined, s.as));
+        r.onClient(s.client, s.via, (sc) => sc.client.revoke(id, r.answer('revoke', id, undefined, s.as)));
       }),
   },
   put: {
@@ -124,15 +124,30 @@ export const LEASE_STEPS: StepKindEntries<LeaseKind> = {
   },
   'keepalive-once': {
     description: 'One renew request (KeepAliveOnce).',
-    fields: { lease, via, as: answerAs },
-    describe: (s) => `keep-alive once for ${s.lease}${viaText(s.via)}`,
+    fields: {
+      lease: opt('lease', leaseRef, 'Label of a lease granted by an earlier step (or give lease-id).'),
+      leaseId: opt('lease-id', leaseId, 'Extension: a raw lease ID instead of a label (e.g. 0, never granted).'),
+      via,
+      as: answerAs,
+    },
+    check: labelOrId,
+    describe: (s) => `keep-alive once for ${s.lease ?? `lease ID ${s.leaseId}`}${viaText(s.via)}`,
     // etcdctl's keep-alive-once runs with context.TODO(): no client deadline, only the server's answer.
-    perform: (s, r) =>
-      r.withLease(s.lease, 'keepalive-once', (id) =>
-        r.ctl(s.via).keepAliveOnce(id, r.answer('keepalive-once', id, undefined, s.as), { noDeadline: true }),
-      ),
+    perform: (s, r) => {
+      const once = (id: bigint) =>
+        r.ctl(s.via).keepAliveOnce(id, r.answer('keepalive-once', id, undefined, s.as), { noDeadline: true });
+      if (s.lease === undefined) return once(s.leaseId ?? 0n);
+      r.withLease(s.lease, 'keepalive-once', once);
+    },
   },
 };
+
+/** keepalive-once names its lease by label or by raw ID: exactly one. */
+function labelOrId({ posOf, pos }: Decoded<StepFields<'keepalive-once'>>, ctx: ParseContext): boolean {
+  if ((posOf.lease === undefined) !== (posOf.leaseId === undefined)) return true;
+  ctx.error(posOf.leaseId ?? pos, 'keepalive-once needs "lease" (a label) or "lease-id" (a raw ID), exactly one');
+  return false;
+}
 
 /** A put attaches to a label's lease or to a raw ID, not both. */
 function oneLease({ posOf }: Decoded<StepFields<'put'>>, ctx: ParseContext): boolean {

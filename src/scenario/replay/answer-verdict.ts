@@ -23,6 +23,7 @@ export function describeAnswer(a: Answer): string {
     ...(a.grantedTTL !== undefined ? [`GrantedTTL ${a.grantedTTL}`] : []),
     ...(a.id !== undefined ? [`ID ${formatLeaseId(a.id)}`] : []),
     ...(a.leases !== undefined ? [`leases [${a.leases.map(formatLeaseId).join(', ')}]`] : []),
+    ...(a.keys !== undefined ? [`keys [${a.keys.join(', ')}]`] : []),
     ...(a.revision !== undefined && a.error === undefined ? [`revision ${a.revision}`] : []),
   ];
   return `${parts.length > 0 ? parts.join(', ') : 'ok'} after ${formatDuration(a.answeredUs - a.sentUs)}`;
@@ -71,6 +72,12 @@ export function answerVerdict(
     const listed = a.leases ?? [];
     if (listed.length !== want.length || listed.some((id, i) => id !== want[i]))
       return fail(`expected [${x.leases.join(', ')}] = [${want.map(formatLeaseId).join(', ')}]`);
+  }
+  if (x.keys !== undefined) {
+    const have = [...(a.keys ?? [])].sort();
+    const want = [...x.keys].sort();
+    if (have.length !== want.length || have.some((k, i) => k !== want[i]))
+      return fail(`expected keys [${want.join(', ')}]`);
   }
   return { pass: true, got };
 }

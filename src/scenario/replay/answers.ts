@@ -15,6 +15,8 @@ export interface AnswerValues {
   /** LeaseLeases: the IDs in the order listed. */
   readonly leases?: readonly bigint[];
   readonly revision?: number;
+  /** TimeToLive: the keys attached (listed only when the request asked for them). */
+  readonly keys?: readonly string[];
 }
 
 export interface Answer extends AnswerValues {

@@ -90,6 +90,7 @@ function describeAnswerAssertion(a: AnswerAssertion): string {
     ...(a.id !== undefined ? [`ID 0x${BigInt.asUintN(64, a.id).toString(16)}`] : []),
     ...(a.lease !== undefined ? [`ID of ${a.lease}`] : []),
     ...(a.leases !== undefined ? [`leases [${a.leases.join(', ')}]`] : []),
+    ...(a.keys !== undefined ? [`keys [${a.keys.join(', ')}]`] : []),
     ...(a.revision !== undefined ? [`revision ${exact(a.revision)}`] : []),
     ...(a.withinUs !== undefined ? [`within ${formatDuration(a.withinUs)}`] : []),
     ...(a.tookUs !== undefined ? [`took ${durationRange(a.tookUs)}`] : []),

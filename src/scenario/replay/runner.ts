@@ -583,6 +583,7 @@ function answerValues(res: CtlResponse): AnswerValues {
     ...('grantedTTL' in res ? { grantedTTL: res.grantedTTL } : {}),
     ...('id' in res ? { id: res.id } : {}),
     ...('ids' in res ? { leases: res.ids } : {}),
+    ...('grantedTTL' in res ? { keys: res.keys } : {}),
     revision: res.header.revision,
   };
 }
