@@ -55,6 +55,12 @@ export class Process {
     return this.sched.after(delay, () => this.deliver(inc, fn));
   }
 
+  /** `after` for request deadlines: one delay used over and over, usually cancelled (Scheduler.deadline). */
+  deadline(delay: Micros, fn: () => void): Timer {
+    const inc = this.incarnation;
+    return this.sched.deadline(delay, () => this.deliver(inc, fn));
+  }
+
   /** Delivers work from outside (a network message, a request) under the same pause and death rules. */
   deliver(inc: number, fn: () => void): void {
     if (inc !== this.incarnation || this.dead) return;

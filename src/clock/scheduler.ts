@@ -1,5 +1,6 @@
 import { POLL_EVERY_EVENTS, RunStopped, type RunGuard } from './run-guard.js';
 import { TimeHeap, type HeapItem } from './time-heap.js';
+import { LaneTimer, TimerLane } from './timer-lane.js';
 import type { Micros } from './time.js';
 
 /** A pending callback on the virtual timeline. Cancelling takes it off the queue at once. */
@@ -16,7 +17,7 @@ class Entry implements Timer, HeapItem {
   constructor(
     readonly time: Micros,
     readonly fn: () => void,
-    private readonly queue: TimeHeap<Entry>,
+    private readonly queue: TimeHeap<Entry | TimerLane>,
   ) {}
   get at(): Micros {
     return this.time;
@@ -34,7 +35,10 @@ class Entry implements Timer, HeapItem {
  * inputs. Time only moves when the scheduler pops an event, never on its own.
  */
 export class Scheduler {
-  private readonly queue = new TimeHeap<Entry>();
+  private readonly queue = new TimeHeap<Entry | TimerLane>();
+  /** One lane per delay used with `deadline`; a lane is in the heap while it holds a timer. */
+  private readonly lanes = new Map<Micros, TimerLane>();
+  private lanesInHeap = 0;
   private current: Micros;
   private executed = 0;
   private guard: RunGuard = {};
@@ -60,7 +64,9 @@ export class Scheduler {
   }
 
   get pending(): number {
-    return this.queue.length;
+    let n = this.queue.length - this.lanesInHeap;
+    for (const lane of this.lanes.values()) n += lane.live;
+    return n;
   }
 
   /** Sets the event budget, poll hook and livelock threshold the run loop enforces from now on. */
@@ -84,26 +90,88 @@ export class Scheduler {
     return this.at(this.current + delay, fn);
   }
 
+  /**
+   * Like `after(delay, fn)`, run in exactly the same order, for timers set over and over with one delay
+   * and mostly cancelled before they fire (request deadlines): they wait in a FIFO per delay, so
+   * setting and cancelling one does not touch the heap.
+   */
+  deadline(delay: Micros, fn: () => void): Timer {
+    if (delay < 0) throw new RangeError(`scheduler: negative delay ${delay}`);
+    if (!Number.isInteger(delay)) throw new RangeError(`scheduler: time must be an integer of µs, got ${delay}`);
+    let lane = this.lanes.get(delay);
+    if (lane === undefined) {
+      lane = new TimerLane(delay);
+      this.lanes.set(delay, lane);
+    }
+    const t = new LaneTimer(this.current + delay, this.queue.takeSeq(), fn, lane);
+    lane.add(t);
+    if (lane.index < 0) this.arm(lane, t);
+    return t;
+  }
+
   /** Time of the next live event, or undefined when nothing is queued. */
   peekTime(): Micros | undefined {
-    return this.queue.peek()?.at;
+    return this.top()?.time;
   }
 
   /** Runs one event. Returns false when the queue is empty. */
   step(): boolean {
-    const e = this.queue.pop();
+    const e = this.top();
     if (e === undefined) return false;
-    if (e.at !== this.burstAt) {
-      this.burstAt = e.at;
+    const at = e.time;
+    if (at !== this.burstAt) {
+      this.burstAt = at;
       this.burst = 0;
     }
     if (++this.burst > this.burstCap)
-      throw new RunStopped('livelock', e.at, this.executed, `more than ${this.burstCap} events at one virtual instant`);
+      throw new RunStopped('livelock', at, this.executed, `more than ${this.burstCap} events at one virtual instant`);
     if (this.executed >= this.nextCheck) this.checkpoint();
-    this.current = e.at;
+    let fn: () => void;
+    if (e instanceof TimerLane) {
+      const t = e.shift();
+      fn = t.fn!;
+      t.fn = undefined;
+      const next = e.front();
+      if (next === undefined) this.disarm(e);
+      else this.rearm(e, next);
+    } else {
+      this.queue.pop();
+      fn = e.fn;
+    }
+    this.current = at;
     this.executed++;
-    e.fn();
+    fn();
     return true;
+  }
+
+  /** The heap's first live event, after moving lanes whose front was cancelled on to their next timer. */
+  private top(): Entry | TimerLane | undefined {
+    for (;;) {
+      const e = this.queue.peek();
+      if (!(e instanceof TimerLane)) return e;
+      const front = e.front();
+      if (front === undefined) this.disarm(e);
+      else if (front.seq === e.seq) return e;
+      else this.rearm(e, front);
+    }
+  }
+
+  private arm(lane: TimerLane, t: LaneTimer): void {
+    lane.time = t.at;
+    lane.seq = t.seq;
+    this.queue.insert(lane);
+    this.lanesInHeap++;
+  }
+
+  private rearm(lane: TimerLane, t: LaneTimer): void {
+    lane.time = t.at;
+    lane.seq = t.seq;
+    this.queue.fix(lane);
+  }
+
+  private disarm(lane: TimerLane): void {
+    this.queue.remove(lane);
+    this.lanesInHeap--;
   }
 
   /** Runs every event due at or before `time`, then leaves the clock at `time`. */
