@@ -1,5 +1,29 @@
+import { QueuedEvent } from './queued-event.js';
 import type { Scheduler, Timer } from './scheduler.js';
 import type { Micros } from './time.js';
+
+/** A timer of one incarnation of a process: fires through `deliver`, so the process rules apply. */
+class ProcessTimer extends QueuedEvent implements Timer {
+  cancelled = false;
+  constructor(
+    private readonly proc: Process,
+    private readonly inc: number,
+    private readonly fn: () => void,
+    private readonly sched: Scheduler,
+  ) {
+    super();
+  }
+  get at(): Micros {
+    return this.time;
+  }
+  fire(): void {
+    this.proc.deliver(this.inc, this.fn);
+  }
+  cancel(): void {
+    this.cancelled = true;
+    this.sched.unpost(this);
+  }
+}
 
 /**
  * One simulated OS process (an etcd member, a client). Its timers run on the shared scheduler, but the
@@ -51,8 +75,10 @@ export class Process {
 
   /** Runs `fn` after `delay` on this process; held while stopped, dropped if the process dies first. */
   after(delay: Micros, fn: () => void): Timer {
-    const inc = this.incarnation;
-    return this.sched.after(delay, () => this.deliver(inc, fn));
+    if (delay < 0) throw new RangeError(`scheduler: negative delay ${delay}`);
+    const t = new ProcessTimer(this, this.incarnation, fn, this.sched);
+    this.sched.post(this.sched.now() + delay, t);
+    return t;
   }
 
   /** `after` for request deadlines: one delay used over and over, usually cancelled (Scheduler.deadline). */

@@ -1,5 +1,6 @@
+import { QueuedEvent } from './queued-event.js';
 import { POLL_EVERY_EVENTS, RunStopped, type RunGuard } from './run-guard.js';
-import { TimeHeap, type HeapItem } from './time-heap.js';
+import { TimeHeap } from './time-heap.js';
 import { LaneTimer, TimerLane } from './timer-lane.js';
 import type { Micros } from './time.js';
 
@@ -10,19 +11,21 @@ export interface Timer {
   readonly cancelled: boolean;
 }
 
-class Entry implements Timer, HeapItem {
+class Entry extends QueuedEvent implements Timer {
   cancelled = false;
-  seq = 0;
-  index = -1;
   constructor(
-    readonly time: Micros,
-    readonly fn: () => void,
-    private readonly queue: TimeHeap<Entry | TimerLane>,
-  ) {}
+    private readonly fn: () => void,
+    private readonly queue: TimeHeap<QueuedEvent | TimerLane>,
+  ) {
+    super();
+  }
   get at(): Micros {
     return this.time;
   }
-  // Removing eagerly keeps the heap to live events: most timers are request deadlines that get cancelled.
+  fire(): void {
+    this.fn();
+  }
+  // Removing eagerly keeps the heap to live events.
   cancel(): void {
     this.cancelled = true;
     this.queue.remove(this);
@@ -35,7 +38,7 @@ class Entry implements Timer, HeapItem {
  * inputs. Time only moves when the scheduler pops an event, never on its own.
  */
 export class Scheduler {
-  private readonly queue = new TimeHeap<Entry | TimerLane>();
+  private readonly queue = new TimeHeap<QueuedEvent | TimerLane>();
   /** One lane per delay used with `deadline`; a lane is in the heap while it holds a timer. */
   private readonly lanes = new Map<Micros, TimerLane>();
   private lanesInHeap = 0;
@@ -78,11 +81,22 @@ export class Scheduler {
   }
 
   at(time: Micros, fn: () => void): Timer {
+    const e = new Entry(fn, this.queue);
+    this.post(time, e);
+    return e;
+  }
+
+  /** Queues an event record to fire at `time`; `unpost` takes it off again (as `Timer.cancel` does). */
+  post(time: Micros, e: QueuedEvent): void {
     if (!Number.isInteger(time)) throw new RangeError(`scheduler: time must be an integer of µs, got ${time}`);
     if (time < this.current) throw new RangeError(`scheduler: cannot schedule in the past (${time} < ${this.current})`);
-    const e = new Entry(time, fn, this.queue);
+    e.time = time;
     this.queue.push(e);
-    return e;
+  }
+
+  /** Takes a posted event off the queue; a no-op once it has fired. */
+  unpost(e: QueuedEvent): void {
+    this.queue.remove(e);
   }
 
   after(delay: Micros, fn: () => void): Timer {
@@ -126,26 +140,27 @@ export class Scheduler {
     if (++this.burst > this.burstCap)
       throw new RunStopped('livelock', at, this.executed, `more than ${this.burstCap} events at one virtual instant`);
     if (this.executed >= this.nextCheck) this.checkpoint();
-    let fn: () => void;
     if (e instanceof TimerLane) {
       const t = e.shift();
-      fn = t.fn!;
+      const fn = t.fn!;
       t.fn = undefined;
       const next = e.front();
       if (next === undefined) this.disarm(e);
       else this.rearm(e, next);
+      this.current = at;
+      this.executed++;
+      fn();
     } else {
       this.queue.pop();
-      fn = e.fn;
+      this.current = at;
+      this.executed++;
+      e.fire();
     }
-    this.current = at;
-    this.executed++;
-    fn();
     return true;
   }
 
   /** The heap's first live event, after moving lanes whose front was cancelled on to their next timer. */
-  private top(): Entry | TimerLane | undefined {
+  private top(): QueuedEvent | TimerLane | undefined {
     for (;;) {
       const e = this.queue.peek();
       if (!(e instanceof TimerLane)) return e;

@@ -1,4 +1,5 @@
 import type { Process } from '../../clock/process.js';
+import { QueuedEvent } from '../../clock/queued-event.js';
 import type { Prng } from '../../clock/prng.js';
 import type { Scheduler } from '../../clock/scheduler.js';
 import type { Micros } from '../../clock/time.js';
@@ -57,15 +58,7 @@ export class Network {
     }
     const jitter = this.config.jitterUs > 0 ? this.prng.int(0, this.config.jitterUs) : 0;
     const at = src.linkTo(dst, this.config.latencyUs).arrival(this.sched.now(), jitter);
-    this.sched.at(at, () => {
-      if (peer && src.group !== dst.group) return;
-      const p = dst.process;
-      if (!p.alive) {
-        if (refused !== undefined) this.send(to, from, kind, refused);
-        return;
-      }
-      p.deliver(p.generation, deliver);
-    });
+    this.sched.post(at, new Packet(this, from, to, src, dst, peer, deliver, refused));
   }
 
   /** Overrides the one-way latency of the link between `a` and `b`, both directions. */
@@ -116,5 +109,31 @@ export class Network {
     const e = this.endpoints.get(name);
     if (e === undefined) throw new Error(`network: unknown endpoint ${name}`);
     return e;
+  }
+}
+
+/** One message on the wire: the scheduler fires it on arrival. */
+class Packet extends QueuedEvent {
+  constructor(
+    private readonly net: Network,
+    private readonly from: string,
+    private readonly to: string,
+    private readonly src: Endpoint,
+    private readonly dst: Endpoint,
+    private readonly peer: boolean,
+    private readonly deliver: () => void,
+    private readonly refused: (() => void) | undefined,
+  ) {
+    super();
+  }
+
+  fire(): void {
+    if (this.peer && this.src.group !== this.dst.group) return;
+    const p = this.dst.process;
+    if (!p.alive) {
+      if (this.refused !== undefined) this.net.send(this.to, this.from, this.peer ? 'peer' : 'client', this.refused);
+      return;
+    }
+    p.deliver(p.generation, this.deliver);
   }
 }
