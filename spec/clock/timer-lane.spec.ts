@@ -1,26 +1,26 @@
-// Deadline lanes against a model: timers set with `deadline` run in exactly the order `after` would give
-// them (time, then the order they were set, mixed with ordinary timers), and cancelled ones never run.
+// Delay lanes against a model: timers set with `after` (a lane per delay) and `at` (the heap) run in one
+// order, time then the order they were set, and cancelled ones never run.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Scheduler, type Timer } from '../../src/clock/scheduler.js';
 import { fcParams } from '../support/fc.js';
 
 type Op =
-  | { op: 'after'; delay: number }
-  | { op: 'deadline'; lane: number }
+  | { op: 'at'; delay: number }
+  | { op: 'after'; lane: number }
   | { op: 'cancel'; pick: number }
   | { op: 'step' }
   | { op: 'nested'; lane: number };
 
-// Two lane delays that collide with the ordinary delays, so ties between lanes and the heap are common.
-const LANE_DELAYS = [3, 5];
+// Few delays, colliding with the absolute times, so ties between lanes and the heap are common.
+const LANE_DELAYS = [0, 3, 5];
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('after' as const), delay: fc.integer({ min: 0, max: 6 }) }) },
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('deadline' as const), lane: fc.integer({ min: 0, max: 1 }) }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('at' as const), delay: fc.integer({ min: 0, max: 6 }) }) },
+  { weight: 4, arbitrary: fc.record({ op: fc.constant('after' as const), lane: fc.integer({ min: 0, max: 2 }) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('cancel' as const), pick: fc.nat() }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constant('step' as const) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('nested' as const), lane: fc.integer({ min: 0, max: 1 }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('nested' as const), lane: fc.integer({ min: 1, max: 2 }) }) },
 );
 
 interface Live {
@@ -29,7 +29,7 @@ interface Live {
   readonly timer: Timer;
 }
 
-describe('Scheduler.deadline', () => {
+describe('Scheduler lanes', () => {
   it('runs lane timers in the order after() would, cancelled ones never, and counts them as pending', () => {
     fc.assert(
       fc.property(fc.array(opArb, { maxLength: 80 }), (ops) => {
@@ -37,22 +37,22 @@ describe('Scheduler.deadline', () => {
         const ran: number[] = [];
         const live: Live[] = [];
         let names = 0;
-        const set = (kind: 'after' | 'deadline', delay: number): void => {
+        const set = (kind: 'at' | 'after', delay: number): void => {
           const name = names++;
           const fire = (): void => void ran.push(name);
-          const timer = kind === 'after' ? sched.after(delay, fire) : sched.deadline(delay, fire);
+          const timer = kind === 'at' ? sched.at(sched.now() + delay, fire) : sched.after(delay, fire);
           live.push({ name, at: sched.now() + delay, timer });
         };
         for (const o of ops) {
-          if (o.op === 'after') set('after', o.delay);
-          else if (o.op === 'deadline') set('deadline', LANE_DELAYS[o.lane]!);
+          if (o.op === 'at') set('at', o.delay);
+          else if (o.op === 'after') set('after', LANE_DELAYS[o.lane]!);
           else if (o.op === 'nested') {
             // A lane timer that sets another timer on its own lane when it fires.
             const name = names++;
             const delay = LANE_DELAYS[o.lane]!;
-            const timer = sched.deadline(delay, () => {
+            const timer = sched.after(delay, () => {
               ran.push(name);
-              set('deadline', delay);
+              set('after', delay);
             });
             live.push({ name, at: sched.now() + delay, timer });
           } else if (o.op === 'cancel' && live.length > 0) {
@@ -88,7 +88,7 @@ describe('Scheduler.deadline', () => {
 
   it('drops a lane from the heap once every timer on it is cancelled', () => {
     const sched = new Scheduler();
-    const timers = Array.from({ length: 5 }, () => sched.deadline(7, () => expect.unreachable()));
+    const timers = Array.from({ length: 5 }, () => sched.after(7, () => expect.unreachable()));
     for (const t of timers) t.cancel();
     expect(sched.pending).toBe(0);
     expect(sched.peekTime()).toBeUndefined();

@@ -75,16 +75,9 @@ export class Process {
 
   /** Runs `fn` after `delay` on this process; held while stopped, dropped if the process dies first. */
   after(delay: Micros, fn: () => void): Timer {
-    if (delay < 0) throw new RangeError(`scheduler: negative delay ${delay}`);
     const t = new ProcessTimer(this, this.incarnation, fn, this.sched);
-    this.sched.post(this.sched.now() + delay, t);
+    this.sched.postAfter(delay, t);
     return t;
-  }
-
-  /** `after` for request deadlines: one delay used over and over, usually cancelled (Scheduler.deadline). */
-  deadline(delay: Micros, fn: () => void): Timer {
-    const inc = this.incarnation;
-    return this.sched.deadline(delay, () => this.deliver(inc, fn));
   }
 
   /** Delivers work from outside (a network message, a request) under the same pause and death rules. */

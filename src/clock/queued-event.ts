@@ -9,6 +9,8 @@ export abstract class QueuedEvent implements HeapItem {
   time: Micros = 0;
   seq = 0;
   index = -1;
+  /** True from posting until it fires or is cancelled. */
+  waiting = false;
 
   abstract fire(): void;
 }

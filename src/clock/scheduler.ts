@@ -1,7 +1,7 @@
 import { QueuedEvent } from './queued-event.js';
 import { POLL_EVERY_EVENTS, RunStopped, type RunGuard } from './run-guard.js';
 import { TimeHeap } from './time-heap.js';
-import { LaneTimer, TimerLane } from './timer-lane.js';
+import { TimerLane } from './timer-lane.js';
 import type { Micros } from './time.js';
 
 /** A pending callback on the virtual timeline. Cancelling takes it off the queue at once. */
@@ -15,7 +15,7 @@ class Entry extends QueuedEvent implements Timer {
   cancelled = false;
   constructor(
     private readonly fn: () => void,
-    private readonly queue: TimeHeap<QueuedEvent | TimerLane>,
+    private readonly sched: Scheduler,
   ) {
     super();
   }
@@ -25,10 +25,9 @@ class Entry extends QueuedEvent implements Timer {
   fire(): void {
     this.fn();
   }
-  // Removing eagerly keeps the heap to live events.
   cancel(): void {
     this.cancelled = true;
-    this.queue.remove(this);
+    this.sched.unpost(this);
   }
 }
 
@@ -39,9 +38,11 @@ class Entry extends QueuedEvent implements Timer {
  */
 export class Scheduler {
   private readonly queue = new TimeHeap<QueuedEvent | TimerLane>();
-  /** One lane per delay used with `deadline`; a lane is in the heap while it holds a timer. */
+  /** Events posted at a delay wait in the lane of that delay; a lane is in the heap while it holds one. */
   private readonly lanes = new Map<Micros, TimerLane>();
   private lanesInHeap = 0;
+  /** Events waiting in lanes (cancelled ones excluded). */
+  private inLanes = 0;
   private current: Micros;
   private executed = 0;
   private guard: RunGuard = {};
@@ -67,9 +68,7 @@ export class Scheduler {
   }
 
   get pending(): number {
-    let n = this.queue.length - this.lanesInHeap;
-    for (const lane of this.lanes.values()) n += lane.live;
-    return n;
+    return this.queue.length - this.lanesInHeap + this.inLanes;
   }
 
   /** Sets the event budget, poll hook and livelock threshold the run loop enforces from now on. */
@@ -81,8 +80,14 @@ export class Scheduler {
   }
 
   at(time: Micros, fn: () => void): Timer {
-    const e = new Entry(fn, this.queue);
+    const e = new Entry(fn, this);
     this.post(time, e);
+    return e;
+  }
+
+  after(delay: Micros, fn: () => void): Timer {
+    const e = new Entry(fn, this);
+    this.postAfter(delay, e);
     return e;
   }
 
@@ -91,36 +96,40 @@ export class Scheduler {
     if (!Number.isInteger(time)) throw new RangeError(`scheduler: time must be an integer of µs, got ${time}`);
     if (time < this.current) throw new RangeError(`scheduler: cannot schedule in the past (${time} < ${this.current})`);
     e.time = time;
+    e.waiting = true;
     this.queue.push(e);
   }
 
-  /** Takes a posted event off the queue; a no-op once it has fired. */
-  unpost(e: QueuedEvent): void {
-    this.queue.remove(e);
-  }
-
-  after(delay: Micros, fn: () => void): Timer {
+  /** `post` at `delay` from now, in the same order; the event waits in the lane of its delay. */
+  postAfter(delay: Micros, e: QueuedEvent): void {
     if (delay < 0) throw new RangeError(`scheduler: negative delay ${delay}`);
-    return this.at(this.current + delay, fn);
-  }
-
-  /**
-   * Like `after(delay, fn)`, run in exactly the same order, for timers set over and over with one delay
-   * and mostly cancelled before they fire (request deadlines): they wait in a FIFO per delay, so
-   * setting and cancelling one does not touch the heap.
-   */
-  deadline(delay: Micros, fn: () => void): Timer {
-    if (delay < 0) throw new RangeError(`scheduler: negative delay ${delay}`);
-    if (!Number.isInteger(delay)) throw new RangeError(`scheduler: time must be an integer of µs, got ${delay}`);
+    if (!Number.isInteger(delay))
+      throw new RangeError(`scheduler: time must be an integer of µs, got ${this.current + delay}`);
     let lane = this.lanes.get(delay);
     if (lane === undefined) {
-      lane = new TimerLane(delay);
+      lane = new TimerLane();
       this.lanes.set(delay, lane);
     }
-    const t = new LaneTimer(this.current + delay, this.queue.takeSeq(), fn, lane);
-    lane.add(t);
-    if (lane.index < 0) this.arm(lane, t);
-    return t;
+    e.time = this.current + delay;
+    e.seq = this.queue.takeSeq();
+    e.waiting = true;
+    lane.add(e);
+    this.inLanes++;
+    if (lane.index < 0) {
+      lane.time = e.time;
+      lane.seq = e.seq;
+      this.queue.insert(lane);
+      this.lanesInHeap++;
+    }
+  }
+
+  /** Takes a posted event off the queue; a no-op once it has fired or been taken off. */
+  unpost(e: QueuedEvent): void {
+    if (!e.waiting) return;
+    e.waiting = false;
+    // In the heap it goes at once; in a lane it is skipped when it reaches the front.
+    if (e.index >= 0) this.queue.remove(e);
+    else this.inLanes--;
   }
 
   /** Time of the next live event, or undefined when nothing is queued. */
@@ -140,22 +149,21 @@ export class Scheduler {
     if (++this.burst > this.burstCap)
       throw new RunStopped('livelock', at, this.executed, `more than ${this.burstCap} events at one virtual instant`);
     if (this.executed >= this.nextCheck) this.checkpoint();
+    let ev: QueuedEvent;
     if (e instanceof TimerLane) {
-      const t = e.shift();
-      const fn = t.fn!;
-      t.fn = undefined;
+      ev = e.shift();
+      this.inLanes--;
       const next = e.front();
       if (next === undefined) this.disarm(e);
       else this.rearm(e, next);
-      this.current = at;
-      this.executed++;
-      fn();
     } else {
       this.queue.pop();
-      this.current = at;
-      this.executed++;
-      e.fire();
+      ev = e;
     }
+    ev.waiting = false;
+    this.current = at;
+    this.executed++;
+    ev.fire();
     return true;
   }
 
@@ -171,16 +179,9 @@ export class Scheduler {
     }
   }
 
-  private arm(lane: TimerLane, t: LaneTimer): void {
-    lane.time = t.at;
-    lane.seq = t.seq;
-    this.queue.insert(lane);
-    this.lanesInHeap++;
-  }
-
-  private rearm(lane: TimerLane, t: LaneTimer): void {
-    lane.time = t.at;
-    lane.seq = t.seq;
+  private rearm(lane: TimerLane, e: QueuedEvent): void {
+    lane.time = e.time;
+    lane.seq = e.seq;
     this.queue.fix(lane);
   }
 

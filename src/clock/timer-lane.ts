@@ -1,72 +1,43 @@
+import type { QueuedEvent } from './queued-event.js';
 import type { HeapItem } from './time-heap.js';
 import type { Micros } from './time.js';
-import type { Timer } from './scheduler.js';
-
-/** One timer of a lane. Its `seq` is taken from the scheduler's heap when it is set, as `at` would. */
-export class LaneTimer implements Timer {
-  cancelled = false;
-  /** Dropped when the timer fires or is cancelled, so a dead timer keeps nothing alive. */
-  fn: (() => void) | undefined;
-
-  constructor(
-    readonly at: Micros,
-    readonly seq: number,
-    fn: () => void,
-    private readonly lane: TimerLane,
-  ) {
-    this.fn = fn;
-  }
-
-  cancel(): void {
-    this.cancelled = true;
-    if (this.fn === undefined) return;
-    this.fn = undefined;
-    this.lane.live--;
-  }
-}
 
 /**
- * Timers that all share one delay (request timeouts): they come due in the order they were set, so a
- * FIFO holds them and only the front one sits in the scheduler's heap, under that timer's own (time,
- * seq), so the run order is exactly the heap's. Cancelling only marks the timer; the scheduler skips
- * cancelled fronts when the lane reaches the top of its heap, which is why most request deadlines,
- * cancelled milliseconds after they are set, cost the heap nothing.
+ * The events set with one delay. Virtual time never goes back, so they come due in the order they were
+ * set: a FIFO holds them and only the lane itself sits in the scheduler's heap, under its front event's
+ * own (time, seq), so the run order is exactly the heap's. A cancelled event is only marked (`waiting`
+ * false) and skipped when it reaches the front. A burst of messages or a crowd of request deadlines,
+ * most cancelled milliseconds later, thus costs one heap entry, not one each.
  */
 export class TimerLane implements HeapItem {
-  /** Due time and sequence of the front timer while the lane is in the heap. */
+  /** Due time and sequence of the front event while the lane is in the heap. */
   time: Micros = 0;
   seq = 0;
   index = -1;
-  /** Timers set and neither fired nor cancelled. */
-  live = 0;
-  private readonly queue: LaneTimer[] = [];
+  private queue: QueuedEvent[] = [];
   private head = 0;
 
-  constructor(readonly delay: Micros) {}
-
-  add(t: LaneTimer): void {
-    this.queue.push(t);
-    this.live++;
+  add(e: QueuedEvent): void {
+    this.queue.push(e);
   }
 
-  /** Drops cancelled timers from the front; returns the first pending one. */
-  front(): LaneTimer | undefined {
+  /** Drops cancelled events from the front; returns the first waiting one. */
+  front(): QueuedEvent | undefined {
     const q = this.queue;
     while (this.head < q.length) {
-      const t = q[this.head]!;
-      if (t.fn !== undefined) return t;
+      const e = q[this.head]!;
+      if (e.waiting) return e;
       this.head++;
     }
     this.compact();
     return undefined;
   }
 
-  /** Takes the front timer, which `front()` has just returned, off the lane. */
-  shift(): LaneTimer {
-    const t = this.queue[this.head++]!;
-    this.live--;
+  /** Takes the front event, which `front()` has just returned, off the lane. */
+  shift(): QueuedEvent {
+    const e = this.queue[this.head++]!;
     this.compact();
-    return t;
+    return e;
   }
 
   private compact(): void {
@@ -75,7 +46,7 @@ export class TimerLane implements HeapItem {
       q.length = 0;
       this.head = 0;
     } else if (this.head >= 1024 && this.head * 2 >= q.length) {
-      q.splice(0, this.head);
+      this.queue = q.slice(this.head);
       this.head = 0;
     }
   }

@@ -57,8 +57,13 @@ export class Network {
       if (this.config.lossProbability > 0 && this.prng.float() < this.config.lossProbability) return;
     }
     const jitter = this.config.jitterUs > 0 ? this.prng.int(0, this.config.jitterUs) : 0;
-    const at = src.linkTo(dst, this.config.latencyUs).arrival(this.sched.now(), jitter);
-    this.sched.post(at, new Packet(this, from, to, src, dst, peer, deliver, refused));
+    const now = this.sched.now();
+    const link = src.linkTo(dst, this.config.latencyUs);
+    const at = link.arrival(now, jitter);
+    const packet = new Packet(this, from, to, src, dst, peer, deliver, refused);
+    // The common case, a packet not held back by jitter or FIFO order, joins its latency's lane.
+    if (at === now + link.latencyUs) this.sched.postAfter(link.latencyUs, packet);
+    else this.sched.post(at, packet);
   }
 
   /** Overrides the one-way latency of the link between `a` and `b`, both directions. */

@@ -12,7 +12,7 @@ export class Deadline {
   private readonly timer: Timer;
 
   constructor(proc: Process, timeout: Micros, onExpire: () => void) {
-    this.timer = proc.deadline(timeout, () => {
+    this.timer = proc.after(timeout, () => {
       if (this.done) return;
       this.done = true;
       onExpire();
