@@ -2,6 +2,11 @@ import { QueuedEvent } from './queued-event.js';
 import type { Scheduler, Timer } from './scheduler.js';
 import type { Micros } from './time.js';
 
+/** Work a process runs, as a record with a method (no closure per message). */
+export interface ProcessTask {
+  run(): void;
+}
+
 /** A timer of one incarnation of a process: fires through `deliver`, so the process rules apply. */
 class ProcessTimer extends QueuedEvent implements Timer {
   cancelled = false;
@@ -78,6 +83,13 @@ export class Process {
     const t = new ProcessTimer(this, this.incarnation, fn, this.sched);
     this.sched.postAfter(delay, t);
     return t;
+  }
+
+  /** `deliver` for work handed over as a record (a network packet) rather than a closure. */
+  deliverTask(inc: number, task: ProcessTask): void {
+    if (inc !== this.incarnation || this.dead) return;
+    if (this.pausedSince !== undefined) this.held.push(() => task.run());
+    else task.run();
   }
 
   /** Delivers work from outside (a network message, a request) under the same pause and death rules. */
