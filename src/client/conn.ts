@@ -12,6 +12,7 @@ import type {
   WatchStream,
 } from '../cluster/server/api.js';
 import { ErrConnClosing } from './errors.js';
+import { SentTimes } from './sent-times.js';
 
 /** What a connection needs from its client. */
 export interface ConnHost {
@@ -53,7 +54,10 @@ interface Attached {
 export class Conn {
   private closedFlag = false;
   private lastHeard: Micros;
+  /** Unanswered unary requests, in the order sent. */
   private readonly pending = new Set<Pending>();
+  /** Unanswered sends of each open keepalive stream. */
+  private readonly streams = new Set<SentTimes>();
   private readonly attached = new Set<Attached>();
   private watchdog: Timer | undefined;
 
@@ -104,13 +108,14 @@ export class Conn {
       this.later(() => handlers.onError(ErrConnClosing));
       return { send: () => {}, close: () => {} };
     }
-    const fifo: Pending[] = [];
+    const sent = new SentTimes();
+    this.streams.add(sent);
     let ended = false;
     const end = (): boolean => {
       if (ended) return false;
       ended = true;
-      for (const p of fifo) this.pending.delete(p);
-      fifo.length = 0;
+      this.streams.delete(sent);
+      sent.clear();
       this.attached.delete(a);
       return true;
     };
@@ -126,8 +131,7 @@ export class Conn {
       onResponse: (r) => {
         if (ended) return;
         this.heard();
-        const p = fifo.shift();
-        if (p !== undefined) this.pending.delete(p);
+        sent.shift();
         handlers.onResponse(r);
       },
       onError: (e) => {
@@ -139,7 +143,8 @@ export class Conn {
     return {
       send: (id) => {
         if (ended) return;
-        fifo.push(this.begin());
+        sent.push(this.host.process.now());
+        this.arm();
         stream.send(id);
       },
       close: () => {
@@ -192,6 +197,7 @@ export class Conn {
     const attached = [...this.attached];
     this.attached.clear();
     this.pending.clear();
+    this.streams.clear();
     for (const a of attached) a.onKilled();
   }
 
@@ -213,10 +219,12 @@ export class Conn {
 
   private deadAt(): Micros | undefined {
     const t = this.host.keepAliveTimeUs;
-    if (t <= 0 || this.closedFlag || this.pending.size === 0) return undefined;
-    // A Set iterates in insertion order: the first entry is the oldest unanswered request.
-    const oldest = this.pending.values().next().value as Pending;
-    return Math.max(this.lastHeard + t + this.host.keepAliveTimeoutUs, oldest.sentAt + t);
+    if (t <= 0 || this.closedFlag) return undefined;
+    // A Set iterates in insertion order: its first entry is the oldest unanswered unary request.
+    let oldest = this.pending.size > 0 ? (this.pending.values().next().value as Pending).sentAt : Infinity;
+    for (const s of this.streams) if (s.size > 0 && s.oldest < oldest) oldest = s.oldest;
+    if (oldest === Infinity) return undefined;
+    return Math.max(this.lastHeard + t + this.host.keepAliveTimeoutUs, oldest + t);
   }
 
   private arm(): void {

@@ -102,7 +102,10 @@ export class KeepAliveChannel {
     this.count++;
     this.last = r;
     this.lastTime = this.now();
-    for (const fn of [...this.responseListeners]) fn(r);
+    // A listener may add listeners: those wait for the next response, hence the copy (none is cheaper).
+    const ls = this.responseListeners;
+    if (ls.length === 1) ls[0]!(r);
+    else if (ls.length > 1) for (const fn of [...ls]) fn(r);
   }
 
   /** @internal closes the channel (Go's `close(ch)`). */

@@ -1,5 +1,5 @@
 import type { Timer } from '../clock/scheduler.js';
-import { MICROS_PER_SECOND, NANOS_PER_MICRO, type Micros } from '../clock/time.js';
+import { MICROS_PER_SECOND, type Micros } from '../clock/time.js';
 import type { KeepAliveResponse, KeepAliveStream, RpcError } from '../cluster/server/api.js';
 import type { Conn } from './conn.js';
 import { DEADLINE_LOOP_US, RETRY_CONN_WAIT_US } from './constants.js';
@@ -31,9 +31,18 @@ export interface KeepAliveOptions {
 
 /** `(TTL × 1 s) / 3` as Go computes it (int64 nanoseconds, truncating), then floored to µs. */
 export function nextKeepAliveDelay(ttlSeconds: number): Micros {
-  const ns = (BigInt(ttlSeconds) * 1_000_000_000n) / 3n;
-  return Number(ns / BigInt(NANOS_PER_MICRO));
+  // Both truncating divisions fold into one: trunc(trunc(ttl × 10⁹ / 3) / 10³) = trunc(ttl × 10⁶ / 3),
+  // exact in doubles while ttl × 10⁶ is a safe integer (every TTL up to MaxLeaseTTL is).
+  const us = ttlSeconds * 1_000_000;
+  if (Number.isSafeInteger(us)) return (us - (us % 3)) / 3;
+  return Number((BigInt(ttlSeconds) * 1_000_000_000n) / 3n / 1_000n);
 }
+
+/** The keepalive map's key: the lease ID as a number when that is exact (V8 hashes a bigint slowly). */
+const key = (id: bigint): number | bigint => {
+  const n = Number(id);
+  return Number.isSafeInteger(n) ? n : id;
+};
 
 const byId = (a: KeepAliveState, b: KeepAliveState): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -69,7 +78,7 @@ const byId = (a: KeepAliveState, b: KeepAliveState): number => (a.id < b.id ? -1
  * later cancel may close another caller's channel.
  */
 export class LeaseKeepAlive {
-  private readonly keepAlives = new Map<bigint, KeepAliveState>();
+  private readonly keepAlives = new Map<number | bigint, KeepAliveState>();
   private sortedCache: KeepAliveState[] | undefined;
   private started = false;
   /** `l.donec` closed: the receive loop exited (the client was closed). */
@@ -102,7 +111,7 @@ export class LeaseKeepAlive {
     }
     if (tracer.on) tracer.emit('client-keepalive-start', id, { requireLeader: ch.requireLeader });
     const now = process.now();
-    let ka = this.keepAlives.get(id);
+    let ka = this.keepAlives.get(key(id));
     if (ka === undefined) {
       ka = {
         id,
@@ -112,7 +121,7 @@ export class LeaseKeepAlive {
         nextKeepAlive: now - 1,
         done: false,
       };
-      this.keepAlives.set(id, ka);
+      this.keepAlives.set(key(id), ka);
       this.sortedCache = undefined;
     } else {
       ka.chs.push(ch);
@@ -129,7 +138,7 @@ export class LeaseKeepAlive {
 
   /** lease.go `Unexpired`: a keepalive exists for the lease and its deadline is still ahead. */
   unexpired(id: bigint): boolean {
-    const ka = this.keepAlives.get(id);
+    const ka = this.keepAlives.get(key(id));
     return ka !== undefined && ka.deadline > this.core.process.now();
   }
 
@@ -197,10 +206,10 @@ export class LeaseKeepAlive {
   private recvKeepAlive(r: KeepAliveResponse): void {
     const { tracer, process } = this.core;
     if (tracer.on) tracer.emit('client-keepalive-recv', r.id, { ttl: r.ttl });
-    const ka = this.keepAlives.get(r.id);
+    const ka = this.keepAlives.get(key(r.id));
     if (ka === undefined) return;
     if (r.ttl <= 0) {
-      this.keepAlives.delete(r.id);
+      this.keepAlives.delete(key(r.id));
       this.sortedCache = undefined;
       this.closeKa(ka, 'ttl<=0');
       return;
@@ -209,7 +218,9 @@ export class LeaseKeepAlive {
     ka.deadline = now + r.ttl * MICROS_PER_SECOND;
     // Go advances nextKeepAlive inside the loop over channels: with none left, it does not move.
     if (ka.chs.length > 0) ka.nextKeepAlive = now + nextKeepAliveDelay(r.ttl);
-    for (const ch of [...ka.chs]) ch.deliver(r);
+    // A delivery may cancel a channel (splicing chs): iterate a copy, needless when there is one.
+    if (ka.chs.length === 1) ka.chs[0]!.deliver(r);
+    else for (const ch of [...ka.chs]) ch.deliver(r);
   }
 
   // --- send loop ----------------------------------------------------------------------------------
@@ -238,7 +249,7 @@ export class LeaseKeepAlive {
     const now = this.core.process.now();
     for (const ka of this.sorted()) {
       if (ka.deadline < now) {
-        this.keepAlives.delete(ka.id);
+        this.keepAlives.delete(key(ka.id));
         this.sortedCache = undefined;
         this.closeKa(ka, 'deadline');
       }
@@ -261,7 +272,7 @@ export class LeaseKeepAlive {
     ctx.cancelled = true;
     const own = ctxOwner.get(ctx);
     if (this.halted || own === undefined || own.done) return; // l.donec or ka.donec closed first
-    const ka = this.keepAlives.get(ch.id);
+    const ka = this.keepAlives.get(key(ch.id));
     if (ka === undefined) return;
     const i = ka.ctxs.indexOf(ctx);
     if (i >= 0) {
@@ -270,7 +281,7 @@ export class LeaseKeepAlive {
       ka.chs.splice(i, 1);
     }
     if (ka.chs.length === 0) {
-      this.keepAlives.delete(ch.id);
+      this.keepAlives.delete(key(ch.id));
       this.sortedCache = undefined;
     }
   }

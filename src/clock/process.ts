@@ -1,5 +1,34 @@
+import { QueuedEvent } from './queued-event.js';
 import type { Scheduler, Timer } from './scheduler.js';
 import type { Micros } from './time.js';
+
+/** Work a process runs, as a record with a method (no closure per message). */
+export interface ProcessTask {
+  run(): void;
+}
+
+/** A timer of one incarnation of a process: fires through `deliver`, so the process rules apply. */
+class ProcessTimer extends QueuedEvent implements Timer {
+  cancelled = false;
+  constructor(
+    private readonly proc: Process,
+    private readonly inc: number,
+    private readonly fn: () => void,
+    private readonly sched: Scheduler,
+  ) {
+    super();
+  }
+  get at(): Micros {
+    return this.time;
+  }
+  fire(): void {
+    this.proc.deliver(this.inc, this.fn);
+  }
+  cancel(): void {
+    this.cancelled = true;
+    this.sched.unpost(this);
+  }
+}
 
 /**
  * One simulated OS process (an etcd member, a client). Its timers run on the shared scheduler, but the
@@ -51,8 +80,16 @@ export class Process {
 
   /** Runs `fn` after `delay` on this process; held while stopped, dropped if the process dies first. */
   after(delay: Micros, fn: () => void): Timer {
-    const inc = this.incarnation;
-    return this.sched.after(delay, () => this.deliver(inc, fn));
+    const t = new ProcessTimer(this, this.incarnation, fn, this.sched);
+    this.sched.postAfter(delay, t);
+    return t;
+  }
+
+  /** `deliver` for work handed over as a record (a network packet) rather than a closure. */
+  deliverTask(inc: number, task: ProcessTask): void {
+    if (inc !== this.incarnation || this.dead) return;
+    if (this.pausedSince !== undefined) this.held.push(() => task.run());
+    else task.run();
   }
 
   /** Delivers work from outside (a network message, a request) under the same pause and death rules. */

@@ -1,5 +1,7 @@
+import { QueuedEvent } from './queued-event.js';
 import { POLL_EVERY_EVENTS, RunStopped, type RunGuard } from './run-guard.js';
-import { TimeHeap, type HeapItem } from './time-heap.js';
+import { TimeHeap } from './time-heap.js';
+import { TimerLane } from './timer-lane.js';
 import type { Micros } from './time.js';
 
 /** A pending callback on the virtual timeline. Cancelling takes it off the queue at once. */
@@ -9,22 +11,23 @@ export interface Timer {
   readonly cancelled: boolean;
 }
 
-class Entry implements Timer, HeapItem {
+class Entry extends QueuedEvent implements Timer {
   cancelled = false;
-  seq = 0;
-  index = -1;
   constructor(
-    readonly time: Micros,
-    readonly fn: () => void,
-    private readonly queue: TimeHeap<Entry>,
-  ) {}
+    private readonly fn: () => void,
+    private readonly sched: Scheduler,
+  ) {
+    super();
+  }
   get at(): Micros {
     return this.time;
   }
-  // Removing eagerly keeps the heap to live events: most timers are request deadlines that get cancelled.
+  fire(): void {
+    this.fn();
+  }
   cancel(): void {
     this.cancelled = true;
-    this.queue.remove(this);
+    this.sched.unpost(this);
   }
 }
 
@@ -34,7 +37,12 @@ class Entry implements Timer, HeapItem {
  * inputs. Time only moves when the scheduler pops an event, never on its own.
  */
 export class Scheduler {
-  private readonly queue = new TimeHeap<Entry>();
+  private readonly queue = new TimeHeap<QueuedEvent | TimerLane>();
+  /** Events posted at a delay wait in the lane of that delay; a lane is in the heap while it holds one. */
+  private readonly lanes = new Map<Micros, TimerLane>();
+  private lanesInHeap = 0;
+  /** Events waiting in lanes (cancelled ones excluded). */
+  private inLanes = 0;
   private current: Micros;
   private executed = 0;
   private guard: RunGuard = {};
@@ -60,7 +68,7 @@ export class Scheduler {
   }
 
   get pending(): number {
-    return this.queue.length;
+    return this.queue.length - this.lanesInHeap + this.inLanes;
   }
 
   /** Sets the event budget, poll hook and livelock threshold the run loop enforces from now on. */
@@ -72,38 +80,114 @@ export class Scheduler {
   }
 
   at(time: Micros, fn: () => void): Timer {
-    if (!Number.isInteger(time)) throw new RangeError(`scheduler: time must be an integer of µs, got ${time}`);
-    if (time < this.current) throw new RangeError(`scheduler: cannot schedule in the past (${time} < ${this.current})`);
-    const e = new Entry(time, fn, this.queue);
-    this.queue.push(e);
+    const e = new Entry(fn, this);
+    this.post(time, e);
     return e;
   }
 
   after(delay: Micros, fn: () => void): Timer {
+    const e = new Entry(fn, this);
+    this.postAfter(delay, e);
+    return e;
+  }
+
+  /** Queues an event record to fire at `time`; `unpost` takes it off again (as `Timer.cancel` does). */
+  post(time: Micros, e: QueuedEvent): void {
+    if (!Number.isInteger(time)) throw new RangeError(`scheduler: time must be an integer of µs, got ${time}`);
+    if (time < this.current) throw new RangeError(`scheduler: cannot schedule in the past (${time} < ${this.current})`);
+    e.time = time;
+    e.waiting = true;
+    this.queue.push(e);
+  }
+
+  /** `post` at `delay` from now, in the same order; the event waits in the lane of its delay. */
+  postAfter(delay: Micros, e: QueuedEvent): void {
     if (delay < 0) throw new RangeError(`scheduler: negative delay ${delay}`);
-    return this.at(this.current + delay, fn);
+    if (!Number.isInteger(delay))
+      throw new RangeError(`scheduler: time must be an integer of µs, got ${this.current + delay}`);
+    let lane = this.lanes.get(delay);
+    if (lane === undefined) {
+      lane = new TimerLane();
+      this.lanes.set(delay, lane);
+    }
+    e.time = this.current + delay;
+    e.seq = this.queue.takeSeq();
+    e.waiting = true;
+    lane.add(e);
+    this.inLanes++;
+    if (lane.index < 0) {
+      lane.time = e.time;
+      lane.seq = e.seq;
+      this.queue.insert(lane);
+      this.lanesInHeap++;
+    }
+  }
+
+  /** Takes a posted event off the queue; a no-op once it has fired or been taken off. */
+  unpost(e: QueuedEvent): void {
+    if (!e.waiting) return;
+    e.waiting = false;
+    // In the heap it goes at once; in a lane it is skipped when it reaches the front.
+    if (e.index >= 0) this.queue.remove(e);
+    else this.inLanes--;
   }
 
   /** Time of the next live event, or undefined when nothing is queued. */
   peekTime(): Micros | undefined {
-    return this.queue.peek()?.at;
+    return this.top()?.time;
   }
 
   /** Runs one event. Returns false when the queue is empty. */
   step(): boolean {
-    const e = this.queue.pop();
+    const e = this.top();
     if (e === undefined) return false;
-    if (e.at !== this.burstAt) {
-      this.burstAt = e.at;
+    const at = e.time;
+    if (at !== this.burstAt) {
+      this.burstAt = at;
       this.burst = 0;
     }
     if (++this.burst > this.burstCap)
-      throw new RunStopped('livelock', e.at, this.executed, `more than ${this.burstCap} events at one virtual instant`);
+      throw new RunStopped('livelock', at, this.executed, `more than ${this.burstCap} events at one virtual instant`);
     if (this.executed >= this.nextCheck) this.checkpoint();
-    this.current = e.at;
+    let ev: QueuedEvent;
+    if (e instanceof TimerLane) {
+      ev = e.shift();
+      this.inLanes--;
+      const next = e.front();
+      if (next === undefined) this.disarm(e);
+      else this.rearm(e, next);
+    } else {
+      this.queue.pop();
+      ev = e;
+    }
+    ev.waiting = false;
+    this.current = at;
     this.executed++;
-    e.fn();
+    ev.fire();
     return true;
+  }
+
+  /** The heap's first live event, after moving lanes whose front was cancelled on to their next timer. */
+  private top(): QueuedEvent | TimerLane | undefined {
+    for (;;) {
+      const e = this.queue.peek();
+      if (!(e instanceof TimerLane)) return e;
+      const front = e.front();
+      if (front === undefined) this.disarm(e);
+      else if (front.seq === e.seq) return e;
+      else this.rearm(e, front);
+    }
+  }
+
+  private rearm(lane: TimerLane, e: QueuedEvent): void {
+    lane.time = e.time;
+    lane.seq = e.seq;
+    this.queue.fix(lane);
+  }
+
+  private disarm(lane: TimerLane): void {
+    this.queue.remove(lane);
+    this.lanesInHeap--;
   }
 
   /** Runs every event due at or before `time`, then leaves the clock at `time`. */

@@ -36,6 +36,16 @@ export class TimeHeap<T extends HeapItem> {
 
   push(e: T): void {
     e.seq = this.nextSeq++;
+    this.insert(e);
+  }
+
+  /** Takes the next insertion sequence for an item that will enter the heap later (see `insert`). */
+  takeSeq(): number {
+    return this.nextSeq++;
+  }
+
+  /** Pushes an item that already carries its sequence (from `takeSeq`), keeping it. */
+  insert(e: T): void {
     e.index = this.arr.length;
     this.arr.push(e);
     this.up(e.index);

@@ -4,13 +4,14 @@ import { Scheduler } from '../clock/scheduler.js';
 import type { Micros } from '../clock/time.js';
 import { Marks } from '../trace/marks.js';
 import { Trace, type TraceFields, type TraceKind } from '../trace/trace.js';
-import { Network } from './network/network.js';
+import { Network, Packet, type PacketHandler } from './network/network.js';
 import { RaftTransport } from './raft/transport.js';
 import type {
   ClientRequest,
   ClientResponse,
   ClusterTransport,
   KeepAliveHandlers,
+  KeepAliveResponse,
   KeepAliveStream,
   RpcError,
   WatchHandlers,
@@ -291,33 +292,7 @@ class ClientTransport implements ClusterTransport {
   }
 
   openKeepAlive(to: string, handlers: KeepAliveHandlers): KeepAliveStream {
-    let server: KeepAliveServerStream | undefined;
-    let closed = false;
-    const pending: bigint[] = [];
-    this.toMember(
-      to,
-      (s) => {
-        if (closed) return;
-        server = new KeepAliveServerStream(
-          s,
-          (r) => this.toClient(to, () => !closed && handlers.onResponse(r)),
-          (e) => this.toClient(to, () => !closed && handlers.onError(e)),
-        );
-        for (const id of pending.splice(0)) server.recv(id);
-      },
-      () => !closed && handlers.onError(connectionRefused),
-    );
-    return {
-      send: (id) =>
-        this.toMember(to, () => {
-          if (server === undefined) pending.push(id);
-          else server.recv(id);
-        }),
-      close: () => {
-        closed = true;
-        this.toMember(to, () => server?.cancel());
-      },
-    };
+    return new ClientKeepAliveStream(this.cluster, this.client, to, handlers);
   }
 
   watch(
@@ -362,5 +337,74 @@ class ClientTransport implements ClusterTransport {
         this.toMember(to, () => cancel?.());
       },
     };
+  }
+}
+
+const REQUEST = 0;
+const RESPONSE = 1;
+
+/**
+ * The client's end of one LeaseKeepAlive stream. Requests sent before the server end exists (the open
+ * is still on the wire) wait for it. Requests (tag REQUEST, the lease ID) and responses (RESPONSE)
+ * travel as packets this stream handles, with no closure per message.
+ */
+class ClientKeepAliveStream implements KeepAliveStream, PacketHandler {
+  private server: KeepAliveServerStream | undefined;
+  private closed = false;
+  private readonly pending: bigint[] = [];
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly client: string,
+    private readonly to: string,
+    private readonly handlers: KeepAliveHandlers,
+  ) {
+    cluster.network.send(
+      client,
+      to,
+      'client',
+      () => {
+        const s = cluster.server(to);
+        if (s !== undefined) this.open(s);
+      },
+      () => !this.closed && handlers.onError(connectionRefused),
+    );
+  }
+
+  send(id: bigint): void {
+    this.cluster.network.transmit(this.client, this.to, 'client', new Packet(this, REQUEST, id));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.cluster.network.send(this.client, this.to, 'client', () => {
+      if (this.cluster.server(this.to) !== undefined) this.server?.cancel();
+    });
+  }
+
+  deliver(p: Packet): void {
+    if (p.tag === RESPONSE) {
+      if (!this.closed) this.handlers.onResponse(p.arg as KeepAliveResponse);
+      return;
+    }
+    // A request reaches only a running member.
+    if (this.cluster.server(this.to) === undefined) return;
+    const id = p.arg as bigint;
+    if (this.server === undefined) this.pending.push(id);
+    else this.server.recv(id);
+  }
+
+  /** Neither kind is answered when it meets a dead process. */
+  refused(): void {}
+
+  private open(s: EtcdServer): void {
+    if (this.closed) return;
+    const net = this.cluster.network;
+    this.server = new KeepAliveServerStream(
+      s,
+      (r) => net.transmit(this.to, this.client, 'client', new Packet(this, RESPONSE, r)),
+      (e) => net.send(this.to, this.client, 'client', () => !this.closed && this.handlers.onError(e)),
+    );
+    for (const id of this.pending.splice(0)) this.server.recv(id);
   }
 }

@@ -1,4 +1,5 @@
-import type { Process } from '../../clock/process.js';
+import type { Process, ProcessTask } from '../../clock/process.js';
+import { QueuedEvent } from '../../clock/queued-event.js';
 import type { Prng } from '../../clock/prng.js';
 import type { Scheduler } from '../../clock/scheduler.js';
 import type { Micros } from '../../clock/time.js';
@@ -48,6 +49,11 @@ export class Network {
    * from the host would: a stopped process still accepts connections, a killed one does not.
    */
   send(from: string, to: string, kind: TrafficKind, deliver: () => void, refused?: () => void): void {
+    this.transmit(from, to, kind, new Packet(CLOSURES, 0, deliver, refused));
+  }
+
+  /** `send` for a message as a packet record: its handler is told of its arrival or refusal. */
+  transmit(from: string, to: string, kind: TrafficKind, packet: Packet): void {
     const src = this.endpoint(from);
     const dst = this.endpoint(to);
     const peer = kind === 'peer';
@@ -56,16 +62,18 @@ export class Network {
       if (this.config.lossProbability > 0 && this.prng.float() < this.config.lossProbability) return;
     }
     const jitter = this.config.jitterUs > 0 ? this.prng.int(0, this.config.jitterUs) : 0;
-    const at = src.linkTo(dst, this.config.latencyUs).arrival(this.sched.now(), jitter);
-    this.sched.at(at, () => {
-      if (peer && src.group !== dst.group) return;
-      const p = dst.process;
-      if (!p.alive) {
-        if (refused !== undefined) this.send(to, from, kind, refused);
-        return;
-      }
-      p.deliver(p.generation, deliver);
-    });
+    const now = this.sched.now();
+    const link = src.linkTo(dst, this.config.latencyUs);
+    const at = link.arrival(now, jitter);
+    packet.net = this;
+    packet.from = from;
+    packet.to = to;
+    packet.src = src;
+    packet.dst = dst;
+    packet.peer = peer;
+    // The common case, a packet not held back by jitter or FIFO order, joins its latency's lane.
+    if (at === now + link.latencyUs) this.sched.postAfter(link.latencyUs, packet);
+    else this.sched.post(at, packet);
   }
 
   /** Overrides the one-way latency of the link between `a` and `b`, both directions. */
@@ -118,3 +126,60 @@ export class Network {
     return e;
   }
 }
+
+/**
+ * Who handles a kind of message: `deliver` runs on the receiver's process when the packet arrives,
+ * `refused` at arrival when the receiver's process is dead (as a TCP reset would be noticed).
+ */
+export interface PacketHandler {
+  deliver(p: Packet): void;
+  refused(p: Packet): void;
+}
+
+/**
+ * One message on the wire; the scheduler fires it on arrival. One class for every message, so the
+ * scheduler's and the network's field accesses stay monomorphic: what the message is lives in
+ * `tag` and `arg` (and `extra`), read by its handler. `Network.transmit` fills in the routing fields.
+ */
+export class Packet extends QueuedEvent implements ProcessTask {
+  net: Network | undefined;
+  from = '';
+  to = '';
+  src: Endpoint | undefined;
+  dst: Endpoint | undefined;
+  peer = false;
+
+  constructor(
+    readonly handler: PacketHandler,
+    readonly tag: number,
+    readonly arg: unknown,
+    readonly extra?: unknown,
+  ) {
+    super();
+  }
+
+  fire(): void {
+    const dst = this.dst!;
+    if (this.peer && this.src!.group !== dst.group) return;
+    const p = dst.process;
+    if (!p.alive) return this.handler.refused(this);
+    p.deliverTask(p.generation, this);
+  }
+
+  run(): void {
+    this.handler.deliver(this);
+  }
+
+  /** Sends `reply` back the way this packet came (a refusal, a response). */
+  answer(reply: Packet): void {
+    this.net!.transmit(this.to, this.from, this.peer ? 'peer' : 'client', reply);
+  }
+}
+
+/** `Network.send`'s messages: `arg` is the delivery closure, `extra` the refusal one. */
+const CLOSURES: PacketHandler = {
+  deliver: (p) => (p.arg as () => void)(),
+  refused: (p) => {
+    if (p.extra !== undefined) p.answer(new Packet(CLOSURES, 0, p.extra));
+  },
+};

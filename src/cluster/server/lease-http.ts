@@ -1,6 +1,7 @@
 import { ErrLeaseNotFound, ErrNotPrimary } from '../../lessor/errors.js';
 import type { RenewOutcome } from '../../lessor/lessor.js';
 import { ErrLeaseHTTPTimeout, type AnyServerError } from './errors.js';
+import { Packet, type PacketHandler } from '../network/network.js';
 import type { EtcdServer } from './etcd-server.js';
 
 /** leasehttp's answers, as status codes: the forwarding member maps them back to errors. */
@@ -90,19 +91,31 @@ export function peerCall<R>(
   handler: (remote: EtcdServer, respond: (r: R) => void) => void,
   cb: (r: R | typeof CONNECTION_REFUSED) => void,
 ): void {
-  const net = from.network;
-  const back = (r: R | typeof CONNECTION_REFUSED): void => {
-    if (!from.stopped) cb(r);
-  };
-  net.send(
-    from.name,
-    to,
-    'peer',
-    () => {
-      const remote = from.registry(to);
-      if (remote === undefined || remote.stopped) return;
-      handler(remote, (r) => net.send(to, from.name, 'peer', () => back(r)));
-    },
-    () => back(CONNECTION_REFUSED),
-  );
+  from.network.transmit(from.name, to, 'peer', new Packet(new PeerCall(from, handler, cb), REQUEST, undefined));
+}
+
+const REQUEST = 0;
+const REPLY = 1;
+
+/** One call's request and reply packets (tags REQUEST and REPLY). */
+class PeerCall<R> implements PacketHandler {
+  constructor(
+    private readonly caller: EtcdServer,
+    private readonly handler: (remote: EtcdServer, respond: (r: R) => void) => void,
+    private readonly cb: (r: R | typeof CONNECTION_REFUSED) => void,
+  ) {}
+
+  deliver(p: Packet): void {
+    if (p.tag === REPLY) {
+      if (!this.caller.stopped) this.cb(p.arg as R | typeof CONNECTION_REFUSED);
+      return;
+    }
+    const remote = this.caller.registry(p.to);
+    if (remote === undefined || remote.stopped) return;
+    this.handler(remote, (r) => p.answer(new Packet(this, REPLY, r)));
+  }
+
+  refused(p: Packet): void {
+    if (p.tag === REQUEST) p.answer(new Packet(this, REPLY, CONNECTION_REFUSED));
+  }
 }

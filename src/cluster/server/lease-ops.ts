@@ -46,50 +46,129 @@ function renewLocally(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => vo
 }
 
 function forwardRenew(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void): void {
-  forwardToLeader<RenewHTTPResult | typeof CONNECTION_REFUSED, LeaseRenewResult>(
-    s,
-    s.config.profile.forwardRenewThrottleMs * 1000,
-    (leader, reply) => peerCall(s, leader, (remote, respond) => serveRenewHTTP(remote, id, respond), reply),
-    (r) => (r.status === 200 ? { ttl: r.ttl } : r.status === 404 ? { ttl: -1, err: ErrLeaseNotFound } : undefined),
-    (err) => cb({ ttl: -1, err }),
-    cb,
-  );
+  new RenewForward(s, id, cb).round();
 }
+
+type RenewReply = RenewHTTPResult | typeof CONNECTION_REFUSED;
 
 /**
  * The forwarding loop both LeaseRenew and LeaseTimeToLive run on a non-leader: wait for a leader, call
  * it, stop on a final answer, otherwise pause and go again, all within ReqTimeout. When the context
- * ends while waiting for a leader the answer is ErrNoLeader, otherwise ErrTimeout (as in etcd).
+ * ends while waiting for a leader the answer is ErrNoLeader, otherwise ErrTimeout (as in etcd). One
+ * object per request holds the loop's state, rather than a closure per round.
  */
-function forwardToLeader<R, T>(
-  s: EtcdServer,
-  pauseUs: number,
-  call: (leader: string, reply: (r: R) => void) => void,
-  final: (r: R) => T | undefined,
-  fail: (err: AnyServerError) => void,
-  ok: (t: T) => void,
-): void {
-  let waitingForLeader = false;
-  const d = new Deadline(s.proc, s.timings.reqTimeoutUs, () => fail(waitingForLeader ? ErrNoLeader : ErrTimeout));
-  const round = (): void => {
-    if (!d.open) return;
+abstract class ForwardLoop<R, T> {
+  private waitingForLeader = false;
+  private started = 0;
+  private readonly d: Deadline;
+  private readonly again = (): void => this.round();
+  private readonly reply = (r: R): void => this.onReply(r);
+
+  constructor(
+    protected readonly s: EtcdServer,
+    private readonly pauseUs: number,
+  ) {
+    this.d = new Deadline(s.proc, s.timings.reqTimeoutUs, () =>
+      this.fail(this.waitingForLeader ? ErrNoLeader : ErrTimeout),
+    );
+  }
+
+  /** Calls the leader; `reply` gets its answer. */
+  protected abstract call(leader: string, reply: (r: R) => void): void;
+  /** The answer to return, or undefined to go round again. */
+  protected abstract final(r: R): T | undefined;
+  protected abstract fail(err: AnyServerError): void;
+  protected abstract ok(t: T): void;
+
+  round(): void {
+    const s = this.s;
+    if (!this.d.open) return;
     const leader = s.leader();
     if (leader === undefined) {
       // waitLeader: look again after an election timeout.
-      waitingForLeader = true;
-      s.proc.after(s.timings.electionTimeoutUs, round);
+      this.waitingForLeader = true;
+      s.proc.after(s.timings.electionTimeoutUs, this.again);
       return;
     }
-    waitingForLeader = false;
-    const started = s.proc.now();
-    call(leader, (r) => {
-      if (!d.open) return;
-      const t = final(r);
-      if (t !== undefined) return d.settle() && ok(t);
-      s.proc.after(Math.max(pauseUs, MIN_ROUND_US - (s.proc.now() - started), 0), round);
-    });
-  };
-  round();
+    this.waitingForLeader = false;
+    this.started = s.proc.now();
+    this.call(leader, this.reply);
+  }
+
+  private onReply(r: R): void {
+    if (!this.d.open) return;
+    const t = this.final(r);
+    if (t !== undefined) {
+      if (this.d.settle()) this.ok(t);
+      return;
+    }
+    const s = this.s;
+    s.proc.after(Math.max(this.pauseUs, MIN_ROUND_US - (s.proc.now() - this.started), 0), this.again);
+  }
+}
+
+/** LeaseRenew's loop: POST /leases, 50 ms apart in 3.5, back to back in 3.4. */
+class RenewForward extends ForwardLoop<RenewReply, LeaseRenewResult> {
+  private readonly serve = (remote: EtcdServer, respond: (r: RenewHTTPResult) => void): void =>
+    serveRenewHTTP(remote, this.id, respond);
+
+  constructor(
+    s: EtcdServer,
+    private readonly id: bigint,
+    private readonly cb: (r: LeaseRenewResult) => void,
+  ) {
+    super(s, s.config.profile.forwardRenewThrottleMs * 1000);
+  }
+
+  protected call(leader: string, reply: (r: RenewReply) => void): void {
+    peerCall(this.s, leader, this.serve, reply);
+  }
+
+  protected final(r: RenewReply): LeaseRenewResult | undefined {
+    return r.status === 200 ? { ttl: r.ttl } : r.status === 404 ? { ttl: -1, err: ErrLeaseNotFound } : undefined;
+  }
+
+  protected fail(err: AnyServerError): void {
+    this.cb({ ttl: -1, err });
+  }
+
+  protected ok(t: LeaseRenewResult): void {
+    this.cb(t);
+  }
+}
+
+type TimeToLiveReply = TimeToLiveHTTPResult | typeof CONNECTION_REFUSED;
+
+/** LeaseTimeToLive's loop: POST /leases/internal with no pause. */
+class TimeToLiveForward extends ForwardLoop<TimeToLiveReply, TimeToLiveResult> {
+  constructor(
+    s: EtcdServer,
+    private readonly id: bigint,
+    private readonly keys: boolean,
+    private readonly cb: (r: TimeToLiveResult) => void,
+  ) {
+    super(s, 0);
+  }
+
+  protected call(leader: string, reply: (r: TimeToLiveReply) => void): void {
+    peerCall(this.s, leader, (remote, respond) => serveTimeToLiveHTTP(remote, this.id, this.keys, respond), reply);
+  }
+
+  protected final(r: TimeToLiveReply): TimeToLiveResult | undefined {
+    return r.status === 200
+      ? { ok: true, body: r.body }
+      : r.status === 404
+        ? { ok: false, err: ErrLeaseNotFound }
+        : undefined;
+  }
+
+  protected fail(err: AnyServerError): void {
+    this.cb({ ok: false, err });
+  }
+
+  protected ok(t: TimeToLiveResult): void {
+    this.cb(t);
+  }
 }
 
 export type TimeToLiveResult =
@@ -109,19 +188,7 @@ export function leaseTimeToLive(s: EtcdServer, id: bigint, keys: boolean, cb: (r
     );
   }
   if (s.isLeader()) return timeToLiveOnLeader(s, id, keys, cb);
-  forwardToLeader<TimeToLiveHTTPResult | typeof CONNECTION_REFUSED, TimeToLiveResult>(
-    s,
-    0,
-    (leader, reply) => peerCall(s, leader, (remote, respond) => serveTimeToLiveHTTP(remote, id, keys, respond), reply),
-    (r) =>
-      r.status === 200
-        ? { ok: true, body: r.body }
-        : r.status === 404
-          ? { ok: false, err: ErrLeaseNotFound }
-          : undefined,
-    (err) => cb({ ok: false, err }),
-    cb,
-  );
+  new TimeToLiveForward(s, id, keys, cb).round();
 }
 
 function timeToLiveOnLeader(s: EtcdServer, id: bigint, keys: boolean, cb: (r: TimeToLiveResult) => void): void {
