@@ -3,7 +3,8 @@
 // steps left after the model's checks, the mean virtual time per run, where the CPU time goes
 // (generating, drafting the scenario, replaying it, the monitors: the wall-clock monitor replays the runs
 // that jump clocks and were late somewhere), and the process's memory after 1,000 runs and at the end.
-// CAMPAIGN_RUNS=100000 is the long memory run: RSS at the end should stay within 1.5x of RSS at 1,000.
+// CAMPAIGN_RUNS=100000 is the long memory run: RSS at the end should stay within 1.5x of RSS at 1,000;
+// CAMPAIGN_SAMPLE_EVERY=N also prints the memory figures every N runs on stderr, to watch it go.
 import fc from 'fast-check';
 import { MICROS_PER_SECOND } from '../src/clock/time.js';
 import {
@@ -26,6 +27,7 @@ const STEPS = 50;
 const TAIL_US = 8 * MICROS_PER_SECOND;
 const EARLY_SAMPLE = 1000;
 const MIB = 1024 * 1024;
+const SAMPLE_EVERY = Number(process.env.CAMPAIGN_SAMPLE_EVERY ?? 0);
 
 /**
  * Calls `each` on `runs` runs of exactly STEPS generated commands (a command whose model check fails is
@@ -81,6 +83,10 @@ export function campaignBench(runs = Number(process.env.CAMPAIGN_RUNS ?? 300), s
     steps += d.steps.length;
     virtualUs += scenario.durationUs;
     if (++done === EARLY_SAMPLE) early = process.memoryUsage();
+    if (SAMPLE_EVERY > 0 && done % SAMPLE_EVERY === 0)
+      console.error(
+        `campaign: ${done} runs, MiB rss/heap/external/arrayBuffers ${memoryFigures(process.memoryUsage())}`,
+      );
   });
   const totalMs = cpuMs() - start;
   const end = process.memoryUsage();
