@@ -62,13 +62,13 @@ describe.skipIf(!hasScript)('the progress line of a long replay', () => {
   });
 
   it('is erased before the one-line message of a stopped replay', () => {
-    const { terminal, status } = underTerminal(['run', FILE, '--quiet', '--max-events', '300000']);
+    const { terminal, status } = underTerminal(['run', FILE, '--quiet', '--max-events', '250000']);
     expect(status).toBe(3);
     expect(terminal).toMatch(PROGRESS);
     expect(terminal).toMatch(
       new RegExp(
         String.raw`\r\x1b\[Klessor-sim: \S+idle-hour\.yaml: stopped at [\d.]+ s of 3601\.000000 s ` +
-          'virtual, after 300000 events: passed its budget of 300000 events ' +
+          'virtual, after 250000 events: passed its budget of 250000 events ' +
           String.raw`\(--max-events\)\r?\n$`,
       ),
     );

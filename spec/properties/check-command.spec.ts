@@ -91,7 +91,7 @@ describe('lessor-sim check', () => {
   it('reports a run that passes its event budget with its seed, goes on, and exits 3', async () => {
     const out: string[] = [];
     const lines: string[] = [];
-    const args = ['--seed', '1', '--runs', '3', '--workers', '1', '--property', 'grant-bounds', '--max-events', '500'];
+    const args = ['--seed', '1', '--runs', '3', '--workers', '1', '--property', 'grant-bounds', '--max-events', '400'];
     const code = await runCheck(args, {
       out: (l) => out.push(l),
       err: () => {},
@@ -103,16 +103,16 @@ describe('lessor-sim check', () => {
     const stopped = [
       ...text.matchAll(
         new RegExp(
-          String.raw`^ {2}run (\d) \(run seed \d+\): stopped at [\d.]+ s after 500 events, not ` +
-            'judged: passed its budget of 500 events$',
+          String.raw`^ {2}run (\d) \(run seed \d+\): stopped at [\d.]+ s after 400 events, not ` +
+            'judged: passed its budget of 400 events$',
           'gm',
         ),
       ),
     ];
-    // Runs 0 and 1 need more than 500 events, run 2 fewer: it is judged between and after them.
+    // Runs 0 and 1 need more than 400 events, run 2 fewer: it is judged between and after them.
     expect(stopped.map((m) => Number(m[1]))).toEqual([0, 1]);
     expect(text).toMatch(/^3 runs \(indices 0\.\.2\), 0 with a violation, 2 stopped$/m);
-    expect(text).toContain('reproduce: lessor-sim check --seed 1 --runs 3 --property grant-bounds --max-events 500');
+    expect(text).toContain('reproduce: lessor-sim check --seed 1 --runs 3 --property grant-bounds --max-events 400');
     expect(lines.at(-1)).toMatch(/^3\/3 runs, 0 violations, 2 stopped, [\d.]+ runs\/s$/);
     // The same runs under a budget they fit in are judged, and pass.
     expect(await runCheck([...args.slice(0, -1), '10000000'], { out: () => {}, err: () => {}, errIsTTY: false })).toBe(

@@ -1,5 +1,6 @@
 import type { Process } from '../../clock/process.js';
 import type { Prng } from '../../clock/prng.js';
+import type { Micros } from '../../clock/time.js';
 import { NO_TRACE, type Trace, type TraceFields, type TraceKind } from '../../trace/trace.js';
 import { resolveRaftConfig, type RaftConfig, type ResolvedRaftConfig } from './config.js';
 import { NO_ENTRIES, type Entry } from './entry.js';
@@ -81,6 +82,7 @@ export class RaftNode implements RaftPeer {
   private leadTransferee: string | undefined = undefined;
   /** Ticks since start; read requests are stamped with it. */
   private ticks = 0;
+  private lastTickUs: Micros;
   private readSeq = 0;
   /** Confirmed reads waiting for the apply index to reach theirs (etcd's ReadStates). */
   private readonly readStates: { readonly index: number; readonly cb: ReadIndexCallback }[] = [];
@@ -124,6 +126,7 @@ export class RaftNode implements RaftPeer {
     this.vote = st.vote;
     this.tracker = new ProgressTracker(this.peerIds, this.raftLog.lastIndex());
     this.resetRandomizedElectionTimeout();
+    this.lastTickUs = this.proc.now();
 
     opts.transport.register(this);
     this.proc.after(this.cfg.tickUs, this.onTick);
@@ -150,6 +153,11 @@ export class RaftNode implements RaftPeer {
 
   get appliedIndex(): number {
     return this.raftLog.applied;
+  }
+
+  /** When the raft loop last ticked (its start until the first tick): etcd's server reads it for isActive(). */
+  get latestTickUs(): Micros {
+    return this.lastTickUs;
   }
 
   get log(): RaftLogView {
@@ -229,6 +237,7 @@ export class RaftNode implements RaftPeer {
   private readonly onTick = (): void => {
     this.proc.after(this.cfg.tickUs, this.onTick);
     this.ticks++;
+    this.lastTickUs = this.proc.now();
     if (this.state === 'leader') this.tickHeartbeat();
     else this.tickElection();
     this.endStep();

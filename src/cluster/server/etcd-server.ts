@@ -80,7 +80,6 @@ export class EtcdServer {
   private readonly applyWaiters: Array<{ readonly index: number; readonly fn: () => void }> = [];
   private readonly streams = new Set<ServedStream>();
   private appliedIdx: number;
-  private latestTickTs: Micros;
   private noLeaderCnt = 0;
   private stoppedFlag = false;
 
@@ -127,7 +126,6 @@ export class EtcdServer {
     lessor.expiredLeasesC.onReady = () => this.proc.after(0, () => this.receiveExpired());
 
     this.appliedIdx = deps.disk.consistentIndex;
-    this.latestTickTs = deps.process.now();
     this.raft = new RaftNode({
       id: deps.name,
       members: deps.members,
@@ -148,7 +146,6 @@ export class EtcdServer {
       onApply: (e) => this.applyProc.deliver(this.applyProc.generation, () => this.apply(e)),
       onSoftState: (s) => this.onSoftState(s),
     });
-    this.raftProc.after(this.timings.tickUs, this.tick);
     this.proc.after(this.timings.electionTimeoutUs, this.monitorLeader);
   }
 
@@ -327,13 +324,6 @@ export class EtcdServer {
     return this.config.profile.ensureLeadership || this.fix('confirm-leadership-by-read-index');
   }
 
-  /** The raft loop's tick: remembered for isActive(). */
-  private readonly tick = (): void => {
-    if (this.stoppedFlag) return;
-    this.latestTickTs = this.proc.now();
-    this.raftProc.after(this.timings.tickUs, this.tick);
-  };
-
   /** The require-leader interceptor: three election timeouts without a leader cancel leader-bound streams. */
   private readonly monitorLeader = (): void => {
     if (this.stoppedFlag) return;
@@ -351,7 +341,8 @@ export class EtcdServer {
   ensureLeadership(cb: (ok: boolean) => void): void {
     if (
       !this.fix('confirm-leadership-by-read-index') &&
-      this.latestTickTs + this.timings.activeThresholdUs > this.proc.now()
+      // The raft node's own tick stands in for the server's (same loop, same instant): one timer, not two.
+      this.raft.latestTickUs + this.timings.activeThresholdUs > this.proc.now()
     )
       return cb(true);
     const d = new Deadline(this.proc, this.timings.reqTimeoutUs, () => cb(false));
