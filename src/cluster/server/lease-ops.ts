@@ -16,6 +16,13 @@ export type LeaseRenewResult =
   | { readonly ttl: number; readonly err?: undefined }
   | { readonly ttl: number; readonly err: AnyServerError };
 
+/** A request's context as far as forwarding sees it: the keep-alive stream it came on ended (gRPC). */
+export interface RequestContext {
+  readonly cancelled: boolean;
+}
+
+const BACKGROUND: RequestContext = { cancelled: false };
+
 // A forwarding round cannot take zero time: a Go loop still spends CPU. Keeps 3.4's throttle-free retry
 // loop from spinning on one virtual instant when the network has no latency.
 const MIN_ROUND_US = 1;
@@ -24,30 +31,38 @@ const MIN_ROUND_US = 1;
  * EtcdServer.LeaseRenew (v3_server.go). On the leader: confirm leadership (3.5), wait for the applied
  * index, Renew locally; ErrNotPrimary (not yet promoted) falls through to forwarding. Elsewhere: forward
  * to the leader over peer HTTP in a loop until ReqTimeout, 50 ms apart in 3.5 and back to back in 3.4.
+ * The loop runs in the stream's context (`LeaseRenew(stream.Context(), …)`): once the stream ended it
+ * stops waiting for a leader and calls no leader again.
  */
-export function leaseRenew(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void): void {
-  if (!s.isLeader()) return forwardRenew(s, id, cb);
-  if (!s.checksLeadership || s.bug('no-leadership-check-on-renew')) return renewAfterLeadership(s, id, cb);
-  s.ensureLeadership((ok) => (ok ? renewAfterLeadership(s, id, cb) : cb({ ttl: -1, err: ErrNotPrimary })));
+export function leaseRenew(
+  s: EtcdServer,
+  id: bigint,
+  cb: (r: LeaseRenewResult) => void,
+  ctx: RequestContext = BACKGROUND,
+): void {
+  if (!s.isLeader()) return forwardRenew(s, id, cb, ctx);
+  if (!s.checksLeadership || s.bug('no-leadership-check-on-renew')) return renewAfterLeadership(s, id, cb, ctx);
+  s.ensureLeadership((ok) => (ok ? renewAfterLeadership(s, id, cb, ctx) : cb({ ttl: -1, err: ErrNotPrimary })));
 }
 
-function renewAfterLeadership(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void): void {
+function renewAfterLeadership(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void, ctx: RequestContext): void {
   // Bug C2: renewing before this member has applied what is committed (the grant may still be pending).
-  if (s.bug('renew-without-apply-wait') || s.appliedIndex >= s.raft.commitIndex) return renewLocally(s, id, cb);
-  s.waitAppliedIndex((err) => (err !== undefined ? cb({ ttl: 0, err }) : renewLocally(s, id, cb)));
+  if (s.bug('renew-without-apply-wait') || s.appliedIndex >= s.raft.commitIndex) return renewLocally(s, id, cb, ctx);
+  s.waitAppliedIndex((err) => (err !== undefined ? cb({ ttl: 0, err }) : renewLocally(s, id, cb, ctx)));
 }
 
-function renewLocally(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void): void {
+function renewLocally(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void, ctx: RequestContext): void {
   s.lessor.renew(id, (o) => {
     if (o.err === undefined) return cb(o);
     if (o.err !== ErrNotPrimary) return cb({ ttl: -1, err: o.err });
-    forwardRenew(s, id, cb);
+    forwardRenew(s, id, cb, ctx);
   });
 }
 
-function forwardRenew(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void): void {
+function forwardRenew(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void, ctx: RequestContext): void {
   forwardToLeader<RenewHTTPResult | typeof CONNECTION_REFUSED, LeaseRenewResult>(
     s,
+    ctx,
     s.config.profile.forwardRenewThrottleMs * 1000,
     (leader, reply) => peerCall(s, leader, (remote, respond) => serveRenewHTTP(remote, id, respond), reply),
     (r) => (r.status === 200 ? { ttl: r.ttl } : r.status === 404 ? { ttl: -1, err: ErrLeaseNotFound } : undefined),
@@ -59,10 +74,12 @@ function forwardRenew(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => vo
 /**
  * The forwarding loop both LeaseRenew and LeaseTimeToLive run on a non-leader: wait for a leader, call
  * it, stop on a final answer, otherwise pause and go again, all within ReqTimeout. When the context
- * ends while waiting for a leader the answer is ErrNoLeader, otherwise ErrTimeout (as in etcd).
+ * ends while waiting for a leader the answer is ErrNoLeader, otherwise ErrTimeout (as in etcd). A
+ * cancelled context ends the loop at its next look; nobody is left to answer.
  */
 function forwardToLeader<R, T>(
   s: EtcdServer,
+  ctx: RequestContext,
   pauseUs: number,
   call: (leader: string, reply: (r: R) => void) => void,
   final: (r: R) => T | undefined,
@@ -72,7 +89,7 @@ function forwardToLeader<R, T>(
   let waitingForLeader = false;
   const d = new Deadline(s.proc, s.timings.reqTimeoutUs, () => fail(waitingForLeader ? ErrNoLeader : ErrTimeout));
   const round = (): void => {
-    if (!d.open) return;
+    if (!d.open || ctx.cancelled) return;
     const leader = s.leader();
     if (leader === undefined) {
       // waitLeader: look again after an election timeout.
@@ -111,6 +128,7 @@ export function leaseTimeToLive(s: EtcdServer, id: bigint, keys: boolean, cb: (r
   if (s.isLeader()) return timeToLiveOnLeader(s, id, keys, cb);
   forwardToLeader<TimeToLiveHTTPResult | typeof CONNECTION_REFUSED, TimeToLiveResult>(
     s,
+    BACKGROUND,
     0,
     (leader, reply) => peerCall(s, leader, (remote, respond) => serveTimeToLiveHTTP(remote, id, keys, respond), reply),
     (r) =>
