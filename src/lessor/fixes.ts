@@ -44,6 +44,24 @@ export const FIXES = {
       'revoke, checkpoint and renew on the leader always confirm leadership ' +
       'with a ReadIndex round (no isActive shortcut), in every profile',
   },
+  'reschedule-skipped-checkpoint': {
+    finding: 'checkpoint-dropped-for-renewed-lease',
+    title: 'a due checkpoint skipped because the lease was just renewed or promoted is never rescheduled',
+    links: ['etcd-io/etcd#9924', 'etcd-io/etcd#13491'],
+    profiles: ['v3.4', 'v3.5'],
+    effect:
+      'findDueScheduledCheckpoints schedules the next checkpoint of a lease whose due one it skips ' +
+      '(ceil(remaining) ≥ TTL), instead of dropping it from the checkpoint heap',
+  },
+  'run-loop-does-not-wait-for-checkpoint': {
+    finding: 'lost-checkpoint-blocks-run-loop',
+    title: 'a checkpoint proposal lost in a leader change holds the lessor run loop for ReqTimeout',
+    links: [],
+    profiles: ['v3.4', 'v3.5'],
+    effect:
+      'the run loop proposes its scheduled checkpoints and goes on without waiting for them to apply ' +
+      '(the clearing checkpoint of Renew still waits)',
+  },
 } as const satisfies Record<string, FixInfo>;
 
 export type FixName = keyof typeof FIXES;

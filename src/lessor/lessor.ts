@@ -465,6 +465,12 @@ class LessorImpl implements Lessor {
     };
     if (cps.length === 0) return next();
     if (this.trace.enabled) this.emit('lessor-checkpoint-propose', undefined, { count: cps.length });
+    // Proposed fix: the loop goes on without waiting; a proposal a leader change lost then costs one
+    // checkpoint, not ReqTimeout of neither revoking nor checkpointing.
+    if (this.fix('run-loop-does-not-wait-for-checkpoint')) {
+      this.cp!(cps, () => {});
+      return next();
+    }
     this.cp!(cps, (err) => {
       if (err !== undefined && this.config.profile.checkpointerReturnsError) return done();
       next();
@@ -490,6 +496,9 @@ class LessorImpl implements Lessor {
       if (remainingTTL >= l.ttl) {
         // Nothing worth saving: the lease was renewed (or promoted) since it was scheduled.
         this.marks.hit('checkpoint-skipped');
+        // Proposed fix: etcd drops the lease from the schedule here, so a later stop of its renewals
+        // leaves it with no checkpoint; schedule the next one instead.
+        if (this.fix('reschedule-skipped-checkpoint')) this.scheduleCheckpointIfNeeded(l);
         continue;
       }
       out.push({ id: top.id, remainingTTL });
