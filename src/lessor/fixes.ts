@@ -62,6 +62,15 @@ export const FIXES = {
       'the run loop proposes its scheduled checkpoints and goes on without waiting for them to apply ' +
       '(the clearing checkpoint of Renew still waits)',
   },
+  'promote-on-own-term-entry': {
+    finding: 'promotion-on-earlier-term-entry',
+    title: "a leader whose apply loop lags its election promotes on an earlier term's empty entry",
+    links: ['etcd-io/etcd#6570'],
+    profiles: ['v3.4', 'v3.5'],
+    effect:
+      'applyEntryNormal promotes the lessor on an empty entry only when the entry is of the current term ' +
+      "(the new leader's own), so every entry of earlier terms is applied first",
+  },
 } as const satisfies Record<string, FixInfo>;
 
 export type FixName = keyof typeof FIXES;

@@ -53,6 +53,10 @@ function renewAfterLeadership(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResul
 
 function renewLocally(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void, ctx: RequestContext): void {
   s.lessor.renew(id, (o) => {
+    // Proposed fix: a confirmation that took a stalled raft loop's time proves nothing about now, so the
+    // renewal is acknowledged only once leadership is confirmed again after it.
+    if (o.err === undefined && s.fix('confirm-leadership-by-read-index'))
+      return s.ensureLeadership((ok) => cb(ok ? o : { ttl: -1, err: ErrNotPrimary }));
     if (o.err === undefined) return cb(o);
     if (o.err !== ErrNotPrimary) return cb({ ttl: -1, err: o.err });
     forwardRenew(s, id, cb, ctx);
