@@ -71,6 +71,15 @@ export const FIXES = {
       'applyEntryNormal promotes the lessor on an empty entry only when the entry is of the current term ' +
       "(the new leader's own), so every entry of earlier terms is applied first",
   },
+  'renew-clears-inflight-checkpoint': {
+    finding: 'checkpoint-applied-after-renewal',
+    title: 'a scheduled checkpoint proposed before a renewal and applied after it restores the old remaining TTL',
+    links: ['etcd-io/etcd#13491'],
+    profiles: ['v3.4', 'v3.5'],
+    effect:
+      'Renew also proposes its clearing checkpoint when a scheduled checkpoint of the lease is in flight, ' +
+      'so the clearing entry follows the stale one in the log',
+  },
 } as const satisfies Record<string, FixInfo>;
 
 export type FixName = keyof typeof FIXES;

@@ -124,6 +124,8 @@ class LessorImpl implements Lessor {
   private readonly stopc = new Signal();
   private rd: RangeDeleter | undefined;
   private cp: Checkpointer | undefined;
+  /** Leases in scheduled checkpoint proposals not yet answered (read by a proposed fix only). */
+  private readonly checkpointsInFlight = new Map<LeaseID, number>();
   private grantSeq = 0;
   private loopTimer: Timer | undefined;
 
@@ -242,7 +244,10 @@ class LessorImpl implements Lessor {
     const dc = this.demotec!;
     const l = this.leaseMap.get(id);
     if (l === undefined) return done({ ttl: -1, err: ErrLeaseNotFound });
-    const clearRemaining = this.cp !== undefined && l.remainingTTL > 0;
+    // Proposed fix: a scheduled checkpoint computed before this renewal and applied after it would put
+    // the old remaining TTL back; clearing behind it in the log undoes that.
+    const inFlight = this.fix('renew-clears-inflight-checkpoint') && this.checkpointsInFlight.has(id);
+    const clearRemaining = this.cp !== undefined && (l.remainingTTL > 0 || inFlight);
     // Bug C1: the expired lease is simply refreshed, although its revoke may already be on its way.
     if (l.expired(this.proc.now()) && !this.bug('renew-expired-lease')) {
       // Expired but not yet revoked: block until the revoke applies or this lessor stops being primary.
@@ -465,16 +470,32 @@ class LessorImpl implements Lessor {
     };
     if (cps.length === 0) return next();
     if (this.trace.enabled) this.emit('lessor-checkpoint-propose', undefined, { count: cps.length });
+    const answered = this.trackInFlight(cps);
     // Proposed fix: the loop goes on without waiting; a proposal a leader change lost then costs one
     // checkpoint, not ReqTimeout of neither revoking nor checkpointing.
     if (this.fix('run-loop-does-not-wait-for-checkpoint')) {
-      this.cp!(cps, () => {});
+      this.cp!(cps, answered);
       return next();
     }
     this.cp!(cps, (err) => {
+      answered();
       if (err !== undefined && this.config.profile.checkpointerReturnsError) return done();
       next();
     });
+  }
+
+  /** Counts the proposal's leases as in flight; the returned function, called on its answer, uncounts them. */
+  private trackInFlight(cps: readonly LeaseCheckpoint[]): () => void {
+    if (!this.fix('renew-clears-inflight-checkpoint')) return () => {};
+    const f = this.checkpointsInFlight;
+    for (const c of cps) f.set(c.id, (f.get(c.id) ?? 0) + 1);
+    return () => {
+      for (const c of cps) {
+        const n = (f.get(c.id) ?? 1) - 1;
+        if (n > 0) f.set(c.id, n);
+        else f.delete(c.id);
+      }
+    };
   }
 
   private findDueScheduledCheckpoints(limit: number): LeaseCheckpoint[] {
