@@ -18,7 +18,13 @@ import { applyRequest, type ApplyResult } from './applier.js';
 import { deriveTimings, type DerivedTimings, type ServerConfig } from './config.js';
 import { Deadline } from './deadline.js';
 import type { Disk } from './disk.js';
-import { ErrLeaderChanged, ErrTimeout, ErrTimeoutWaitAppliedIndex, type AnyServerError } from './errors.js';
+import {
+  ErrLeaderChanged,
+  ErrProposalDropped,
+  ErrTimeout,
+  ErrTimeoutWaitAppliedIndex,
+  type AnyServerError,
+} from './errors.js';
 import { IdGenerator, SIM_EPOCH_UNIX_MS } from './id-gen.js';
 import type { RaftRequest, RaftRequestBody } from './raft-request.js';
 
@@ -240,12 +246,22 @@ export class EtcdServer {
 
   private propose(req: RaftRequest): void {
     if (this.raft.role === 'leader') {
-      this.raft.propose(req);
+      // Propose waits for raft's verdict (stepWait): a leader transferring leadership drops the proposal
+      // and the request fails at once with ErrProposalDropped, not at its timeout.
+      if ('error' in this.raft.propose(req)) this.answer(req, { ok: false, err: ErrProposalDropped });
       return;
     }
     const leader = this.raft.leader;
     if (leader === undefined || leader === this.name) return;
     this.network.send(this.name, leader, 'peer', () => this.registry(leader)?.acceptForwardedProposal(req));
+  }
+
+  /** Hands a result to the request's waiter on this member, if it still waits; it runs after the caller. */
+  private answer(req: RaftRequest, r: ApplyResult): void {
+    const w = this.wait.get(req.reqId);
+    if (w === undefined) return;
+    this.wait.delete(req.reqId);
+    this.proc.after(0, () => w(r));
   }
 
   private acceptForwardedProposal(req: RaftRequest): void {
@@ -266,12 +282,8 @@ export class EtcdServer {
       const req = e.data as RaftRequest;
       const r = applyRequest(req, this.lessor, this.store);
       if (req.origin === this.name) {
-        const w = this.wait.get(req.reqId);
-        if (w !== undefined) {
-          this.wait.delete(req.reqId);
-          // The waiting goroutine runs after the apply loop moves on.
-          this.proc.after(0, () => w(r));
-        }
+        // The waiting goroutine runs after the apply loop moves on.
+        this.answer(req, r);
       }
     }
     this.appliedIdx = e.index;
