@@ -35,15 +35,6 @@ export const FIXES = {
     profiles: ['v3.4', 'v3.5'],
     effect: 'Renew checks it is still primary after the clearing checkpoint returns, and answers ErrNotPrimary if not',
   },
-  'confirm-leadership-by-read-index': {
-    finding: 'resumed-leader-acts-on-stale-tick',
-    title: 'a frozen leader, resumed, revokes and checkpoints on the strength of one stale tick',
-    links: ['etcd-io/etcd#18428', 'etcd-io/etcd#15247'],
-    profiles: ['v3.4', 'v3.5'],
-    effect:
-      'revoke, checkpoint and renew on the leader always confirm leadership ' +
-      'with a ReadIndex round (no isActive shortcut), in every profile',
-  },
   'reschedule-skipped-checkpoint': {
     finding: 'checkpoint-dropped-for-renewed-lease',
     title: 'a due checkpoint skipped because the lease was just renewed or promoted is never rescheduled',
@@ -53,14 +44,14 @@ export const FIXES = {
       'findDueScheduledCheckpoints schedules the next checkpoint of a lease whose due one it skips ' +
       '(ceil(remaining) ≥ TTL), instead of dropping it from the checkpoint heap',
   },
-  'run-loop-does-not-wait-for-checkpoint': {
-    finding: 'lost-checkpoint-blocks-run-loop',
-    title: 'a checkpoint proposal lost in a leader change holds the lessor run loop for ReqTimeout',
-    links: [],
+  'renew-clears-inflight-checkpoint': {
+    finding: 'checkpoint-applied-after-renewal',
+    title: 'a scheduled checkpoint proposed before a renewal and applied after it restores the old remaining TTL',
+    links: ['etcd-io/etcd#13491'],
     profiles: ['v3.4', 'v3.5'],
     effect:
-      'the run loop proposes its scheduled checkpoints and goes on without waiting for them to apply ' +
-      '(the clearing checkpoint of Renew still waits)',
+      'Renew also proposes its clearing checkpoint when a scheduled checkpoint of the lease is in flight, ' +
+      'so the clearing entry follows the stale one in the log',
   },
   'promote-on-own-term-entry': {
     finding: 'promotion-on-earlier-term-entry',
@@ -71,14 +62,24 @@ export const FIXES = {
       'applyEntryNormal promotes the lessor on an empty entry only when the entry is of the current term ' +
       "(the new leader's own), so every entry of earlier terms is applied first",
   },
-  'renew-clears-inflight-checkpoint': {
-    finding: 'checkpoint-applied-after-renewal',
-    title: 'a scheduled checkpoint proposed before a renewal and applied after it restores the old remaining TTL',
-    links: ['etcd-io/etcd#13491'],
+  'run-loop-does-not-wait-for-checkpoint': {
+    finding: 'lost-checkpoint-blocks-run-loop',
+    title: 'a checkpoint proposal lost in a leader change holds the lessor run loop for ReqTimeout',
+    links: [],
     profiles: ['v3.4', 'v3.5'],
     effect:
-      'Renew also proposes its clearing checkpoint when a scheduled checkpoint of the lease is in flight, ' +
-      'so the clearing entry follows the stale one in the log',
+      'the run loop proposes its scheduled checkpoints and goes on without waiting for them to apply ' +
+      '(the clearing checkpoint of Renew still waits)',
+  },
+  'confirm-leadership-by-read-index': {
+    finding: 'resumed-leader-acts-on-stale-tick',
+    title: 'a frozen leader, resumed, revokes and checkpoints on the strength of one stale tick',
+    links: ['etcd-io/etcd#18428', 'etcd-io/etcd#15247'],
+    profiles: ['v3.4', 'v3.5'],
+    effect:
+      'revoke, checkpoint and renew on the leader always confirm leadership with a ReadIndex round (no ' +
+      'isActive shortcut), in every profile; the revoke and checkpoint proposals are dropped, not forwarded, ' +
+      'once the confirmed term is over, and a renewal is acknowledged only after a confirmation that follows it',
   },
 } as const satisfies Record<string, FixInfo>;
 
