@@ -211,7 +211,8 @@ export class EtcdServer {
   /**
    * raftRequestOnce: proposes `body` and calls back with the local apply result, or ErrTimeout after
    * ReqTimeout. A follower hands the proposal to the leader it knows (raft's MsgProp forwarding); with no
-   * leader the proposal is dropped and only the timeout answers.
+   * leader the proposal is dropped and only the timeout answers; a transferring leader refuses it at once.
+   * `leaderTerm`: the term the caller confirmed it leads (the proposed fix's lessor proposals).
    */
   raftRequest(body: RaftRequestBody, cb: (r: ApplyResult) => void, leaderTerm?: number): void {
     const req = { ...body, reqId: this.idGen.next(), origin: this.name } as RaftRequest;
