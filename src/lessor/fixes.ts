@@ -85,6 +85,16 @@ export const FIXES = {
       'Renew also proposes its clearing checkpoint when a scheduled checkpoint of the lease is in flight, ' +
       'so the clearing entry follows the stale one in the log',
   },
+  'renew-rechecks-expiry': {
+    finding: 'renewal-outruns-pending-revoke',
+    title:
+      'a lease that expires during the clearing checkpoint of its renewal is renewed while its revoke is on its way',
+    links: ['etcd-io/etcd#13491'],
+    profiles: ['v3.4', 'v3.5'],
+    effect:
+      'after the clearing checkpoint returns, Renew checks again whether the lease has expired and, if so, ' +
+      'waits for its revoke (or a demotion) as a renewal of an expired lease does',
+  },
 } as const satisfies Record<string, FixInfo>;
 
 export type FixName = keyof typeof FIXES;

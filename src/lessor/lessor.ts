@@ -249,21 +249,7 @@ class LessorImpl implements Lessor {
     const inFlight = this.fix('renew-clears-inflight-checkpoint') && this.checkpointsInFlight.has(id);
     const clearRemaining = this.cp !== undefined && (l.remainingTTL > 0 || inFlight);
     // Bug C1: the expired lease is simply refreshed, although its revoke may already be on its way.
-    if (l.expired(this.proc.now()) && !this.bug('renew-expired-lease')) {
-      // Expired but not yet revoked: block until the revoke applies or this lessor stops being primary.
-      this.marks.hit('renew-waits-for-revoke');
-      if (this.trace.enabled) this.emit('lease-renew-wait', id, {});
-      let settled = false;
-      const settle = (err: LeaseError): void => {
-        if (settled) return;
-        settled = true;
-        this.proc.after(0, () => done({ ttl: -1, err }));
-      };
-      l.onRevoked(() => settle(ErrLeaseNotFound));
-      dc.wait(() => settle(ErrNotPrimary));
-      this.stopc.wait(() => settle(ErrNotPrimary));
-      return;
-    }
+    if (l.expired(this.proc.now()) && !this.bug('renew-expired-lease')) return this.waitForRevoke(id, l, dc, done);
     if (!clearRemaining) return this.finishRenew(id, l, done);
     // Clear the stale checkpoint first so a later Promote uses the full TTL (at most 2 entries/lease/interval).
     this.cp!([{ id, remainingTTL: 0 }], (err) => {
@@ -271,8 +257,26 @@ class LessorImpl implements Lessor {
       // Proposed fix: the checkpoint took a raft round trip, across which this lessor may have been demoted.
       if (this.fix('renew-rechecks-primary') && (!this.isPrimary() || this.demotec !== dc))
         return done({ ttl: -1, err: ErrNotPrimary });
+      // Proposed fix: the lease can expire during that round trip, and the run loop may already have
+      // proposed its revoke; wait for it as a renewal of an expired lease does.
+      if (this.fix('renew-rechecks-expiry') && l.expired(this.proc.now())) return this.waitForRevoke(id, l, dc, done);
       this.finishRenew(id, l, done);
     });
+  }
+
+  /** Expired but not yet revoked: block until the revoke applies or this lessor stops being primary. */
+  private waitForRevoke(id: LeaseID, l: Lease, dc: Signal, done: (o: RenewOutcome) => void): void {
+    this.marks.hit('renew-waits-for-revoke');
+    if (this.trace.enabled) this.emit('lease-renew-wait', id, {});
+    let settled = false;
+    const settle = (err: LeaseError): void => {
+      if (settled) return;
+      settled = true;
+      this.proc.after(0, () => done({ ttl: -1, err }));
+    };
+    l.onRevoked(() => settle(ErrLeaseNotFound));
+    dc.wait(() => settle(ErrNotPrimary));
+    this.stopc.wait(() => settle(ErrNotPrimary));
   }
 
   private finishRenew(id: LeaseID, stale: Lease, done: (o: RenewOutcome) => void): void {
