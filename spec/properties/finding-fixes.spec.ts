@@ -80,6 +80,39 @@ const CASES: readonly Case[] = [
   - at: 3.02s
     keepalive-once: { lease: L2 }`,
   },
+  {
+    // Run 70084 of the 100,000-run fixes-on campaign: L1 (checkpointed, 1 s left) is renewed at 2.51 s;
+    // its clearing checkpoint waits for the apply loop stalled until 3.5 s, when L1 has expired and
+    // the run loop proposes its revoke, and the renewal then goes through and is acknowledged.
+    fix: 'renew-rechecks-expiry',
+    property: 'no-early-expiry',
+    base: [
+      ...READS_AND_RENEW,
+      'confirm-leadership-by-read-index',
+      'reschedule-skipped-checkpoint',
+      'run-loop-does-not-wait-for-checkpoint',
+      'promote-on-own-term-entry',
+      'renew-clears-inflight-checkpoint',
+    ],
+    header:
+      'cluster: { members: 1, heartbeat: 50ms, election-timeout: 500ms, lease-checkpoint: true,\n' +
+      '  checkpoint-interval: 2s, latency: 500us }\nduration: 11.5s',
+    steps: `
+  - at: 10ms
+    grant: { lease: L1, ttl: 3 }
+  - at: 10ms
+    grant: { lease: L2, ttl: 1 }
+  - at: 1.8036s
+    grant: { lease: L3, ttl: 1 }
+  - at: 2.4241s
+    keepalive-once: { lease: L2 }
+  - at: 2.5s
+    stall: { member: n1, loop: apply, for: 1s }
+  - at: 2.51s
+    keepalive-once: { lease: L1 }
+  - at: 2.52s
+    stall: { member: n1, loop: raft, for: 100ms }`,
+  },
 ];
 
 function violated(c: Case, fixes: readonly FixName[]): boolean {
