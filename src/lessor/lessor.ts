@@ -134,6 +134,8 @@ class LessorImpl implements Lessor {
   private readonly stopc = new Signal();
   private rd: RangeDeleter | undefined;
   private cp: Checkpointer | undefined;
+  /** Leases in scheduled checkpoint proposals not yet answered (read by a proposed fix only). */
+  private readonly checkpointsInFlight = new Map<LeaseID, number>();
   private grantSeq = 0;
   private loopTimer: Timer | undefined;
 
@@ -257,23 +259,12 @@ class LessorImpl implements Lessor {
     const slot = this.table.slot(key);
     const l = slot?.lease;
     if (l === undefined) return done({ ttl: -1, err: ErrLeaseNotFound });
-    const clearRemaining = this.cp !== undefined && l.remainingTTL > 0;
+    // Proposed fix: a scheduled checkpoint computed before this renewal and applied after it would put
+    // the old remaining TTL back; clearing behind it in the log undoes that.
+    const inFlight = this.fix('renew-clears-inflight-checkpoint') && this.checkpointsInFlight.has(id);
+    const clearRemaining = this.cp !== undefined && (l.remainingTTL > 0 || inFlight);
     // Bug C1: the expired lease is simply refreshed, although its revoke may already be on its way.
-    if (l.expired(this.proc.now()) && !this.bug('renew-expired-lease')) {
-      // Expired but not yet revoked: block until the revoke applies or this lessor stops being primary.
-      this.marks.hit('renew-waits-for-revoke');
-      if (this.trace.enabled) this.emit('lease-renew-wait', id, {});
-      let settled = false;
-      const settle = (err: LeaseError): void => {
-        if (settled) return;
-        settled = true;
-        this.proc.after(0, () => done({ ttl: -1, err }));
-      };
-      l.onRevoked(() => settle(ErrLeaseNotFound));
-      dc.wait(() => settle(ErrNotPrimary));
-      this.stopc.wait(() => settle(ErrNotPrimary));
-      return;
-    }
+    if (l.expired(this.proc.now()) && !this.bug('renew-expired-lease')) return this.waitForRevoke(id, l, dc, done);
     if (!clearRemaining) return this.finishRenew(id, key, slot, l, done);
     // Clear the stale checkpoint first so a later Promote uses the full TTL (at most 2 entries/lease/interval).
     this.cp!([{ id, remainingTTL: 0 }], (err) => {
@@ -281,9 +272,27 @@ class LessorImpl implements Lessor {
       // Proposed fix: the checkpoint took a raft round trip, across which this lessor may have been demoted.
       if (this.fix('renew-rechecks-primary') && (!this.isPrimary() || this.demotec !== dc))
         return done({ ttl: -1, err: ErrNotPrimary });
+      // Proposed fix: the lease can expire during that round trip, and the run loop may already have
+      // proposed its revoke; wait for it as a renewal of an expired lease does.
+      if (this.fix('renew-rechecks-expiry') && l.expired(this.proc.now())) return this.waitForRevoke(id, l, dc, done);
       // A raft round trip later the ID may have a new slot (revoked, dropped, granted again): look again.
       this.finishRenew(id, key, this.table.slot(key), l, done);
     });
+  }
+
+  /** Expired but not yet revoked: block until the revoke applies or this lessor stops being primary. */
+  private waitForRevoke(id: LeaseID, l: Lease, dc: Signal, done: (o: RenewOutcome) => void): void {
+    this.marks.hit('renew-waits-for-revoke');
+    if (this.trace.enabled) this.emit('lease-renew-wait', id, {});
+    let settled = false;
+    const settle = (err: LeaseError): void => {
+      if (settled) return;
+      settled = true;
+      this.proc.after(0, () => done({ ttl: -1, err }));
+    };
+    l.onRevoked(() => settle(ErrLeaseNotFound));
+    dc.wait(() => settle(ErrNotPrimary));
+    this.stopc.wait(() => settle(ErrNotPrimary));
   }
 
   /** `slot` is the ID's current slot, if it has one. */
@@ -485,10 +494,32 @@ class LessorImpl implements Lessor {
     };
     if (cps.length === 0) return next();
     if (this.trace.enabled) this.emit('lessor-checkpoint-propose', undefined, { count: cps.length });
+    const answered = this.trackInFlight(cps);
+    // Proposed fix: the loop goes on without waiting; a proposal a leader change lost then costs one
+    // checkpoint, not ReqTimeout of neither revoking nor checkpointing.
+    if (this.fix('run-loop-does-not-wait-for-checkpoint')) {
+      this.cp!(cps, answered);
+      return next();
+    }
     this.cp!(cps, (err) => {
+      answered();
       if (err !== undefined && this.config.profile.checkpointerReturnsError) return done();
       next();
     });
+  }
+
+  /** Counts the proposal's leases as in flight; the returned function, called on its answer, uncounts them. */
+  private trackInFlight(cps: readonly LeaseCheckpoint[]): () => void {
+    if (!this.fix('renew-clears-inflight-checkpoint')) return () => {};
+    const f = this.checkpointsInFlight;
+    for (const c of cps) f.set(c.id, (f.get(c.id) ?? 0) + 1);
+    return () => {
+      for (const c of cps) {
+        const n = (f.get(c.id) ?? 1) - 1;
+        if (n > 0) f.set(c.id, n);
+        else f.delete(c.id);
+      }
+    };
   }
 
   private findDueScheduledCheckpoints(limit: number): LeaseCheckpoint[] {
@@ -510,6 +541,9 @@ class LessorImpl implements Lessor {
       if (remainingTTL >= l.ttl) {
         // Nothing worth saving: the lease was renewed (or promoted) since it was scheduled.
         this.marks.hit('checkpoint-skipped');
+        // Proposed fix: etcd drops the lease from the schedule here, so a later stop of its renewals
+        // leaves it with no checkpoint; schedule the next one instead.
+        if (this.fix('reschedule-skipped-checkpoint')) this.scheduleCheckpointIfNeeded(l);
         continue;
       }
       out.push({ id: top.id, remainingTTL });

@@ -23,6 +23,8 @@ export const ErrTimeoutWaitAppliedIndex = new ServerError(
 export const ErrNoLeader = new ServerError('ErrNoLeader', 'etcdserver: no leader');
 export const ErrLeaderChanged = new ServerError('ErrLeaderChanged', 'etcdserver: leader changed');
 export const ErrCanceled = new ServerError('ErrCanceled', 'etcdserver: request cancelled');
+/** raft's ErrProposalDropped: a leader transferring leadership refuses proposals. */
+export const ErrProposalDropped = new ServerError('ErrProposalDropped', 'raft proposal dropped');
 /** leasehttp: the peer's apply wait timed out (HTTP 408). */
 export const ErrLeaseHTTPTimeout = new ServerError(
   'ErrLeaseHTTPTimeout',
@@ -32,8 +34,8 @@ export const ErrLeaseHTTPTimeout = new ServerError(
 export type AnyServerError = ServerError | LeaseError;
 
 /**
- * togRPCError (server/etcdserver/api/v3rpc/util.go). ErrNotPrimary and ErrCanceled are not in etcd's
- * map, so they surface as Unknown with their own text.
+ * togRPCError (server/etcdserver/api/v3rpc/util.go). ErrNotPrimary, ErrCanceled and ErrProposalDropped
+ * are not in etcd's map, so they surface as Unknown with their own text.
  */
 export function toRpcError(err: AnyServerError): RpcError {
   const code: RpcCode =
@@ -43,7 +45,7 @@ export function toRpcError(err: AnyServerError): RpcError {
         ? 'FailedPrecondition'
         : err === ErrLeaseTTLTooLarge
           ? 'OutOfRange'
-          : err === ErrNotPrimary || err === ErrCanceled
+          : err === ErrNotPrimary || err === ErrCanceled || err === ErrProposalDropped
             ? 'Unknown'
             : 'Unavailable';
   const message =

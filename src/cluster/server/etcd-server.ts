@@ -18,7 +18,13 @@ import { applyRequest, type ApplyResult } from './applier.js';
 import { deriveTimings, type DerivedTimings, type ServerConfig } from './config.js';
 import { Deadline } from './deadline.js';
 import type { Disk } from './disk.js';
-import { ErrTimeout, ErrTimeoutWaitAppliedIndex, type AnyServerError } from './errors.js';
+import {
+  ErrLeaderChanged,
+  ErrProposalDropped,
+  ErrTimeout,
+  ErrTimeoutWaitAppliedIndex,
+  type AnyServerError,
+} from './errors.js';
 import { IdGenerator, SIM_EPOCH_UNIX_MS } from './id-gen.js';
 import type { RaftRequest, RaftRequestBody } from './raft-request.js';
 
@@ -202,9 +208,10 @@ export class EtcdServer {
   /**
    * raftRequestOnce: proposes `body` and calls back with the local apply result, or ErrTimeout after
    * ReqTimeout. A follower hands the proposal to the leader it knows (raft's MsgProp forwarding); with no
-   * leader the proposal is dropped and only the timeout answers.
+   * leader the proposal is dropped and only the timeout answers; a transferring leader refuses it at once.
+   * `leaderTerm`: the term the caller confirmed it leads (the proposed fix's lessor proposals).
    */
-  raftRequest(body: RaftRequestBody, cb: (r: ApplyResult) => void): void {
+  raftRequest(body: RaftRequestBody, cb: (r: ApplyResult) => void, leaderTerm?: number): void {
     const req = { ...body, reqId: this.idGen.next(), origin: this.name } as RaftRequest;
     const d = new Deadline(this.proc, this.timings.reqTimeoutUs, () => {
       this.wait.delete(req.reqId);
@@ -216,7 +223,15 @@ export class EtcdServer {
     // Proposals go through the raft loop: a stalled loop holds them and hands on, when it resumes, those
     // whose caller is still waiting (Propose returns with the context's error otherwise).
     this.onRaftLoop(() => {
-      if (d.open) this.propose(req);
+      if (!d.open) return;
+      // Proposed fix: a proposal the lessor made as leader of `leaderTerm` is not forwarded once that
+      // term is over; a new leader would apply it after its own promotion.
+      if (leaderTerm !== undefined && (this.raft.role !== 'leader' || this.raft.term !== leaderTerm)) {
+        this.wait.delete(req.reqId);
+        if (d.settle()) cb({ ok: false, err: ErrLeaderChanged });
+        return;
+      }
+      this.propose(req);
     });
   }
 
@@ -229,12 +244,22 @@ export class EtcdServer {
 
   private propose(req: RaftRequest): void {
     if (this.raft.role === 'leader') {
-      this.raft.propose(req);
+      // Propose waits for raft's verdict (stepWait): a leader transferring leadership drops the proposal
+      // and the request fails at once with ErrProposalDropped, not at its timeout.
+      if ('error' in this.raft.propose(req)) this.answer(req, { ok: false, err: ErrProposalDropped });
       return;
     }
     const leader = this.raft.leader;
     if (leader === undefined || leader === this.name) return;
     this.network.send(this.name, leader, 'peer', () => this.registry(leader)?.acceptForwardedProposal(req));
+  }
+
+  /** Hands a result to the request's waiter on this member, if it still waits; it runs after the caller. */
+  private answer(req: RaftRequest, r: ApplyResult): void {
+    const w = this.wait.get(req.reqId);
+    if (w === undefined) return;
+    this.wait.delete(req.reqId);
+    this.proc.after(0, () => w(r));
   }
 
   private acceptForwardedProposal(req: RaftRequest): void {
@@ -245,18 +270,18 @@ export class EtcdServer {
     if (this.stoppedFlag) return;
     const revisionBefore = this.store.currentRevision;
     if (isNoop(e)) {
-      // Every earlier entry is applied by now, so renewals cannot race a revoke from an older term.
-      if (this.isLeader() && !this.bug('promote-on-election')) this.lessor.promote(this.timings.electionTimeoutUs);
+      // Every earlier entry is applied by now, so renewals cannot race a revoke from an older term: true of
+      // this leader's own empty entry, but etcd takes any (an apply loop that lags the election reaches an
+      // older term's first); the proposed fix waits for its own term's.
+      const own = !this.fix('promote-on-own-term-entry') || e.term === this.raft.term;
+      if (own && this.isLeader() && !this.bug('promote-on-election'))
+        this.lessor.promote(this.timings.electionTimeoutUs);
     } else {
       const req = e.data as RaftRequest;
       const r = applyRequest(req, this.lessor, this.store);
       if (req.origin === this.name) {
-        const w = this.wait.get(req.reqId);
-        if (w !== undefined) {
-          this.wait.delete(req.reqId);
-          // The waiting goroutine runs after the apply loop moves on.
-          this.proc.after(0, () => w(r));
-        }
+        // The waiting goroutine runs after the apply loop moves on.
+        this.answer(req, r);
       }
     }
     this.appliedIdx = e.index;
@@ -351,14 +376,20 @@ export class EtcdServer {
     });
   }
 
+  /** Under the proposed fix, the term whose leadership was just confirmed binds the lessor's proposals. */
+  private confirmedTerm(): number | undefined {
+    return this.fix('confirm-leadership-by-read-index') ? this.raft.term : undefined;
+  }
+
   // ---- Lessor wiring ---------------------------------------------------------------------------------
 
   /** The Checkpointer: a LeaseCheckpoint proposal, result ignored; 3.5 first confirms leadership. */
   private readonly checkpointer: Checkpointer = (cps, done) => {
-    const propose = (): void => this.raftRequest({ type: 'LeaseCheckpoint', checkpoints: cps }, () => done());
+    const propose = (term?: number): void =>
+      this.raftRequest({ type: 'LeaseCheckpoint', checkpoints: cps }, () => done(), term);
     if (!this.checksLeadership || this.bug('no-leadership-check-on-revoke')) return propose();
     this.ensureLeadership((ok) => {
-      if (ok) return propose();
+      if (ok) return propose(this.confirmedTerm());
       this.emit('server-checkpoint-refused', { count: cps.length });
       done(ErrNotPrimary);
     });
@@ -375,21 +406,25 @@ export class EtcdServer {
    */
   private revokeExpiredLeases(batch: readonly Lease[]): void {
     const ids = batch.map((l) => l.id);
-    const run = (): void => {
+    const run = (term?: number): void => {
       let next = 0;
       const startOne = (): void => {
         if (next >= ids.length || this.stoppedFlag) return;
         const id = ids[next++]!;
-        this.raftRequest({ type: 'LeaseRevoke', id }, (r) => {
-          this.emit('server-expired-revoke', r.ok ? { ok: true } : { ok: false, err: r.err.name }, id);
-          startOne();
-        });
+        this.raftRequest(
+          { type: 'LeaseRevoke', id },
+          (r) => {
+            this.emit('server-expired-revoke', r.ok ? { ok: true } : { ok: false, err: r.err.name }, id);
+            startOne();
+          },
+          term,
+        );
       };
       for (let i = 0; i < 16; i++) startOne();
     };
     if (!this.checksLeadership || this.bug('no-leadership-check-on-revoke')) return run();
     this.ensureLeadership((ok) => {
-      if (ok) return run();
+      if (ok) return run(this.confirmedTerm());
       this.emit('server-expired-revoke-skipped', { count: ids.length });
     });
   }

@@ -48,16 +48,26 @@ export class KeepAliveServerStream implements ServedStream {
     if (id === undefined) return;
     this.busy = true;
     const header = this.server.header();
-    leaseRenew(this.server, id, (r) => {
-      this.busy = false;
-      if (this.ended) return;
-      if (r.err === ErrLeaseNotFound) this.send({ header, id, ttl: 0 });
-      else if (r.err !== undefined) {
-        this.end();
-        return this.fail(toRpcError(r.err));
-      } else this.send({ header, id, ttl: r.ttl });
-      this.pump();
-    });
+    leaseRenew(
+      this.server,
+      id,
+      (r) => {
+        this.busy = false;
+        if (this.ended) return;
+        if (r.err === ErrLeaseNotFound) this.send({ header, id, ttl: 0 });
+        else if (r.err !== undefined) {
+          this.end();
+          return this.fail(toRpcError(r.err));
+        } else this.send({ header, id, ttl: r.ttl });
+        this.pump();
+      },
+      this,
+    );
+  }
+
+  /** The stream's context is done (a forwarded renewal stops with it). */
+  get cancelled(): boolean {
+    return this.ended;
   }
 
   private end(): void {

@@ -16,6 +16,13 @@ export type LeaseRenewResult =
   | { readonly ttl: number; readonly err?: undefined }
   | { readonly ttl: number; readonly err: AnyServerError };
 
+/** A request's context as far as forwarding sees it: the keep-alive stream it came on ended (gRPC). */
+export interface RequestContext {
+  readonly cancelled: boolean;
+}
+
+const BACKGROUND: RequestContext = { cancelled: false };
+
 // A forwarding round cannot take zero time: a Go loop still spends CPU. Keeps 3.4's throttle-free retry
 // loop from spinning on one virtual instant when the network has no latency.
 const MIN_ROUND_US = 1;
@@ -24,29 +31,40 @@ const MIN_ROUND_US = 1;
  * EtcdServer.LeaseRenew (v3_server.go). On the leader: confirm leadership (3.5), wait for the applied
  * index, Renew locally; ErrNotPrimary (not yet promoted) falls through to forwarding. Elsewhere: forward
  * to the leader over peer HTTP in a loop until ReqTimeout, 50 ms apart in 3.5 and back to back in 3.4.
+ * The loop runs in the stream's context (`LeaseRenew(stream.Context(), …)`): once the stream ended it
+ * stops waiting for a leader and calls no leader again.
  */
-export function leaseRenew(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void): void {
-  if (!s.isLeader()) return forwardRenew(s, id, cb);
-  if (!s.checksLeadership || s.bug('no-leadership-check-on-renew')) return renewAfterLeadership(s, id, cb);
-  s.ensureLeadership((ok) => (ok ? renewAfterLeadership(s, id, cb) : cb({ ttl: -1, err: ErrNotPrimary })));
+export function leaseRenew(
+  s: EtcdServer,
+  id: bigint,
+  cb: (r: LeaseRenewResult) => void,
+  ctx: RequestContext = BACKGROUND,
+): void {
+  if (!s.isLeader()) return forwardRenew(s, id, cb, ctx);
+  if (!s.checksLeadership || s.bug('no-leadership-check-on-renew')) return renewAfterLeadership(s, id, cb, ctx);
+  s.ensureLeadership((ok) => (ok ? renewAfterLeadership(s, id, cb, ctx) : cb({ ttl: -1, err: ErrNotPrimary })));
 }
 
-function renewAfterLeadership(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void): void {
+function renewAfterLeadership(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void, ctx: RequestContext): void {
   // Bug C2: renewing before this member has applied what is committed (the grant may still be pending).
-  if (s.bug('renew-without-apply-wait') || s.appliedIndex >= s.raft.commitIndex) return renewLocally(s, id, cb);
-  s.waitAppliedIndex((err) => (err !== undefined ? cb({ ttl: 0, err }) : renewLocally(s, id, cb)));
+  if (s.bug('renew-without-apply-wait') || s.appliedIndex >= s.raft.commitIndex) return renewLocally(s, id, cb, ctx);
+  s.waitAppliedIndex((err) => (err !== undefined ? cb({ ttl: 0, err }) : renewLocally(s, id, cb, ctx)));
 }
 
-function renewLocally(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void): void {
+function renewLocally(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void, ctx: RequestContext): void {
   s.lessor.renew(id, (o) => {
+    // Proposed fix: a confirmation that took a stalled raft loop's time proves nothing about now, so the
+    // renewal is acknowledged only once leadership is confirmed again after it.
+    if (o.err === undefined && s.fix('confirm-leadership-by-read-index'))
+      return s.ensureLeadership((ok) => cb(ok ? o : { ttl: -1, err: ErrNotPrimary }));
     if (o.err === undefined) return cb(o);
     if (o.err !== ErrNotPrimary) return cb({ ttl: -1, err: o.err });
-    forwardRenew(s, id, cb);
+    forwardRenew(s, id, cb, ctx);
   });
 }
 
-function forwardRenew(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void): void {
-  new RenewForward(s, id, cb).round();
+function forwardRenew(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void, ctx: RequestContext): void {
+  new RenewForward(s, id, cb, ctx).round();
 }
 
 type RenewReply = RenewHTTPResult | typeof CONNECTION_REFUSED;
@@ -54,8 +72,9 @@ type RenewReply = RenewHTTPResult | typeof CONNECTION_REFUSED;
 /**
  * The forwarding loop both LeaseRenew and LeaseTimeToLive run on a non-leader: wait for a leader, call
  * it, stop on a final answer, otherwise pause and go again, all within ReqTimeout. When the context
- * ends while waiting for a leader the answer is ErrNoLeader, otherwise ErrTimeout (as in etcd). One
- * object per request holds the loop's state, rather than a closure per round.
+ * ends while waiting for a leader the answer is ErrNoLeader, otherwise ErrTimeout (as in etcd). A
+ * cancelled context ends the loop at its next look; nobody is left to answer. One object per request
+ * holds the loop's state, rather than a closure per round.
  */
 abstract class ForwardLoop<R, T> {
   private waitingForLeader = false;
@@ -67,6 +86,7 @@ abstract class ForwardLoop<R, T> {
   constructor(
     protected readonly s: EtcdServer,
     private readonly pauseUs: number,
+    private readonly ctx: RequestContext,
   ) {
     this.d = new Deadline(s.proc, s.timings.reqTimeoutUs, () =>
       this.fail(this.waitingForLeader ? ErrNoLeader : ErrTimeout),
@@ -82,7 +102,7 @@ abstract class ForwardLoop<R, T> {
 
   round(): void {
     const s = this.s;
-    if (!this.d.open) return;
+    if (!this.d.open || this.ctx.cancelled) return;
     const leader = s.leader();
     if (leader === undefined) {
       // waitLeader: look again after an election timeout.
@@ -116,8 +136,9 @@ class RenewForward extends ForwardLoop<RenewReply, LeaseRenewResult> {
     s: EtcdServer,
     private readonly id: bigint,
     private readonly cb: (r: LeaseRenewResult) => void,
+    ctx: RequestContext,
   ) {
-    super(s, s.config.profile.forwardRenewThrottleMs * 1000);
+    super(s, s.config.profile.forwardRenewThrottleMs * 1000, ctx);
   }
 
   protected call(leader: string, reply: (r: RenewReply) => void): void {
@@ -147,7 +168,7 @@ class TimeToLiveForward extends ForwardLoop<TimeToLiveReply, TimeToLiveResult> {
     private readonly keys: boolean,
     private readonly cb: (r: TimeToLiveResult) => void,
   ) {
-    super(s, 0);
+    super(s, 0, BACKGROUND);
   }
 
   protected call(leader: string, reply: (r: TimeToLiveReply) => void): void {
