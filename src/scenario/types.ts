@@ -389,6 +389,8 @@ export interface KeepaliveChannelAssertion extends AssertionBase<'keepalive-chan
   readonly channel: AnswerName;
   readonly alive?: boolean;
   readonly responses?: IntRange;
+  /** The error that closed the channel, by the simulation's name (answer-errors.ts); implies closed. */
+  readonly error?: string;
 }
 /** Bounds on the key's mod revision. */
 export interface KeyRevisionAssertion extends AssertionBase<'key-revision'> {
