@@ -102,6 +102,32 @@ describe('keep-alive calls: require-leader, several per client, cancel, client-c
     ).toEqual([true, true, true]));
 });
 
+describe("a grant with another label's ID (id-of): etcd's leaseExist probe", () => {
+  it('answers ErrLeaseExist while the lease exists and grants the same ID once it is gone', () =>
+    expect(
+      verdicts(
+        withSteps(
+          '- { at: 0s, grant: { lease: L, ttl: 30, via: n2 } }',
+          '- { at: 1s, grant: { lease: P1, ttl: 5, id-of: L, via: n3, as: E1 } }',
+          '- { at: 2s, expect: { answer: E1, error: ErrLeaseExist } }',
+          '- { at: 2s, expect: { answer: E1, lease: L } }',
+          '- { at: 2s, revoke: { lease: L } }',
+          '- { at: 3s, grant: { lease: P2, ttl: 5, id-of: L, as: E2 } }',
+          '- { at: 4s, expect: { answer: E2, lease: L, ttl: 5 } }',
+          '- { at: 4s, expect: { lease: P2, exists: true } }',
+        ),
+      ).map((v) => v.pass),
+    ).toEqual([true, false, true, true]));
+
+  it('refuses id beside id-of, at id-of, and an id-of naming no earlier grant', () => {
+    const step = '- { at: 1s, grant: { lease: P, ttl: 5, id: 7, id-of: L } }';
+    const both = onlyError(withSteps('- { at: 0s, grant: { lease: L, ttl: 5 } }', step));
+    expect(both.message).toContain('give "id" (a raw ID) or "id-of" (an earlier label\'s lease), not both');
+    expect([both.line, both.col]).toEqual([4, 2 + step.indexOf(' L }') + 2]);
+    expect(onlyError(withSteps('- { at: 1s, grant: { lease: P, ttl: 5, id-of: Q } }')).line).toBe(3);
+  });
+});
+
 describe('a put with a raw lease ID; create revision and version', () => {
   it('a put on a lease ID never granted fails with ErrLeaseNotFound', () =>
     expect(

@@ -95,6 +95,8 @@ export interface GrantStep extends StepBase<'grant'> {
   readonly lease: LeaseLabel;
   readonly ttlSeconds: number;
   readonly id?: bigint;
+  /** Extension: ask for the ID of the lease this earlier label names (etcd's leaseExist probe). */
+  readonly idOf?: LeaseLabel;
   readonly via?: MemberName;
   /** Extension: sent by this scenario client (clientv3) rather than by etcdctl. */
   readonly client?: ClientName;
