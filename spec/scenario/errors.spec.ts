@@ -22,7 +22,7 @@ describe('error format', () => {
     const e = onlyError(withSteps('- at: 1s', '  grant: {lease: L, tll: 10, ttl: 1}'));
     expect(formatError(e)).toBe(
       `${FILE}:4:23: unknown key "tll" in grant step; ` +
-        'expected one of: lease, ttl, id, via, as, client, at (did you mean "ttl"?)',
+        'expected one of: lease, ttl, id, id-of, via, as, client, at (did you mean "ttl"?)',
     );
   });
 

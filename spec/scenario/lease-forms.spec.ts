@@ -30,6 +30,43 @@ describe('keep-alive calls: require-leader, several per client, cancel, client-c
       ),
     ).toEqual([true, true, true, true, false]));
 
+  it('a channel expect says which error closed it', () =>
+    expect(
+      verdicts(
+        lines(
+          'name: t',
+          'cluster: { members: 2 }',
+          'steps:',
+          '  - { at: 0s, grant: { lease: A, ttl: 60 } }',
+          '  - { at: 0s, grant: { lease: B, ttl: 60 } }',
+          '  - { at: 0s, keepalive: { lease: A, client: c1, require-leader: true, as: KA } }',
+          '  - { at: 0s, keepalive: { lease: B, client: c1, as: KB } }',
+          '  - { at: 1s, keepalive-cancel: { channel: KB } }',
+          '  - { at: 1s, expect: { channel: KA, error: ErrNoLeader } }',
+          '  - { at: 2s, crash: { member: n2 } }',
+          '  - { at: 10s, expect: { channel: KA, error: ErrNoLeader } }',
+          '  - { at: 10s, expect: { channel: KA, error: context.Canceled } }',
+          '  - { at: 10s, expect: { channel: KB, error: context.Canceled } }',
+        ),
+      ),
+    ).toEqual([
+      { pass: false, got: 'channel open, 1 responses' },
+      { pass: true, got: 'channel closed (ErrNoLeader), 1 responses' },
+      { pass: false, got: 'channel closed (ErrNoLeader), 1 responses' },
+      { pass: true, got: 'channel closed (context.Canceled), 1 responses' },
+    ]));
+
+  it('refuses a channel error beside alive: true, and an unknown error name, at the field', () => {
+    const ka = ['- { at: 0s, grant: { lease: L, ttl: 5 } }', '- { at: 0s, keepalive: { lease: L, as: K } }'];
+    const step = '- { at: 1s, expect: { channel: K, alive: true, error: ErrNoLeader } }';
+    const both = onlyError(withSteps(...ka, step));
+    expect(both.message).toContain('"error" says why the channel closed; it cannot go with "alive: true"');
+    expect([both.line, both.col]).toEqual([5, 2 + step.indexOf('ErrNoLeader') + 1]);
+    expect(onlyError(withSteps(...ka, '- { at: 1s, expect: { channel: K, error: ErrNoLeadr } }')).message).toContain(
+      'expected an etcd error name',
+    );
+  });
+
   it('two calls on one lease: cancelling one leaves the other; closing the client closes it', () =>
     expect(
       passes(
@@ -63,6 +100,32 @@ describe('keep-alive calls: require-leader, several per client, cancel, client-c
         ),
       ),
     ).toEqual([true, true, true]));
+});
+
+describe("a grant with another label's ID (id-of): etcd's leaseExist probe", () => {
+  it('answers ErrLeaseExist while the lease exists and grants the same ID once it is gone', () =>
+    expect(
+      verdicts(
+        withSteps(
+          '- { at: 0s, grant: { lease: L, ttl: 30, via: n2 } }',
+          '- { at: 1s, grant: { lease: P1, ttl: 5, id-of: L, via: n3, as: E1 } }',
+          '- { at: 2s, expect: { answer: E1, error: ErrLeaseExist } }',
+          '- { at: 2s, expect: { answer: E1, lease: L } }',
+          '- { at: 2s, revoke: { lease: L } }',
+          '- { at: 3s, grant: { lease: P2, ttl: 5, id-of: L, as: E2 } }',
+          '- { at: 4s, expect: { answer: E2, lease: L, ttl: 5 } }',
+          '- { at: 4s, expect: { lease: P2, exists: true } }',
+        ),
+      ).map((v) => v.pass),
+    ).toEqual([true, false, true, true]));
+
+  it('refuses id beside id-of, at id-of, and an id-of naming no earlier grant', () => {
+    const step = '- { at: 1s, grant: { lease: P, ttl: 5, id: 7, id-of: L } }';
+    const both = onlyError(withSteps('- { at: 0s, grant: { lease: L, ttl: 5 } }', step));
+    expect(both.message).toContain('give "id" (a raw ID) or "id-of" (an earlier label\'s lease), not both');
+    expect([both.line, both.col]).toEqual([4, 2 + step.indexOf(' L }') + 2]);
+    expect(onlyError(withSteps('- { at: 1s, grant: { lease: P, ttl: 5, id-of: Q } }')).line).toBe(3);
+  });
 });
 
 describe('a put with a raw lease ID; create revision and version', () => {

@@ -46,7 +46,7 @@ export function defineAnswer(op: string, d: Decoded<{ as?: string }>, ctx: Parse
   return true;
 }
 
-const errorName: Codec<string> = {
+export const errorName: Codec<string> = {
   expected: `an etcd error name such as ErrLeaseNotFound`,
   schema: { enum: ANSWER_ERROR_NAMES },
   decode(node, ctx) {
@@ -157,7 +157,7 @@ export function checkAnswer(d: Decoded<AnswerFields>, ctx: ParseContext): boolea
 
 /** `expect: { channel }` names a keepalive call and says something about it. */
 export function checkChannel(
-  d: Decoded<{ channel: string; alive?: boolean; responses?: IntRange }>,
+  d: Decoded<{ channel: string; alive?: boolean; responses?: IntRange; error?: string }>,
   ctx: ParseContext,
 ): boolean {
   const name = d.value.channel;
@@ -169,8 +169,12 @@ export function checkChannel(
     );
     return false;
   }
-  if (d.posOf.alive === undefined && d.posOf.responses === undefined) {
-    ctx.error(d.pos, 'a channel assertion needs "alive", "responses" or both');
+  if (d.posOf.alive === undefined && d.posOf.responses === undefined && d.posOf.error === undefined) {
+    ctx.error(d.pos, 'a channel assertion needs "alive", "responses" or "error"');
+    return false;
+  }
+  if (d.posOf.error !== undefined && d.value.alive === true) {
+    ctx.error(d.posOf.error, '"error" says why the channel closed; it cannot go with "alive: true"');
     return false;
   }
   return d.ok;

@@ -38,7 +38,7 @@ import {
   type FieldMap,
   type FieldsFor,
 } from './fields.js';
-import { ANSWER_FIELDS, checkAnswer, checkChannel } from './answer-form.js';
+import { ANSWER_FIELDS, checkAnswer, checkChannel, errorName } from './answer-form.js';
 import { quote } from './node.js';
 import { key, via } from './kinds/shared-fields.js';
 import { didYouMean } from './suggest.js';
@@ -153,6 +153,12 @@ export const ASSERTION_FORMS: { readonly [F in AssertionForm]: FormSpec<FormFiel
         'responses',
         exactOrRange(int(0, MAX, 'a count (0 or more)'), 'response-count bounds'),
         'Responses received on the channel: exact, or { min, max }.',
+      ),
+      error: opt(
+        'error',
+        errorName,
+        "The channel closed, and why, by etcd's name: ErrNoLeader (a require-leader stream lost its " +
+          'leader), ErrLeaseNotFound (a TTL 0 response), context.Canceled (its context or the client closed).',
       ),
     },
     check: checkChannel,

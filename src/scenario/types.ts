@@ -95,6 +95,8 @@ export interface GrantStep extends StepBase<'grant'> {
   readonly lease: LeaseLabel;
   readonly ttlSeconds: number;
   readonly id?: bigint;
+  /** Extension: ask for the ID of the lease this earlier label names (etcd's leaseExist probe). */
+  readonly idOf?: LeaseLabel;
   readonly via?: MemberName;
   /** Extension: sent by this scenario client (clientv3) rather than by etcdctl. */
   readonly client?: ClientName;
@@ -389,6 +391,8 @@ export interface KeepaliveChannelAssertion extends AssertionBase<'keepalive-chan
   readonly channel: AnswerName;
   readonly alive?: boolean;
   readonly responses?: IntRange;
+  /** The error that closed the channel, by the simulation's name (answer-errors.ts); implies closed. */
+  readonly error?: string;
 }
 /** Bounds on the key's mod revision. */
 export interface KeyRevisionAssertion extends AssertionBase<'key-revision'> {

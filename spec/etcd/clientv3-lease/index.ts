@@ -39,13 +39,7 @@ export const LEASE_TEST: RestatedFile = {
     { test: 'TestLeaseLeases', file: 'lease-leases.yaml', profiles: BOTH },
     { test: 'TestLeaseRenewLostQuorum', file: 'lease-renew-lost-quorum.yaml', profiles: BOTH },
     { test: 'TestLeaseKeepAliveLoopExit', file: 'lease-keep-alive-loop-exit.yaml', profiles: BOTH },
-    {
-      test: 'TestV3LeaseFailureOverlap',
-      reason:
-        'concurrency.NewSession and Session.Close, five at a time in goroutines, before, during and after ' +
-        "a member stop: sessions are the lock layer's steps, not lease forms, and the test asserts only " +
-        'that no call fails with anything but ErrTimeoutDueToConnectionLost, an error the model does not produce',
-    },
+    { test: 'TestV3LeaseFailureOverlap', file: 'lease-failure-overlap.yaml', profiles: BOTH },
     { test: 'TestLeaseWithRequireLeader', file: 'lease-with-require-leader.yaml', profiles: BOTH },
   ],
 };

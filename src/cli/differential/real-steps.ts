@@ -47,10 +47,11 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
     perform: (s, r) =>
       r.request(s, `grant ${s.lease}`, async (m) => {
         try {
+          const id = s.idOf === undefined ? (s.id ?? 0n) : await r.lease(s.idOf);
           const res = await r.named(
             s.as,
             'grant',
-            () => m.rpc.leaseGrant(s.ttlSeconds, s.id ?? 0n),
+            () => m.rpc.leaseGrant(s.ttlSeconds, id),
             (v) => ({ ttl: v.ttl, id: v.id }),
           );
           r.ids.bind(s.lease, res.id);

@@ -23,14 +23,25 @@ export const LEASE_STEPS: StepKindEntries<LeaseKind> = {
       lease: req('lease', leaseLabel, 'Label naming the new lease in later steps.'),
       ttlSeconds: req('ttl', ttl, 'Requested TTL in whole seconds (the server clamps it to its minimum TTL).'),
       id: opt('id', leaseId, 'Lease ID to ask for (int64, decimal or "0x" hex); default: the server picks one.'),
+      idOf: opt(
+        'id-of',
+        leaseRef,
+        "Extension: ask for the ID of an earlier label's lease (sent once that grant is answered); while " +
+          'that lease exists the grant fails with ErrLeaseExist.',
+      ),
       via,
       as: answerAs,
       client: byClient,
     },
     check: grantLabel,
     describe: (s) =>
-      `grant lease ${s.lease} with TTL ${s.ttlSeconds} s${s.id !== undefined ? ` (ID ${s.id})` : ''}${viaText(s.via)}`,
-    perform: (s, r) => r.grant(s.lease, s.ttlSeconds, s.id ?? 0n, s.via, s.as, s.client),
+      `grant lease ${s.lease} with TTL ${s.ttlSeconds} s${s.id !== undefined ? ` (ID ${s.id})` : ''}${
+        s.idOf !== undefined ? ` (the ID of ${s.idOf})` : ''
+      }${viaText(s.via)}`,
+    perform: (s, r) => {
+      if (s.idOf === undefined) return r.grant(s.lease, s.ttlSeconds, s.id ?? 0n, s.via, s.as, s.client);
+      r.withLease(s.idOf, 'grant', (id) => r.grant(s.lease, s.ttlSeconds, id, s.via, s.as, s.client));
+    },
   },
   revoke: {
     description: 'LeaseRevoke.',
@@ -157,6 +168,10 @@ function oneLease({ posOf }: Decoded<StepFields<'put'>>, ctx: ParseContext): boo
 }
 
 function grantLabel({ value: v, posOf, pos }: Decoded<StepFields<'grant'>>, ctx: ParseContext): boolean {
+  if (posOf.id !== undefined && posOf.idOf !== undefined) {
+    ctx.error(posOf.idOf, 'give "id" (a raw ID) or "id-of" (an earlier label\'s lease), not both');
+    return false;
+  }
   if (v.lease === undefined) return true;
   const at = posOf.lease ?? pos;
   return noClash(ctx, v.lease, at, ctx.labels.define(v.lease, at));

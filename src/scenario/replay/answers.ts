@@ -5,7 +5,7 @@
  * function judges both.
  */
 import type { Micros } from '../../clock/time.js';
-import type { KeepAliveChannel } from '../../client/index.js';
+import type { KeepAliveChannel, KeepAliveCloseReason } from '../../client/index.js';
 
 /** What an answer carried; absent fields were not in it. */
 export interface AnswerValues {
@@ -57,3 +57,19 @@ export interface NamedChannel {
 /** What a reader of the channel has been given: every response, or only what an unread buffer holds. */
 export const channelResponses = (c: NamedChannel): number =>
   c.unreadBuffer === undefined ? c.ch.responses : Math.min(c.ch.responses, c.unreadBuffer);
+
+/**
+ * Why a channel closed, as the error that ended it by the simulation's name (answer-errors.ts): a
+ * require-leader stream ended with ErrNoLeader; a TTL 0 response is the server's ErrLeaseNotFound; a
+ * cancelled context or a closed client is context.Canceled. The keep-alive deadline closes the channel
+ * with no error at all (clientv3's deadlineLoop), so it has none.
+ */
+const CLOSE_ERRORS: Readonly<Record<KeepAliveCloseReason, string | undefined>> = {
+  'no-leader': 'ErrNoLeader',
+  'ttl<=0': 'ErrLeaseNotFound',
+  cancelled: 'Canceled',
+  'client-closed': 'Canceled',
+  deadline: undefined,
+};
+
+export const channelCloseError = (reason: KeepAliveCloseReason): string | undefined => CLOSE_ERRORS[reason];

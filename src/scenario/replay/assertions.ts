@@ -19,7 +19,8 @@ import { signalVerdict, type SignalView } from './signal-verdicts.js';
 import type { HolderLedger } from '../../holder/index.js';
 import { formatDuration } from '../duration.js';
 import { answerVerdict } from './answer-verdict.js';
-import { channelResponses, type Answer, type NamedChannel } from './answers.js';
+import { etcdErrorName } from '../answer-errors.js';
+import { channelCloseError, channelResponses, type Answer, type NamedChannel } from './answers.js';
 
 export interface AssertionVerdict {
   readonly pass: boolean;
@@ -171,9 +172,17 @@ export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict 
       const c = ctx.namedChannel(a.channel);
       if (c === undefined) return fail(`keep-alive ${a.channel} has not been called yet`);
       const n = channelResponses(c);
-      const got = `channel ${c.ch.alive ? 'open' : 'closed'}, ${n} responses`;
+      const reason = c.ch.closeReason;
+      const closedBy = reason === undefined ? undefined : channelCloseError(reason);
+      const why =
+        reason === undefined || a.error === undefined
+          ? ''
+          : ` (${closedBy === undefined ? 'no error' : etcdErrorName(closedBy)})`;
+      const got = `channel ${c.ch.alive ? 'open' : 'closed'}${why}, ${n} responses`;
       return verdict(
-        (a.alive === undefined || c.ch.alive === a.alive) && (a.responses === undefined || inRange(n, a.responses)),
+        (a.alive === undefined || c.ch.alive === a.alive) &&
+          (a.responses === undefined || inRange(n, a.responses)) &&
+          (a.error === undefined || (reason !== undefined && closedBy === a.error)),
         got,
       );
     }

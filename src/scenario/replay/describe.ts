@@ -19,12 +19,17 @@ export function describeAssertion(a: Assertion): string {
       return `key ${a.key} create revision ${exactOrRange(a.createRevision)} ${on(a.via, '(linearizable read)')}`;
     case 'key-version':
       return `key ${a.key} version ${exactOrRange(a.version)} ${on(a.via, '(linearizable read)')}`;
-    case 'keepalive-channel':
-      return `keep-alive ${a.channel}'s channel${a.alive !== undefined ? ` is ${a.alive ? 'open' : 'closed'}` : ''}${
-        a.responses !== undefined
-          ? `${a.alive !== undefined ? ',' : ''} holds ${exactOrRange(a.responses)} responses`
-          : ''
-      }`;
+    case 'keepalive-channel': {
+      const parts = [
+        ...(a.error !== undefined
+          ? [`closed by ${etcdErrorName(a.error)}`]
+          : a.alive !== undefined
+            ? [`is ${a.alive ? 'open' : 'closed'}`]
+            : []),
+        ...(a.responses !== undefined ? [`holds ${exactOrRange(a.responses)} responses`] : []),
+      ];
+      return `keep-alive ${a.channel}'s channel ${parts.join(', ')}`;
+    }
     case 'lease-exists':
       return `lease ${a.lease} ${a.exists ? 'exists' : 'is gone (TimeToLive answers -1)'}`;
     case 'lease-ttl':

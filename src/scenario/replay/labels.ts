@@ -12,7 +12,9 @@ export class LabelBook {
 
   bind(label: LeaseLabel, id: bigint): void {
     this.ids.set(label, id);
-    this.byId.set(id, label);
+    // An ID keeps its first label: a later grant of the same ID (an id-of probe once the lease is gone)
+    // must not rename the first lease everywhere the run is narrated.
+    if (!this.byId.has(id)) this.byId.set(id, label);
     const w = this.waiting.get(label) ?? [];
     this.waiting.delete(label);
     for (const fn of w) fn(id);
