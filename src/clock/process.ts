@@ -42,6 +42,9 @@ class ProcessTimer extends QueuedEvent implements Timer {
 export class Process {
   private pausedSince: Micros | undefined;
   private held: Array<() => void> = [];
+  /** Network input not yet handed to the process: what arrived while it was stopped, then later arrivals. */
+  private input: ProcessTask[] = [];
+  private readonly drainInput = new InputDrain(this);
   private incarnation = 0;
   private wallOffset: Micros = 0;
   private dead = false;
@@ -85,10 +88,13 @@ export class Process {
     return t;
   }
 
-  /** `deliver` for work handed over as a record (a network packet) rather than a closure. */
+  /**
+   * Network input (a packet). Held apart from timers while stopped: see `resume`. Input that comes while
+   * older input still waits joins the queue behind it, so each link stays FIFO.
+   */
   deliverTask(inc: number, task: ProcessTask): void {
     if (inc !== this.incarnation || this.dead) return;
-    if (this.pausedSince !== undefined) this.held.push(() => task.run());
+    if (this.pausedSince !== undefined || this.input.length > 0) this.input.push(task);
     else task.run();
   }
 
@@ -122,6 +128,24 @@ export class Process {
       if (this.pausedSince !== undefined) this.held.push(fn);
       else fn();
     }
+    // On SIGCONT the Go runtime runs the timers that came due first (findrunnable checks timers before it
+    // polls the network), so the goroutines they wake, and the work those hand on at this instant, run
+    // before the bytes queued in the process's sockets are read. Real etcd 3.4.23 shows it: a leader
+    // thawed after a new election appends its lessor's LeaseRevoke in its old term before it reads the
+    // new leader's MsgApp (docs/findings/resumed-leader-acts-on-stale-tick.md). The input is taken up
+    // by an event at this instant, behind what the held timers have scheduled.
+    if (this.input.length > 0 && this.running && this.incarnation === inc && !this.drainInput.waiting)
+      this.sched.postAfter(0, this.drainInput.arm(inc));
+  }
+
+  /** Hands the queued network input to the process in arrival order, under the pause and death rules. */
+  runInput(inc: number): void {
+    while (this.input.length > 0) {
+      if (this.dead || this.incarnation !== inc) return;
+      // Stopped again: the rest waits for the next resume.
+      if (this.pausedSince !== undefined) return;
+      this.input.shift()!.run();
+    }
   }
 
   /** SIGKILL: everything pending is lost. */
@@ -129,6 +153,7 @@ export class Process {
     this.dead = true;
     this.incarnation++;
     this.held = [];
+    this.input = [];
     this.pausedSince = undefined;
   }
 
@@ -136,5 +161,20 @@ export class Process {
   restart(): void {
     this.dead = false;
     this.incarnation++;
+  }
+}
+
+/** The event that hands a resumed process its queued network input. */
+class InputDrain extends QueuedEvent {
+  private inc = 0;
+  constructor(private readonly proc: Process) {
+    super();
+  }
+  arm(inc: number): this {
+    this.inc = inc;
+    return this;
+  }
+  fire(): void {
+    this.proc.runInput(this.inc);
   }
 }
