@@ -37,6 +37,56 @@ describe('Process', () => {
     expect(fired).toEqual(['first']);
   });
 
+  it('on resume runs held timers and what they schedule at that instant before the input held while stopped', () => {
+    const s = new Scheduler();
+    const p = new Process('n1', s);
+    const order: string[] = [];
+    const packet = (name: string) => ({ run: () => order.push(name) });
+    p.after(10, () => {
+      order.push('timer');
+      p.after(0, () => order.push('handed on by the timer'));
+    });
+    p.pause();
+    s.advance(5);
+    p.deliverTask(p.generation, packet('input 1'));
+    s.advance(95);
+    p.deliverTask(p.generation, packet('input 2'));
+    p.resume();
+    // Input arriving before the held input is taken up queues behind it: each link stays FIFO.
+    p.deliverTask(p.generation, packet('input 3'));
+    expect(order).toEqual(['timer']);
+    s.advance(0);
+    expect(order).toEqual(['timer', 'handed on by the timer', 'input 1', 'input 2', 'input 3']);
+    p.deliverTask(p.generation, packet('input 4'));
+    expect(order.at(-1)).toBe('input 4');
+  });
+
+  it('drops held input when the process is killed, and keeps the rest of it when a packet stops it again', () => {
+    const s = new Scheduler();
+    const p = new Process('n1', s);
+    const order: string[] = [];
+    p.pause();
+    p.deliverTask(p.generation, {
+      run: () => {
+        order.push('a');
+        p.pause();
+      },
+    });
+    p.deliverTask(p.generation, { run: () => order.push('b') });
+    p.resume();
+    s.advance(0);
+    expect(order).toEqual(['a']);
+    p.resume();
+    s.advance(0);
+    expect(order).toEqual(['a', 'b']);
+    p.pause();
+    p.deliverTask(p.generation, { run: () => order.push('c') });
+    p.kill();
+    p.restart();
+    s.advance(0);
+    expect(order).toEqual(['a', 'b']);
+  });
+
   it('keeps the wall clock apart from the monotonic clock', () => {
     const s = new Scheduler();
     const p = new Process('n1', s);
