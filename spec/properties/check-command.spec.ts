@@ -124,10 +124,10 @@ describe('lessor-sim check', () => {
     "names each violation's finding class; --allow-known exits " +
       '0 only when none is unexplained; --fixes all removes them',
     async () => {
-      // Seed 5: runs 24 and 25 of the default campaign are a resumed leader acting on a stale tick.
+      // Seed 13: run 11 of the default campaign is a stale leader answering a lease read.
       const run = async (extra: string[]) => {
         const out: string[] = [];
-        const code = await runCheck(['--seed', '5', '--runs', '26', '--workers', '2', ...extra], {
+        const code = await runCheck(['--seed', '13', '--runs', '12', '--workers', '2', ...extra], {
           out: (l) => out.push(l),
           err: () => {},
           errIsTTY: false,
@@ -137,16 +137,16 @@ describe('lessor-sim check', () => {
       const plain = await run([]);
       expect(plain.code).toBe(1);
       expect(plain.out).toContain(
-        'class: resumed-leader-acts-on-stale-tick (removed by fix confirm-leadership-by-read-index)',
+        'class: stale-leader-answers-lease-reads (removed by fix lease-reads-confirm-leadership; also by confirm-leadership-by-read-index)',
       );
-      expect(plain.out).toMatch(/^ {2}resumed-leader-acts-on-stale-tick +2 {2}runs 24, 25$/m);
+      expect(plain.out).toMatch(/^ {2}stale-leader-answers-lease-reads +1 {2}runs 11$/m);
       expect((await run(['--allow-known'])).code).toBe(0);
       const fixed = await run(['--fixes', 'all']);
-      expect([fixed.code, fixed.out.match(/26 runs \(indices 0\.\.25\), (\d+) with a violation/)?.[1]]).toEqual([
+      expect([fixed.code, fixed.out.match(/12 runs \(indices 0\.\.11\), (\d+) with a violation/)?.[1]]).toEqual([
         0,
         '0',
       ]);
-      expect(fixed.out).toContain('reproduce: lessor-sim check --seed 5 --runs 26 --fixes all');
+      expect(fixed.out).toContain('reproduce: lessor-sim check --seed 13 --runs 12 --fixes all');
       // A bug switch's violations are no finding of etcd as it is: unexplained, and --allow-known still fails.
       const bug = await check(['--workers', '2', '--allow-known']);
       expect(bug.code).toBe(1);
