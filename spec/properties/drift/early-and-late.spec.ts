@@ -12,10 +12,12 @@ const only = (events: Parameters<typeof measureDrift>[0]): LeaseDrift => {
 
 describe('early expiry (negative drift) without a bug switch', () => {
   it.each([V3_4, V3_5])(
-    '$name: a leader paused across an election revokes a lease the new leader just renewed (C4)',
+    '$name: a leader paused across an election offers a lease the new leader renewed, and its revoke dies (C4)',
     (profile) => {
-      // The lease expires during the pause; on resume the held run-loop tick offers it, the held raft tick
-      // makes ensureLeadership's isActive pass (3.5), and raft forwards the revoke to the new leader.
+      // The lease expires during the pause; on resume the held run-loop tick offers it, and the held raft
+      // tick makes 3.5's isActive pass, but the revoke reaches raft in the old term, before the new
+      // leader's messages are read, and is truncated (as on etcd 3.4.23). The lease lives on from the
+      // renewal forwarded after the resume.
       const r = runDrift({
         cluster: { profile },
         leases: [{ id: 1n, ttl: 3, at: seconds(1) }],
@@ -25,8 +27,10 @@ describe('early expiry (negative drift) without a bug switch', () => {
       });
       const d = only(r.events);
       expect(d.anchor).toBe('renew');
-      expect(d.staleRevoke).toBe(true);
-      expect(d.driftUs!).toBeLessThan(-seconds(2.9)); // revoked 2 ms after a renewal for 3 s
+      expect(d.staleRevoke).toBe(false);
+      expect(d.revokedOnPrimary).toBe(true);
+      expect(d.driftUs!).toBeGreaterThanOrEqual(0);
+      expect(d.driftUs!).toBeLessThan(ms(500));
     },
   );
 
