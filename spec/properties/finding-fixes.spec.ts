@@ -57,27 +57,29 @@ const CASES: readonly Case[] = [
     grant: { lease: L2, ttl: 1 }`,
   },
   {
-    // Run 15067: L1's scheduled checkpoint (1 s left) applies after the renewal, and survives a restart.
+    // From run 15067 (a pause then; a resumed process now reads its sockets after its timers, so the
+    // raft loop is stalled instead): L1's scheduled checkpoint (1 s left) applies after the renewal,
+    // and survives a restart.
     fix: 'renew-clears-inflight-checkpoint',
     property: 'no-early-expiry',
     base: [...READS_AND_RENEW, 'confirm-leadership-by-read-index'],
     header:
       'cluster: { members: 1, heartbeat: 50ms, election-timeout: 500ms, lease-checkpoint: true,\n' +
-      '  lease-checkpoint-persist: true, checkpoint-interval: 2s, latency: 500us }\nduration: 11.02s',
+      '  lease-checkpoint-persist: true, checkpoint-interval: 2s, latency: 500us }\nduration: 11.62s',
     steps: `
   - at: 1s
     grant: { lease: L1, ttl: 3 }
   - at: 2s
-    pause: { member: n1, for: 1.001s }
+    stall: { member: n1, loop: raft, for: 1.6s }
   - at: 2s
     keepalive-once: { lease: L1 }
   - at: 2.01s
     grant: { lease: L2, ttl: 1 }
-  - at: 3.01s
+  - at: 3.61s
     crash: { member: n1 }
-  - at: 3.01s
+  - at: 3.61s
     restart: { member: n1 }
-  - at: 3.02s
+  - at: 3.62s
     keepalive-once: { lease: L2 }`,
   },
   {
