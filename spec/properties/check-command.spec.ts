@@ -137,7 +137,8 @@ describe('lessor-sim check', () => {
       const plain = await run([]);
       expect(plain.code).toBe(1);
       expect(plain.out).toContain(
-        'class: stale-leader-answers-lease-reads (removed by fix lease-reads-confirm-leadership; also by confirm-leadership-by-read-index)',
+        'class: stale-leader-answers-lease-reads ' +
+          '(removed by fix lease-reads-confirm-leadership; also by confirm-leadership-by-read-index)',
       );
       expect(plain.out).toMatch(/^ {2}stale-leader-answers-lease-reads +1 {2}runs 11$/m);
       expect((await run(['--allow-known'])).code).toBe(0);
