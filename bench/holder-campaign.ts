@@ -18,9 +18,9 @@ const OPTIONS: HolderCampaignOptions = {
 };
 
 /**
- * The campaign twice: on the model as etcd is, and with the proposed fix of the one finding class that
- * breaks a holder property here (resumed-leader-acts-on-stale-tick: a resumed old leader revokes a lease
- * the new leader just renewed, an early expiry no holder can outrun).
+ * The campaign twice: on the model as etcd is, and with the proposed fix of the finding class that can
+ * break a holder property (resumed-leader-acts-on-stale-tick: an old leader revokes a lease the new
+ * leader just renewed, an early expiry no holder can outrun).
  */
 export function holderCampaignBench(runs = Number(process.env.HOLDER_RUNS ?? 10_000), seed = 11): BenchResult[] {
   return [
