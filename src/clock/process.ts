@@ -98,7 +98,10 @@ export class Process {
     else task.run();
   }
 
-  /** Delivers work from outside (a network message, a request) under the same pause and death rules. */
+  /**
+   * Delivers in-process work from outside (a scenario action, a hand-off between a member's loops) under
+   * the same pause and death rules. Held with the timers while stopped; network input is `deliverTask`'s.
+   */
   deliver(inc: number, fn: () => void): void {
     if (inc !== this.incarnation || this.dead) return;
     if (this.pausedSince !== undefined) this.held.push(fn);
