@@ -162,6 +162,9 @@ type TimeToLiveReply = TimeToLiveHTTPResult | typeof CONNECTION_REFUSED;
 
 /** LeaseTimeToLive's loop: POST /leases/internal with no pause. */
 class TimeToLiveForward extends ForwardLoop<TimeToLiveReply, TimeToLiveResult> {
+  private readonly serve = (remote: EtcdServer, respond: (r: TimeToLiveHTTPResult) => void): void =>
+    serveTimeToLiveHTTP(remote, this.id, this.keys, respond);
+
   constructor(
     s: EtcdServer,
     private readonly id: bigint,
@@ -172,7 +175,7 @@ class TimeToLiveForward extends ForwardLoop<TimeToLiveReply, TimeToLiveResult> {
   }
 
   protected call(leader: string, reply: (r: TimeToLiveReply) => void): void {
-    peerCall(this.s, leader, (remote, respond) => serveTimeToLiveHTTP(remote, this.id, this.keys, respond), reply);
+    peerCall(this.s, leader, this.serve, reply);
   }
 
   protected final(r: TimeToLiveReply): TimeToLiveResult | undefined {
