@@ -87,6 +87,52 @@ describe('Process', () => {
     expect(order).toEqual(['a', 'b']);
   });
 
+  it('holds messages given to deliverTo with the timers, in the order they came, and drops those of a dead incarnation', () => {
+    const s = new Scheduler();
+    const p = new Process('n1', s);
+    const order: string[] = [];
+    const inbox = { receive: (m: string) => order.push(m) };
+    p.deliverTo(p.generation, inbox, 'running');
+    expect(order).toEqual(['running']);
+    p.after(10, () => order.push('timer'));
+    p.pause();
+    p.deliverTo(p.generation, inbox, 'held 1');
+    s.advance(20);
+    p.deliverTo(p.generation, inbox, 'held 2');
+    p.resume();
+    expect(order).toEqual(['running', 'held 1', 'timer', 'held 2']);
+    const old = p.generation;
+    p.kill();
+    p.restart();
+    p.deliverTo(old, inbox, 'to the old incarnation');
+    expect(order.at(-1)).toBe('held 2');
+  });
+
+  it('sets a timer again with arm once it has fired, in the order a new timer would run, and only then', () => {
+    const s = new Scheduler();
+    const p = new Process('n1', s);
+    const order: string[] = [];
+    const tick = p.timer(() => {
+      order.push(`tick ${s.now()}`);
+      if (s.now() < 30) tick.arm(10);
+    });
+    tick.arm(10);
+    expect(() => tick.arm(10)).toThrow(/set or cancelled/);
+    p.after(10, () => order.push(`after ${s.now()}`));
+    p.pause();
+    s.advance(15);
+    p.resume();
+    s.advance(100);
+    // Held at 10 and run on resume at 15, the tick is next due at 25 and then 35, where it stops.
+    expect(order).toEqual(['tick 15', 'after 15', 'tick 25', 'tick 35']);
+    const dead = p.timer(() => order.push('cancelled'));
+    dead.arm(5);
+    dead.cancel();
+    expect(() => dead.arm(5)).toThrow(/set or cancelled/);
+    s.advance(10);
+    expect(order.at(-1)).toBe('tick 35');
+  });
+
   it('keeps the wall clock apart from the monotonic clock', () => {
     const s = new Scheduler();
     const p = new Process('n1', s);

@@ -7,8 +7,16 @@ export interface ProcessTask {
   run(): void;
 }
 
-/** A timer of one incarnation of a process: fires through `deliver`, so the process rules apply. */
-class ProcessTimer extends QueuedEvent implements Timer {
+/** Whoever handles one kind of message on a process: `deliverTo` hands it the message, no closure needed. */
+export interface Receiver<M> {
+  receive(m: M): void;
+}
+
+/**
+ * A timer of one incarnation of a process: fires through `deliverHeld`, so the process rules apply.
+ * `arm` sets it again once it has fired, so a periodic timer is one object for its whole life.
+ */
+export class ProcessTimer extends QueuedEvent implements Timer, ProcessTask {
   cancelled = false;
   constructor(
     private readonly proc: Process,
@@ -22,11 +30,22 @@ class ProcessTimer extends QueuedEvent implements Timer {
     return this.time;
   }
   fire(): void {
-    this.proc.deliver(this.inc, this.fn);
+    this.proc.deliverHeld(this.inc, this);
+  }
+  run(): void {
+    this.fn();
   }
   cancel(): void {
     this.cancelled = true;
     this.sched.unpost(this);
+  }
+  /**
+   * Sets the timer to fire `delay` from now, in the order a new `after` would. Only while it is not set
+   * and was never cancelled: a scheduler lane may still hold a cancelled timer's slot, which must stay dead.
+   */
+  arm(delay: Micros): void {
+    if (this.waiting || this.cancelled) throw new Error('process: arm on a timer that is set or cancelled');
+    this.sched.postAfter(delay, this);
   }
 }
 
@@ -41,7 +60,7 @@ class ProcessTimer extends QueuedEvent implements Timer {
  */
 export class Process {
   private pausedSince: Micros | undefined;
-  private held: Array<() => void> = [];
+  private held: ProcessTask[] = [];
   /** Network input not yet handed to the process: what arrived while it was stopped, then later arrivals. */
   private input: ProcessTask[] = [];
   private readonly drainInput = new InputDrain(this);
@@ -88,6 +107,11 @@ export class Process {
     return t;
   }
 
+  /** A timer of this incarnation that runs `fn`, not yet set: `arm` sets it, again each time it fires. */
+  timer(fn: () => void): ProcessTimer {
+    return new ProcessTimer(this, this.incarnation, fn, this.sched);
+  }
+
   /**
    * Network input (a packet). Held apart from timers while stopped: see `resume`. Input that comes while
    * older input still waits joins the queue behind it, so each link stays FIFO.
@@ -104,8 +128,22 @@ export class Process {
    */
   deliver(inc: number, fn: () => void): void {
     if (inc !== this.incarnation || this.dead) return;
-    if (this.pausedSince !== undefined) this.held.push(fn);
+    if (this.pausedSince !== undefined) this.held.push(new HeldCall(fn));
     else fn();
+  }
+
+  /** `deliver` for a record (a timer): held as it is, nothing allocated. */
+  deliverHeld(inc: number, task: ProcessTask): void {
+    if (inc !== this.incarnation || this.dead) return;
+    if (this.pausedSince !== undefined) this.held.push(task);
+    else task.run();
+  }
+
+  /** `deliver` of message `m` to `to`: only a message held while stopped costs an object. */
+  deliverTo<M>(inc: number, to: Receiver<M>, m: M): void {
+    if (inc !== this.incarnation || this.dead) return;
+    if (this.pausedSince !== undefined) this.held.push(new HeldMessage(to, m));
+    else to.receive(m);
   }
 
   /** The current incarnation; captured by callers that deliver work later. */
@@ -124,12 +162,12 @@ export class Process {
     const held = this.held;
     this.held = [];
     const inc = this.incarnation;
-    for (const fn of held) {
+    for (const task of held) {
       // A held callback killed (or killed and restarted) the process: the rest belonged to the old one.
       if (this.dead || this.incarnation !== inc) return;
       // A held callback paused the process again: keep the rest for the next resume.
-      if (this.pausedSince !== undefined) this.held.push(fn);
-      else fn();
+      if (this.pausedSince !== undefined) this.held.push(task);
+      else task.run();
     }
     // On SIGCONT the Go runtime runs the timers that came due first (findrunnable checks timers before it
     // polls the network), so the goroutines they wake, and the work those hand on at this instant, run
@@ -179,5 +217,24 @@ class InputDrain extends QueuedEvent {
   }
   fire(): void {
     this.proc.runInput(this.inc);
+  }
+}
+
+/** A callback `deliver` held while the process was stopped. */
+class HeldCall implements ProcessTask {
+  constructor(private readonly fn: () => void) {}
+  run(): void {
+    this.fn();
+  }
+}
+
+/** A message `deliverTo` held while the process was stopped. */
+class HeldMessage<M> implements ProcessTask {
+  constructor(
+    private readonly to: Receiver<M>,
+    private readonly m: M,
+  ) {}
+  run(): void {
+    this.to.receive(this.m);
   }
 }

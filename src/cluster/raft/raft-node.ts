@@ -1,4 +1,4 @@
-import type { Process } from '../../clock/process.js';
+import type { Process, ProcessTimer, Receiver } from '../../clock/process.js';
 import type { Prng } from '../../clock/prng.js';
 import type { Micros } from '../../clock/time.js';
 import { NO_TRACE, type Trace, type TraceFields, type TraceKind } from '../../trace/trace.js';
@@ -100,6 +100,17 @@ export class RaftNode implements RaftPeer {
   private notifiedRole: RaftRole = 'follower';
   private inEndStep = false;
 
+  /** The periodic tick, set again each time it fires. */
+  private readonly tickTimer: ProcessTimer;
+  /** Runs a peer's message on the raft loop: `step`'s second half, one object for every message. */
+  private readonly inbox: Receiver<Message> = {
+    receive: (m) => {
+      if (this.defunct) return;
+      this.stepMessage(m);
+      this.endStep();
+    },
+  };
+
   constructor(opts: RaftNodeOptions) {
     if (!opts.members.includes(opts.id))
       throw new Error(`raft: ${opts.id} is not one of the members ${opts.members.join(',')}`);
@@ -129,7 +140,8 @@ export class RaftNode implements RaftPeer {
     this.lastTickUs = this.proc.now();
 
     opts.transport.register(this);
-    this.proc.after(this.cfg.tickUs, this.onTick);
+    this.tickTimer = this.proc.timer(this.onTick);
+    this.tickTimer.arm(this.cfg.tickUs);
     // A restarted member re-applies what it knows to be committed straight away, as etcd's first Ready does.
     if (this.raftLog.hasNextEntry()) this.proc.after(0, () => this.endStep());
   }
@@ -225,17 +237,13 @@ export class RaftNode implements RaftPeer {
    */
   step(m: Message): void {
     if (this.defunct) return;
-    this.proc.deliver(this.incarnation, () => {
-      if (this.defunct) return;
-      this.stepMessage(m);
-      this.endStep();
-    });
+    this.proc.deliverTo(this.incarnation, this.inbox, m);
   }
 
   // ---- time ----
 
   private readonly onTick = (): void => {
-    this.proc.after(this.cfg.tickUs, this.onTick);
+    this.tickTimer.arm(this.cfg.tickUs);
     this.ticks++;
     this.lastTickUs = this.proc.now();
     if (this.state === 'leader') this.tickHeartbeat();

@@ -1,4 +1,4 @@
-import type { Network } from '../network/network.js';
+import { Packet, type Network, type PacketHandler } from '../network/network.js';
 import type { Message } from './messages.js';
 
 /** Whatever handles a member's raft messages: the RaftNode of its current incarnation. */
@@ -7,11 +7,15 @@ export interface RaftPeer {
   step(m: Message): void;
 }
 
+/** The transport's one packet tag: `arg` is the Message. */
+const RAFT = 0;
+
 /**
- * Carries raft messages as peer traffic. The receiver is looked up when the message arrives, so a member
- * restarted with a new RaftNode gets what reaches its new incarnation.
+ * Carries raft messages as peer traffic, each as a packet this transport handles (no closure per
+ * message). The receiver is looked up when the message arrives, so a member restarted with a new
+ * RaftNode gets what reaches its new incarnation.
  */
-export class RaftTransport {
+export class RaftTransport implements PacketHandler {
   private readonly peers = new Map<string, RaftPeer>();
 
   constructor(private readonly network: Network) {}
@@ -22,6 +26,14 @@ export class RaftTransport {
   }
 
   send(m: Message): void {
-    this.network.send(m.from, m.to, 'peer', () => this.peers.get(m.to)?.step(m));
+    this.network.transmit(m.from, m.to, 'peer', new Packet(this, RAFT, m));
   }
+
+  deliver(p: Packet): void {
+    const m = p.arg as Message;
+    this.peers.get(m.to)?.step(m);
+  }
+
+  /** A message to a dead member is lost; raft retries on its own ticks. */
+  refused(): void {}
 }
