@@ -44,6 +44,14 @@ export interface RaftNodeOptions {
   readonly onSoftState?: (s: SoftState) => void;
 }
 
+interface WalWrite {
+  term: number;
+  vote: string | undefined;
+  /** Index of the first entry in `entries`. */
+  from: number;
+  entries: readonly Entry[];
+}
+
 type CampaignType = 'pre-election' | 'election' | 'transfer';
 type StepDownReason = 'check-quorum' | 'higher-term' | 'transfer';
 
@@ -102,6 +110,9 @@ export class RaftNode implements RaftPeer {
 
   /** The periodic tick, set again each time it fires. */
   private readonly tickTimer: ProcessTimer;
+  /** What the WAL write in flight saves (one write at a time), and the fsync that ends it. */
+  private readonly inFlight: WalWrite = { term: 0, vote: undefined, from: 0, entries: NO_ENTRIES };
+  private readonly writeTimer: ProcessTimer;
   /** Runs a peer's message on the raft loop: `step`'s second half, one object for every message. */
   private readonly inbox: Receiver<Message> = {
     receive: (m) => {
@@ -140,6 +151,7 @@ export class RaftNode implements RaftPeer {
     this.lastTickUs = this.proc.now();
 
     opts.transport.register(this);
+    this.writeTimer = this.proc.timer(this.writeDone);
     this.tickTimer = this.proc.timer(this.onTick);
     this.tickTimer.arm(this.cfg.tickUs);
     // A restarted member re-applies what it knows to be committed straight away, as etcd's first Ready does.
@@ -630,18 +642,22 @@ export class RaftNode implements RaftPeer {
     const log = this.raftLog;
     this.writing = true;
     this.hardStateDirty = false;
-    const from = log.unstableFrom;
-    const ents = log.takeUnstable();
-    const term = this.currentTerm;
-    const vote = this.vote;
+    const w = this.inFlight;
+    w.from = log.unstableFrom;
+    w.entries = log.takeUnstable();
+    w.term = this.currentTerm;
+    w.vote = this.vote;
     // afterWrite is empty whenever no write is in flight.
     const spare = this.afterWrite;
     this.afterWrite = this.afterNextWrite;
     this.afterNextWrite = spare;
-    this.proc.after(this.cfg.fsyncUs, () => this.writeDone(term, vote, from, ents));
+    this.writeTimer.arm(this.cfg.fsyncUs);
   }
 
-  private writeDone(term: number, vote: string | undefined, from: number, ents: readonly Entry[]): void {
+  private readonly writeDone = (): void => {
+    const w = this.inFlight;
+    const { term, vote, from, entries: ents } = w;
+    w.entries = NO_ENTRIES;
     this.storage.save(term, vote, from, ents);
     const last = ents[ents.length - 1];
     if (last !== undefined) this.raftLog.stableTo(last.index, last.term);
@@ -651,7 +667,7 @@ export class RaftNode implements RaftPeer {
     msgs.length = 0;
     if (this.state === 'leader' && this.maybeCommit()) this.bcastAppend();
     this.endStep();
-  }
+  };
 
   /**
    * What etcd's raftNode does with each Ready, run at the end of every event that touched this node:
