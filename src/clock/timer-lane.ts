@@ -8,46 +8,56 @@ import type { Micros } from './time.js';
  * own (time, seq), so the run order is exactly the heap's. A cancelled event is only marked (`waiting`
  * false) and skipped when it reaches the front. A burst of messages or a crowd of request deadlines,
  * most cancelled milliseconds later, thus costs one heap entry, not one each.
+ *
+ * The FIFO is a ring that only grows: a lane empties and fills again every few events (the raft tick's
+ * lane holds one or two), and a ring does that without reallocating.
  */
 export class TimerLane implements HeapItem {
   /** Due time and sequence of the front event while the lane is in the heap. */
   time: Micros = 0;
   seq = 0;
   index = -1;
-  private queue: QueuedEvent[] = [];
+  /** Capacity is a power of two; slots outside [head, head + size) hold undefined. */
+  private ring: (QueuedEvent | undefined)[] = new Array<QueuedEvent | undefined>(8).fill(undefined);
   private head = 0;
+  private size = 0;
 
   add(e: QueuedEvent): void {
-    this.queue.push(e);
+    if (this.size === this.ring.length) this.grow();
+    this.ring[(this.head + this.size) & (this.ring.length - 1)] = e;
+    this.size++;
   }
 
   /** Drops cancelled events from the front; returns the first waiting one. */
   front(): QueuedEvent | undefined {
-    const q = this.queue;
-    while (this.head < q.length) {
-      const e = q[this.head]!;
+    const r = this.ring;
+    while (this.size > 0) {
+      const e = r[this.head]!;
       if (e.waiting) return e;
-      this.head++;
+      this.drop();
     }
-    this.compact();
     return undefined;
   }
 
   /** Takes the front event, which `front()` has just returned, off the lane. */
   shift(): QueuedEvent {
-    const e = this.queue[this.head++]!;
-    this.compact();
+    const e = this.ring[this.head]!;
+    this.drop();
     return e;
   }
 
-  private compact(): void {
-    const q = this.queue;
-    if (this.head === q.length) {
-      q.length = 0;
-      this.head = 0;
-    } else if (this.head >= 1024 && this.head * 2 >= q.length) {
-      this.queue = q.slice(this.head);
-      this.head = 0;
-    }
+  private drop(): void {
+    this.ring[this.head] = undefined;
+    this.head = (this.head + 1) & (this.ring.length - 1);
+    this.size--;
+  }
+
+  private grow(): void {
+    const old = this.ring;
+    const n = old.length;
+    const ring = new Array<QueuedEvent | undefined>(2 * n).fill(undefined);
+    for (let i = 0; i < n; i++) ring[i] = old[(this.head + i) & (n - 1)];
+    this.ring = ring;
+    this.head = 0;
   }
 }
