@@ -141,6 +141,12 @@ export class Scheduler {
   step(): boolean {
     const e = this.top();
     if (e === undefined) return false;
+    this.run(e);
+    return true;
+  }
+
+  /** Runs the event (or the front of the lane) `top` has just returned. */
+  private run(e: QueuedEvent | TimerLane): void {
     const at = e.time;
     if (at !== this.burstAt) {
       this.burstAt = at;
@@ -164,7 +170,6 @@ export class Scheduler {
     this.current = at;
     this.executed++;
     ev.fire();
-    return true;
   }
 
   /** The heap's first live event, after moving lanes whose front was cancelled on to their next timer. */
@@ -193,10 +198,11 @@ export class Scheduler {
   /** Runs every event due at or before `time`, then leaves the clock at `time`. */
   runUntil(time: Micros): void {
     if (time < this.current) throw new RangeError(`scheduler: runUntil(${time}) is in the past`);
+    // One `top` per event: the loop runs what it has just looked at.
     for (;;) {
-      const next = this.peekTime();
-      if (next === undefined || next > time) break;
-      this.step();
+      const e = this.top();
+      if (e === undefined || e.time > time) break;
+      this.run(e);
     }
     this.current = time;
   }
@@ -209,13 +215,13 @@ export class Scheduler {
   /** Runs until nothing is queued or `limit` is reached; returns whether it went idle. */
   runUntilIdle(limit: Micros = Number.MAX_SAFE_INTEGER): boolean {
     for (;;) {
-      const next = this.peekTime();
-      if (next === undefined) return true;
-      if (next > limit) {
+      const e = this.top();
+      if (e === undefined) return true;
+      if (e.time > limit) {
         this.current = Math.max(this.current, limit);
         return false;
       }
-      this.step();
+      this.run(e);
     }
   }
 
