@@ -9,6 +9,7 @@ export class Endpoint {
   private readonly links: (Link | undefined)[] = [];
 
   constructor(
+    readonly name: string,
     readonly index: number,
     readonly process: Process,
   ) {}

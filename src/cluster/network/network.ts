@@ -40,7 +40,7 @@ export class Network {
   /** Binds an endpoint name to the process that receives its messages. */
   attach(name: string, process: Process): void {
     if (this.endpoints.has(name)) throw new Error(`network: endpoint ${name} is already attached`);
-    this.endpoints.set(name, new Endpoint(this.endpoints.size, process));
+    this.endpoints.set(name, new Endpoint(name, this.endpoints.size, process));
   }
 
   /**
@@ -54,9 +54,15 @@ export class Network {
 
   /** `send` for a message as a packet record: its handler is told of its arrival or refusal. */
   transmit(from: string, to: string, kind: TrafficKind, packet: Packet): void {
-    const src = this.endpoint(from);
-    const dst = this.endpoint(to);
-    const peer = kind === 'peer';
+    this.route(this.endpoint(from), this.endpoint(to), kind === 'peer', packet);
+  }
+
+  /** Sends `reply` back the way `p` came, between the endpoints it already carries. */
+  reply(p: Packet, reply: Packet): void {
+    this.route(p.dst!, p.src!, p.peer, reply);
+  }
+
+  private route(src: Endpoint, dst: Endpoint, peer: boolean, packet: Packet): void {
     if (peer) {
       if (src.group !== dst.group) return;
       if (this.config.lossProbability > 0 && this.prng.float() < this.config.lossProbability) return;
@@ -66,8 +72,8 @@ export class Network {
     const link = src.linkTo(dst, this.config.latencyUs);
     const at = link.arrival(now, jitter);
     packet.net = this;
-    packet.from = from;
-    packet.to = to;
+    packet.from = src.name;
+    packet.to = dst.name;
     packet.src = src;
     packet.dst = dst;
     packet.peer = peer;
@@ -172,7 +178,7 @@ export class Packet extends QueuedEvent implements ProcessTask {
 
   /** Sends `reply` back the way this packet came (a refusal, a response). */
   answer(reply: Packet): void {
-    this.net!.transmit(this.to, this.from, this.peer ? 'peer' : 'client', reply);
+    this.net!.reply(this, reply);
   }
 }
 
