@@ -108,6 +108,9 @@ export class RaftNode implements RaftPeer {
   private notifiedRole: RaftRole = 'follower';
   private inEndStep = false;
 
+  /** The last heartbeat sent to each of `tracker.peers`, and the last response to one. */
+  private readonly heartbeats: (Message | undefined)[] = [];
+  private heartbeatResp: Message | undefined = undefined;
   /** The periodic tick, set again each time it fires. */
   private readonly tickTimer: ProcessTimer;
   /** What the WAL write in flight saves (one write at a time), and the fsync that ends it. */
@@ -551,9 +554,13 @@ export class RaftNode implements RaftPeer {
 
   private handleHeartbeat(m: Message): void {
     this.raftLog.commitTo(m.commit);
-    this.send(
-      new Message('MsgHeartbeatResp', this.id, m.from, this.currentTerm, 0, 0, NO_ENTRIES, 0, false, 0, m.context),
-    );
+    // As with heartbeats, the last response goes again when it says the same.
+    let r = this.heartbeatResp;
+    if (r === undefined || r.to !== m.from || r.term !== this.currentTerm || r.context !== m.context) {
+      r = new Message('MsgHeartbeatResp', this.id, m.from, this.currentTerm, 0, 0, NO_ENTRIES, 0, false, 0, m.context);
+      this.heartbeatResp = r;
+    }
+    this.send(r);
   }
 
   private checkQuorum(): void {
@@ -615,10 +622,19 @@ export class RaftNode implements RaftPeer {
   private bcastHeartbeat(): void {
     const ctx = this.readOnly.lastPendingCtx();
     const committed = this.raftLog.committed;
-    for (const pr of this.tracker.peers) {
+    const peers = this.tracker.peers;
+    const term = this.currentTerm;
+    for (let i = 0; i < peers.length; i++) {
+      const pr = peers[i]!;
       // Never tell a follower to commit past what it is known to hold.
       const commit = Math.min(pr.match, committed);
-      this.send(new Message('MsgHeartbeat', this.id, pr.id, this.currentTerm, 0, 0, NO_ENTRIES, commit, false, 0, ctx));
+      // Messages are immutable, so the last heartbeat goes again when it says the same (as it mostly does).
+      let m = this.heartbeats[i];
+      if (m === undefined || m.term !== term || m.commit !== commit || m.context !== ctx) {
+        m = new Message('MsgHeartbeat', this.id, pr.id, term, 0, 0, NO_ENTRIES, commit, false, 0, ctx);
+        this.heartbeats[i] = m;
+      }
+      this.send(m);
     }
   }
 
