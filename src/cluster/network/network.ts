@@ -62,7 +62,13 @@ export class Network {
     this.route(p.dst!, p.src!, p.peer, reply);
   }
 
-  private route(src: Endpoint, dst: Endpoint, peer: boolean, packet: Packet): void {
+  /** The endpoint attached as `name`, for a sender that keeps it and calls `route` (no lookup per message). */
+  endpointOf(name: string): Endpoint {
+    return this.endpoint(name);
+  }
+
+  /** `transmit` between endpoints already looked up; `peer` is the kind 'peer'. */
+  route(src: Endpoint, dst: Endpoint, peer: boolean, packet: Packet): void {
     if (peer) {
       if (src.group !== dst.group) return;
       if (this.config.lossProbability > 0 && this.prng.float() < this.config.lossProbability) return;

@@ -1,3 +1,4 @@
+import type { Endpoint } from '../network/endpoint.js';
 import { Packet, type Network, type PacketHandler } from '../network/network.js';
 import type { Message } from './messages.js';
 
@@ -7,8 +8,15 @@ export interface RaftPeer {
   step(m: Message): void;
 }
 
-/** The transport's one packet tag: `arg` is the Message. */
+/** The transport's one packet tag: `arg` is the Message, `extra` the receiving Member. */
 const RAFT = 0;
+
+/** A member as the transport knows it: the node of its current incarnation, and its endpoint once used. */
+class Member {
+  peer: RaftPeer | undefined = undefined;
+  endpoint: Endpoint | undefined = undefined;
+  constructor(readonly name: string) {}
+}
 
 /**
  * Carries raft messages as peer traffic, each as a packet this transport handles (no closure per
@@ -16,24 +24,40 @@ const RAFT = 0;
  * RaftNode gets what reaches its new incarnation.
  */
 export class RaftTransport implements PacketHandler {
-  private readonly peers = new Map<string, RaftPeer>();
+  private readonly members = new Map<string, Member>();
 
   constructor(private readonly network: Network) {}
 
   /** Makes `peer` the receiver of messages for its id (replacing an earlier incarnation's node). */
   register(peer: RaftPeer): void {
-    this.peers.set(peer.id, peer);
+    this.member(peer.id).peer = peer;
   }
 
   send(m: Message): void {
-    this.network.transmit(m.from, m.to, 'peer', new Packet(this, RAFT, m));
+    const from = this.endpoint(this.member(m.from));
+    const to = this.member(m.to);
+    this.network.route(from, this.endpoint(to), true, new Packet(this, RAFT, m, to));
   }
 
   deliver(p: Packet): void {
-    const m = p.arg as Message;
-    this.peers.get(m.to)?.step(m);
+    (p.extra as Member).peer?.step(p.arg as Message);
   }
 
   /** A message to a dead member is lost; raft retries on its own ticks. */
   refused(): void {}
+
+  private member(name: string): Member {
+    let m = this.members.get(name);
+    if (m === undefined) {
+      m = new Member(name);
+      this.members.set(name, m);
+    }
+    return m;
+  }
+
+  /** Looked up on the first message, so a peer may register before its endpoint is attached. */
+  private endpoint(m: Member): Endpoint {
+    m.endpoint ??= this.network.endpointOf(m.name);
+    return m.endpoint;
+  }
 }
