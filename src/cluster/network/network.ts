@@ -78,8 +78,6 @@ export class Network {
     const link = src.linkTo(dst, this.config.latencyUs);
     const at = link.arrival(now, jitter);
     packet.net = this;
-    packet.from = src.name;
-    packet.to = dst.name;
     packet.src = src;
     packet.dst = dst;
     packet.peer = peer;
@@ -155,8 +153,6 @@ export interface PacketHandler {
  */
 export class Packet extends QueuedEvent implements ProcessTask {
   net: Network | undefined;
-  from = '';
-  to = '';
   src: Endpoint | undefined;
   dst: Endpoint | undefined;
   peer = false;
@@ -168,6 +164,16 @@ export class Packet extends QueuedEvent implements ProcessTask {
     readonly extra?: unknown,
   ) {
     super();
+  }
+
+  /** The sender's endpoint name, once transmitted. */
+  get from(): string {
+    return this.src!.name;
+  }
+
+  /** The receiver's endpoint name, once transmitted. */
+  get to(): string {
+    return this.dst!.name;
   }
 
   fire(): void {

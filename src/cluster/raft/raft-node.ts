@@ -715,9 +715,8 @@ export class RaftNode implements RaftPeer {
           rs.cb(true, rs.index);
           continue;
         }
-        const failed = this.failedReads.shift();
-        if (failed === undefined) break;
-        failed(false, 0);
+        if (this.failedReads.length === 0) break;
+        this.failedReads.shift()!(false, 0);
       }
     } finally {
       this.inEndStep = false;
