@@ -46,7 +46,13 @@ export class ProgressTracker {
     const m = this.matches;
     m[0] = selfMatch;
     for (let i = 0; i < this.peers.length; i++) m[i + 1] = this.peers[i]!.match;
-    m.sort((a, b) => b - a);
+    // Insertion sort, highest first: at most seven members, checked on every append response.
+    for (let i = 1; i < m.length; i++) {
+      const v = m[i]!;
+      let j = i - 1;
+      for (; j >= 0 && m[j]! < v; j--) m[j + 1] = m[j]!;
+      m[j + 1] = v;
+    }
     return m[this.quorum - 1]!;
   }
 
