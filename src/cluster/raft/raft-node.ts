@@ -10,7 +10,7 @@ import type { Progress } from './progress.js';
 import { ReadOnly, type ReadIndexCallback } from './read-only.js';
 import type { RaftStorage } from './storage.js';
 import { ProgressTracker } from './tracker.js';
-import type { RaftPeer, RaftTransport } from './transport.js';
+import type { RaftOutbox, RaftPeer, RaftTransport } from './transport.js';
 
 export type RaftRole = 'follower' | 'candidate' | 'pre-candidate' | 'leader';
 
@@ -70,7 +70,7 @@ export class RaftNode implements RaftPeer {
   private readonly cfg: ResolvedRaftConfig;
   private readonly proc: Process;
   private readonly incarnation: number;
-  private readonly transport: RaftTransport;
+  private readonly outbox: RaftOutbox;
   private readonly prng: Prng;
   private readonly trace: Trace;
   private readonly storage: RaftStorage;
@@ -132,7 +132,6 @@ export class RaftNode implements RaftPeer {
     this.cfg = resolveRaftConfig(opts.config ?? {});
     this.proc = opts.process;
     this.incarnation = opts.process.generation;
-    this.transport = opts.transport;
     this.prng = opts.prng.fork(`raft/${this.incarnation}`);
     this.trace = opts.trace ?? NO_TRACE;
     this.storage = opts.storage;
@@ -153,7 +152,7 @@ export class RaftNode implements RaftPeer {
     this.resetRandomizedElectionTimeout();
     this.lastTickUs = this.proc.now();
 
-    opts.transport.register(this);
+    this.outbox = opts.transport.register(this);
     this.writeTimer = this.proc.timer(this.writeDone);
     this.tickTimer = this.proc.timer(this.onTick);
     this.tickTimer.arm(this.cfg.tickUs);
@@ -649,7 +648,7 @@ export class RaftNode implements RaftPeer {
   }
 
   private send(m: Message): void {
-    if (this.state === 'leader' || (!this.writing && !this.unpersisted())) this.transport.send(m);
+    if (this.state === 'leader' || (!this.writing && !this.unpersisted())) this.outbox.send(m);
     else if (this.unpersisted()) this.afterNextWrite.push(m);
     else this.afterWrite.push(m);
   }
@@ -679,7 +678,7 @@ export class RaftNode implements RaftPeer {
     if (last !== undefined) this.raftLog.stableTo(last.index, last.term);
     this.writing = false;
     const msgs = this.afterWrite;
-    for (const m of msgs) this.transport.send(m);
+    for (const m of msgs) this.outbox.send(m);
     msgs.length = 0;
     if (this.state === 'leader' && this.maybeCommit()) this.bcastAppend();
     this.endStep();

@@ -12,7 +12,7 @@ export interface RaftPeer {
 const RAFT = 0;
 
 /** A member as the transport knows it: the node of its current incarnation, and its endpoint once used. */
-class Member {
+export class Member {
   peer: RaftPeer | undefined = undefined;
   endpoint: Endpoint | undefined = undefined;
   constructor(readonly name: string) {}
@@ -28,15 +28,20 @@ export class RaftTransport implements PacketHandler {
 
   constructor(private readonly network: Network) {}
 
-  /** Makes `peer` the receiver of messages for its id (replacing an earlier incarnation's node). */
-  register(peer: RaftPeer): void {
-    this.member(peer.id).peer = peer;
+  /**
+   * Makes `peer` the receiver of messages for its id (replacing an earlier incarnation's node); returns
+   * what it sends its own messages through.
+   */
+  register(peer: RaftPeer): RaftOutbox {
+    const m = this.member(peer.id);
+    m.peer = peer;
+    return new RaftOutbox(this, m);
   }
 
-  send(m: Message): void {
-    const from = this.endpoint(this.member(m.from));
+  /** Sends `m`, whose sender is `from`. */
+  sendFrom(from: Member, m: Message): void {
     const to = this.member(m.to);
-    this.network.route(from, this.endpoint(to), true, new Packet(this, RAFT, m, to));
+    this.network.route(this.endpoint(from), this.endpoint(to), true, new Packet(this, RAFT, m, to));
   }
 
   deliver(p: Packet): void {
@@ -59,5 +64,17 @@ export class RaftTransport implements PacketHandler {
   private endpoint(m: Member): Endpoint {
     m.endpoint ??= this.network.endpointOf(m.name);
     return m.endpoint;
+  }
+}
+
+/** One member's way out: its messages leave without the transport looking the sender up each time. */
+export class RaftOutbox {
+  constructor(
+    private readonly transport: RaftTransport,
+    private readonly from: Member,
+  ) {}
+
+  send(m: Message): void {
+    this.transport.sendFrom(this.from, m);
   }
 }
