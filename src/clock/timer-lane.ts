@@ -17,8 +17,11 @@ export class TimerLane implements HeapItem {
   time: Micros = 0;
   seq = 0;
   index = -1;
-  /** Capacity is a power of two; slots outside [head, head + size) hold undefined. */
-  private ring: (QueuedEvent | undefined)[] = new Array<QueuedEvent | undefined>(8).fill(undefined);
+  /**
+   * Capacity is a power of two; slots outside [head, head + size) hold undefined. It starts small: many
+   * lanes (a delay computed from a deadline) only ever hold one event.
+   */
+  private ring: (QueuedEvent | undefined)[] = [undefined, undefined];
   private head = 0;
   private size = 0;
 
