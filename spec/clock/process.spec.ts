@@ -87,7 +87,7 @@ describe('Process', () => {
     expect(order).toEqual(['a', 'b']);
   });
 
-  it('holds messages given to deliverTo with the timers, in the order they came, and drops those of a dead incarnation', () => {
+  it('holds deliverTo messages with the timers, in arrival order, and drops those of a dead incarnation', () => {
     const s = new Scheduler();
     const p = new Process('n1', s);
     const order: string[] = [];
