@@ -8,11 +8,11 @@ export interface RaftPeer {
   step(m: Message): void;
 }
 
-/** The transport's one packet tag: `arg` is the Message, `extra` the receiving Member. */
+/** The transport's one packet tag: `arg` is the Message, `extra` the receiving member's slot. */
 const RAFT = 0;
 
 /** A member as the transport knows it: the node of its current incarnation, and its endpoint once used. */
-export class Member {
+class MemberSlot {
   peer: RaftPeer | undefined = undefined;
   endpoint: Endpoint | undefined = undefined;
   constructor(readonly name: string) {}
@@ -24,7 +24,7 @@ export class Member {
  * RaftNode gets what reaches its new incarnation.
  */
 export class RaftTransport implements PacketHandler {
-  private readonly members = new Map<string, Member>();
+  private readonly members = new Map<string, MemberSlot>();
 
   constructor(private readonly network: Network) {}
 
@@ -39,29 +39,29 @@ export class RaftTransport implements PacketHandler {
   }
 
   /** Sends `m`, whose sender is `from`. */
-  sendFrom(from: Member, m: Message): void {
+  sendFrom(from: MemberSlot, m: Message): void {
     const to = this.member(m.to);
     this.network.route(this.endpoint(from), this.endpoint(to), true, new Packet(this, RAFT, m, to));
   }
 
   deliver(p: Packet): void {
-    (p.extra as Member).peer?.step(p.arg as Message);
+    (p.extra as MemberSlot).peer?.step(p.arg as Message);
   }
 
   /** A message to a dead member is lost; raft retries on its own ticks. */
   refused(): void {}
 
-  private member(name: string): Member {
+  private member(name: string): MemberSlot {
     let m = this.members.get(name);
     if (m === undefined) {
-      m = new Member(name);
+      m = new MemberSlot(name);
       this.members.set(name, m);
     }
     return m;
   }
 
   /** Looked up on the first message, so a peer may register before its endpoint is attached. */
-  private endpoint(m: Member): Endpoint {
+  private endpoint(m: MemberSlot): Endpoint {
     m.endpoint ??= this.network.endpointOf(m.name);
     return m.endpoint;
   }
@@ -71,7 +71,7 @@ export class RaftTransport implements PacketHandler {
 export class RaftOutbox {
   constructor(
     private readonly transport: RaftTransport,
-    private readonly from: Member,
+    private readonly from: MemberSlot,
   ) {}
 
   send(m: Message): void {
