@@ -2,8 +2,10 @@
 // benchmark with a limit prints its figure, the limit measured in the same process (bare-loop.ts, the
 // heap floor, campaign-limit.ts), the ratio and its target; a summary of those verdicts comes last.
 // BENCH=name[,name] runs a subset: startup, campaign, differential, cluster-storm, cluster-keepalive,
-// idle-day, trace-digest, playground, lessor-storm; holder-campaign (minutes long) runs only when named.
+// idle-day, trace-digest, playground, lessor-storm; holder-campaign (minutes long) and campaign-warmup (the
+// same runs replayed in passes, to measure JIT warm-up) run only when named.
 import { campaignBench } from './campaign.js';
+import { campaignWarmupBench } from './campaign-warmup.js';
 import { clusterKeepAlive } from './cluster-keepalive.js';
 import { differentialRatio } from './differential.js';
 import { holderCampaignBench } from './holder-campaign.js';
@@ -37,6 +39,7 @@ if (want('trace-digest')) traceDigestBench();
 if (want('playground')) await playgroundBench();
 if (want('lessor-storm')) results.push(...lessorStorm());
 if (only?.includes('holder-campaign')) holderCampaignBench();
+if (only?.includes('campaign-warmup')) campaignWarmupBench();
 
 const judged = results.filter((r) => r.verdict !== undefined);
 if (judged.length > 0) {

@@ -91,22 +91,25 @@ export type TraceListener = (e: TraceEvent) => void;
 export class Trace {
   readonly events: TraceEvent[] = [];
   private readonly listeners: TraceListener[] = [];
-  private readonly digest: LineDigest = newDigest();
+  /** Absent when not hashing: a campaign builds a trace per run and would never feed it. */
+  private readonly digest: LineDigest | undefined;
   private count = 0;
 
   constructor(
     readonly enabled = true,
     private readonly keep = true,
     /** Off for campaigns that never read the hash: formatting and hashing each line is most of a trace's cost. */
-    private readonly hashing = true,
-  ) {}
+    hashing = true,
+  ) {
+    this.digest = hashing ? newDigest() : undefined;
+  }
 
   emit<K extends TraceKind>(event: EventOf<K>): void {
     if (!this.enabled) return;
     // EventOf<K> is the union's member for K; for a generic K the compiler cannot see that by itself.
     const e = event as TraceEvent;
     this.count++;
-    if (this.hashing) {
+    if (this.digest !== undefined) {
       this.digest.update(formatEvent(e));
       this.digest.update('\n');
     }
@@ -124,7 +127,7 @@ export class Trace {
 
   /** Hex SHA-256 of every line so far (the hash object is copied, so more events may follow). */
   hash(): string {
-    if (!this.hashing) throw new Error('trace: this trace was built without hashing');
+    if (this.digest === undefined) throw new Error('trace: this trace was built without hashing');
     return this.digest.hex();
   }
 

@@ -65,6 +65,11 @@ export function formatCluster(c: ScenarioCluster): string {
   return flowMap(entries);
 }
 
+/** How many lines `formatSetup` prints for this setup (each field is one line; `fixes:` only when some are on). */
+export function setupLineCount(setup: RunSetup): number {
+  return (setup.fixes ?? []).length > 0 ? 7 : 6;
+}
+
 /** The lines before `steps:` of a scenario file for this setup. */
 export function formatSetup(name: string, setup: RunSetup, durationUs: Micros): string[] {
   return [

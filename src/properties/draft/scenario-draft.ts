@@ -7,7 +7,7 @@
 import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import type { Scenario, SourcePos, Step } from '../../scenario/types.js';
 import { formatStep, type DraftStep } from './format-step.js';
-import { formatSetup, type RunSetup } from './run-setup.js';
+import { formatSetup, setupLineCount, type RunSetup } from './run-setup.js';
 
 /** Comment lines to print before the step with the same index (or at the end, index = steps.length). */
 export type DraftComments = ReadonlyMap<number, readonly string[]>;
@@ -51,26 +51,28 @@ export class ScenarioDraft {
   }
 }
 
-/** Where each step lands in the file `renderScenario` writes, and the file's lines before the steps. */
-function layout(
-  setup: RunSetup,
-  steps: readonly DraftStep[],
-  durationUs: Micros,
-  l: DraftLayout,
-): { head: string[]; stepLines: number[] } {
-  const head = [
+/** The file's lines before the steps: header comments, the setup, `steps:`. */
+function head(setup: RunSetup, steps: readonly DraftStep[], durationUs: Micros, l: DraftLayout): string[] {
+  return [
     ...(l.header ?? []).map((c) => `# ${c}`.trimEnd()),
     ...formatSetup(l.name, setup, durationUs),
     steps.length > 0 ? 'steps:' : 'steps: []',
   ];
-  const stepLines: number[] = [];
-  let line = head.length + 1;
+}
+
+/**
+ * The line each step lands on in the file `renderScenario` writes. Counted rather than printed: a
+ * campaign drafts every run but writes a file only for a counterexample.
+ */
+function stepLines(setup: RunSetup, steps: readonly DraftStep[], l: DraftLayout): number[] {
+  const out: number[] = [];
+  let line = (l.header?.length ?? 0) + setupLineCount(setup) + 2;
   for (let i = 0; i < steps.length; i++) {
     line += l.comments?.get(i)?.length ?? 0;
-    stepLines.push(line);
+    out.push(line);
     line += 2;
   }
-  return { head, stepLines };
+  return out;
 }
 
 function placed(step: DraftStep, pos: SourcePos): Step {
@@ -89,7 +91,7 @@ export function draftScenario(
   durationUs: Micros,
   l: DraftLayout,
 ): Scenario {
-  const { stepLines } = layout(setup, steps, durationUs, l);
+  const lines = stepLines(setup, steps, l);
   return {
     file: l.file,
     name: l.name,
@@ -99,7 +101,7 @@ export function draftScenario(
     cluster: setup.cluster,
     bugs: [...setup.bugs],
     ...((setup.fixes ?? []).length > 0 ? { fixes: [...setup.fixes!] } : {}),
-    steps: steps.map((s, i) => placed(s, { file: l.file, line: stepLines[i]!, col: STEP_COL })),
+    steps: steps.map((s, i) => placed(s, { file: l.file, line: lines[i]!, col: STEP_COL })),
     durationUs,
   };
 }
@@ -111,8 +113,7 @@ export function renderScenario(
   durationUs: Micros,
   l: DraftLayout,
 ): string {
-  const { head } = layout(setup, steps, durationUs, l);
-  const out = [...head];
+  const out = head(setup, steps, durationUs, l);
   const indent = (text: string): string[] => text.split('\n').map((x) => `  ${x}`);
   steps.forEach((s, i) => {
     for (const c of l.comments?.get(i) ?? []) out.push(`  # ${c}`.trimEnd());

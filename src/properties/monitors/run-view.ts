@@ -64,11 +64,13 @@ export class RunView {
     this.scenario = result.scenario;
     this.timings = runTimings(result.scenario);
     this.endUs = Math.max(result.scenario.durationUs, result.cluster?.now() ?? 0);
-    this.events.forEach((e, i) => {
+    const events = this.events;
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
       push(this.byKind, e.kind, i);
       if (e.lease !== undefined) push(this.byLease, e.lease, i);
       this.trackPrimary(e);
-    });
+    }
     this.faults = faultWindows(result.scenario.steps);
     const revoked = new Set<bigint>();
     for (const s of result.scenario.steps) {
@@ -157,13 +159,12 @@ export class RunView {
   }
 
   private trackPrimary(e: TraceEvent): void {
-    const ivs = this.primary.get(e.member);
     if (e.kind === 'lessor-promote') {
-      const open = ivs?.at(-1);
+      const open = this.primary.get(e.member)?.at(-1);
       if (open !== undefined && open.to === Infinity) return;
       push(this.primary, e.member, { from: e.t, to: Infinity });
     } else if (e.kind === 'lessor-demote' || e.kind === 'member-crash') {
-      const open = ivs?.at(-1);
+      const open = this.primary.get(e.member)?.at(-1);
       if (open !== undefined && open.to === Infinity) open.to = e.t;
     }
   }
@@ -180,7 +181,10 @@ function faultWindows(steps: readonly Step[]): FaultWindow[] {
   steps.forEach((s, k) => {
     if (!FAULT_KINDS.has(s.kind)) return;
     const member = 'member' in s ? s.member : s.kind === 'transfer-leader' ? s.to : undefined;
-    const ender = (pred: (x: Step) => boolean): Micros => steps.slice(k + 1).find(pred)?.atUs ?? Infinity;
+    const ender = (pred: (x: Step) => boolean): Micros => {
+      for (let j = k + 1; j < steps.length; j++) if (pred(steps[j]!)) return steps[j]!.atUs;
+      return Infinity;
+    };
     let endUs = s.atUs;
     if ((s.kind === 'pause' || s.kind === 'stall') && s.forUs !== undefined) endUs = s.atUs + s.forUs;
     else if (s.kind === 'pause')
