@@ -39,7 +39,8 @@ export class KeepAliveChannel {
     readonly id: bigint,
     requireLeader: boolean,
     private readonly tracer: ClientTracer,
-    private readonly now: () => Micros,
+    /** The client's process: one shared clock, not a closure per channel. */
+    private readonly clock: { now(): Micros },
     private readonly cancelCtx: (ch: KeepAliveChannel) => void,
   ) {
     this.ctx = { requireLeader, cancelled: false };
@@ -101,7 +102,7 @@ export class KeepAliveChannel {
     if (this.reason !== undefined) return;
     this.count++;
     this.last = r;
-    this.lastTime = this.now();
+    this.lastTime = this.clock.now();
     // A listener may add listeners: those wait for the next response, hence the copy (none is cheaper).
     const ls = this.responseListeners;
     if (ls.length === 1) ls[0]!(r);
@@ -112,7 +113,7 @@ export class KeepAliveChannel {
   shut(reason: KeepAliveCloseReason): void {
     if (this.reason !== undefined) return;
     this.reason = reason;
-    this.closedTime = this.now();
+    this.closedTime = this.clock.now();
     if (this.tracer.on) this.tracer.emit('client-keepalive-closed', this.id, { reason });
     const listeners = this.closeListeners.splice(0);
     for (const fn of listeners) fn(reason);

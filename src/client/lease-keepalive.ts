@@ -97,12 +97,8 @@ export class LeaseKeepAlive {
 
   keepAlive(id: bigint, opts: KeepAliveOptions = {}): KeepAliveChannel {
     const { process, tracer } = this.core;
-    const ch = new KeepAliveChannel(
-      id,
-      opts.requireLeader ?? this.core.requireLeader,
-      tracer,
-      () => process.now(),
-      (c) => this.cancel(c),
+    const ch = new KeepAliveChannel(id, opts.requireLeader ?? this.core.requireLeader, tracer, process, (c) =>
+      this.cancel(c),
     );
     if (this.halted) {
       // ErrKeepAliveHalted: the loop is gone, the channel comes back closed.
