@@ -88,6 +88,7 @@ export class EtcdServer {
   private appliedIdx: number;
   private noLeaderCnt = 0;
   private stoppedFlag = false;
+  private lastHeader: ResponseHeader | undefined;
 
   constructor(deps: ServerDeps) {
     this.deps = deps;
@@ -174,8 +175,16 @@ export class EtcdServer {
     return this.raft.leader;
   }
 
+  /**
+   * The header as of now. Headers are read-only values, so consecutive responses share one object
+   * until the revision or term moves (a keep-alive stream answers thousands with the same header).
+   */
   header(): ResponseHeader {
-    return { memberId: this.name, revision: this.store.currentRevision, raftTerm: this.raft.term };
+    const h = this.lastHeader;
+    const revision = this.store.currentRevision;
+    const raftTerm = this.raft.term;
+    if (h !== undefined && h.revision === revision && h.raftTerm === raftTerm) return h;
+    return (this.lastHeader = { memberId: this.name, revision, raftTerm });
   }
 
   registry(name: string): EtcdServer | undefined {
@@ -364,16 +373,20 @@ export class EtcdServer {
    * linearizable read (ReadIndex) and checks raft still names it leader.
    */
   ensureLeadership(cb: (ok: boolean) => void): void {
-    if (
-      !this.fix('confirm-leadership-by-read-index') &&
-      // The raft node's own tick stands in for the server's (same loop, same instant): one timer, not two.
-      this.raft.latestTickUs + this.timings.activeThresholdUs > this.proc.now()
-    )
-      return cb(true);
+    if (this.leadershipFresh()) return cb(true);
     const d = new Deadline(this.proc, this.timings.reqTimeoutUs, () => cb(false));
     this.raft.readIndex((ok) => {
       if (d.settle()) cb(ok && this.raft.leader === this.name);
     });
+  }
+
+  /** ensureLeadership's answer without a round trip: true when it would call back `true` at once. */
+  leadershipFresh(): boolean {
+    return (
+      !this.fix('confirm-leadership-by-read-index') &&
+      // The raft node's own tick stands in for the server's (same loop, same instant): one timer, not two.
+      this.raft.latestTickUs + this.timings.activeThresholdUs > this.proc.now()
+    );
   }
 
   /** Under the proposed fix, the term whose leadership was just confirmed binds the lessor's proposals. */

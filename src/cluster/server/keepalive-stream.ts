@@ -1,8 +1,8 @@
 import { ErrLeaseNotFound } from '../../lessor/errors.js';
-import type { KeepAliveResponse, RpcError } from './api.js';
+import type { KeepAliveResponse, ResponseHeader, RpcError } from './api.js';
 import { ErrNoLeader, toRpcError } from './errors.js';
 import type { EtcdServer, ServedStream } from './etcd-server.js';
-import { leaseRenew } from './lease-ops.js';
+import { leaseRenew, type LeaseRenewResult } from './lease-ops.js';
 
 const unavailable: RpcError = { code: 'Unavailable', name: 'ErrConnectionReset', message: 'transport is closing' };
 
@@ -16,6 +16,9 @@ export class KeepAliveServerStream implements ServedStream {
   private readonly queue: bigint[] = [];
   private busy = false;
   private ended = false;
+  /** The request being renewed, and the header filled for its response before the renew began. */
+  private id = 0n;
+  private header: ResponseHeader | undefined;
 
   constructor(
     private readonly server: EtcdServer,
@@ -47,23 +50,23 @@ export class KeepAliveServerStream implements ServedStream {
     const id = this.queue.shift();
     if (id === undefined) return;
     this.busy = true;
-    const header = this.server.header();
-    leaseRenew(
-      this.server,
-      id,
-      (r) => {
-        this.busy = false;
-        if (this.ended) return;
-        if (r.err === ErrLeaseNotFound) this.send({ header, id, ttl: 0 });
-        else if (r.err !== undefined) {
-          this.end();
-          return this.fail(toRpcError(r.err));
-        } else this.send({ header, id, ttl: r.ttl });
-        this.pump();
-      },
-      this,
-    );
+    this.id = id;
+    this.header = this.server.header();
+    leaseRenew(this.server, id, this.renewed, this);
   }
+
+  /** The answer to the renew in flight (one at a time, so one callback per stream serves them all). */
+  private readonly renewed = (r: LeaseRenewResult): void => {
+    this.busy = false;
+    if (this.ended) return;
+    const { header, id } = this;
+    if (r.err === ErrLeaseNotFound) this.send({ header: header!, id, ttl: 0 });
+    else if (r.err !== undefined) {
+      this.end();
+      return this.fail(toRpcError(r.err));
+    } else this.send({ header: header!, id, ttl: r.ttl });
+    this.pump();
+  };
 
   /** The stream's context is done (a forwarded renewal stops with it). */
   get cancelled(): boolean {
