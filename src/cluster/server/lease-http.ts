@@ -34,12 +34,18 @@ export function serveRenewHTTP(server: EtcdServer, id: bigint, respond: (r: Rene
 }
 
 function renewHTTP(server: EtcdServer, id: bigint, respond: (r: RenewHTTPResult) => void): void {
+  // Applied up to the commit index already (the common case): waitApplied would call back at once.
+  if (server.appliedIndex >= server.raft.commitIndex) return renewOnLessor(server, id, respond);
   server.waitApplied(server.raft.commitIndex, server.timings.applyTimeoutUs, ErrLeaseHTTPTimeout, (err) => {
     if (err !== undefined) return respond({ status: 408, err });
-    server.lessor.renew(id, (o: RenewOutcome) => {
-      if (o.err === undefined) respond({ status: 200, ttl: o.ttl });
-      else respond({ status: o.err === ErrLeaseNotFound ? 404 : 400, err: o.err });
-    });
+    renewOnLessor(server, id, respond);
+  });
+}
+
+function renewOnLessor(server: EtcdServer, id: bigint, respond: (r: RenewHTTPResult) => void): void {
+  server.lessor.renew(id, (o: RenewOutcome) => {
+    if (o.err === undefined) respond({ status: 200, ttl: o.ttl });
+    else respond({ status: o.err === ErrLeaseNotFound ? 404 : 400, err: o.err });
   });
 }
 
@@ -81,41 +87,71 @@ function timeToLiveHTTP(
 export const CONNECTION_REFUSED = { status: 503 } as const;
 
 /**
- * Calls a handler on member `to` over the peer network and delivers its answer back to `from`. A dead
- * peer refuses at once (`CONNECTION_REFUSED` comes back after a round trip); no answer comes if the
- * peer is paused or partitioned away, and the caller's context deadline decides.
+ * One caller of a peer handler: `callPeer(to)` runs `serve` on member `to` over the peer network and
+ * hands its answer to `answered` back on the caller. A dead peer refuses at once (`CONNECTION_REFUSED`
+ * comes back after a round trip); no answer comes if the peer is paused or partitioned away, and the
+ * caller's context deadline decides. The caller object is the packets' handler (tags REQUEST and
+ * REPLY), so a loop that calls again and again needs no object or closure per call.
  */
+export abstract class PeerCaller<R> implements PacketHandler {
+  constructor(protected readonly caller: EtcdServer) {}
+
+  /** Runs on the peer: answers through `respond`, or never. */
+  protected abstract serve(remote: EtcdServer, respond: (r: R) => void): void;
+  /** Runs on the caller, unless it stopped meanwhile. */
+  protected abstract answered(r: R | typeof CONNECTION_REFUSED): void;
+
+  protected callPeer(to: string): void {
+    const from = this.caller;
+    from.network.transmit(from.name, to, 'peer', new Packet(this, REQUEST, undefined));
+  }
+
+  deliver(p: Packet): void {
+    if (p.tag === REPLY) {
+      if (!this.caller.stopped) this.answered(p.arg as R | typeof CONNECTION_REFUSED);
+      return;
+    }
+    const remote = this.caller.registry(p.to);
+    if (remote === undefined || remote.stopped) return;
+    this.serve(remote, (r) => p.answer(new Packet(this, REPLY, r)));
+  }
+
+  refused(p: Packet): void {
+    if (p.tag === REQUEST) p.answer(new Packet(this, REPLY, CONNECTION_REFUSED));
+  }
+}
+
+/** One call of `handler` on member `to` (see PeerCaller), answered to `cb`. */
 export function peerCall<R>(
   from: EtcdServer,
   to: string,
   handler: (remote: EtcdServer, respond: (r: R) => void) => void,
   cb: (r: R | typeof CONNECTION_REFUSED) => void,
 ): void {
-  from.network.transmit(from.name, to, 'peer', new Packet(new PeerCall(from, handler, cb), REQUEST, undefined));
+  new PeerCall(from, handler, cb).call(to);
 }
 
 const REQUEST = 0;
 const REPLY = 1;
 
-/** One call's request and reply packets (tags REQUEST and REPLY). */
-class PeerCall<R> implements PacketHandler {
+class PeerCall<R> extends PeerCaller<R> {
   constructor(
-    private readonly caller: EtcdServer,
+    caller: EtcdServer,
     private readonly handler: (remote: EtcdServer, respond: (r: R) => void) => void,
     private readonly cb: (r: R | typeof CONNECTION_REFUSED) => void,
-  ) {}
-
-  deliver(p: Packet): void {
-    if (p.tag === REPLY) {
-      if (!this.caller.stopped) this.cb(p.arg as R | typeof CONNECTION_REFUSED);
-      return;
-    }
-    const remote = this.caller.registry(p.to);
-    if (remote === undefined || remote.stopped) return;
-    this.handler(remote, (r) => p.answer(new Packet(this, REPLY, r)));
+  ) {
+    super(caller);
   }
 
-  refused(p: Packet): void {
-    if (p.tag === REQUEST) p.answer(new Packet(this, REPLY, CONNECTION_REFUSED));
+  call(to: string): void {
+    this.callPeer(to);
+  }
+
+  protected serve(remote: EtcdServer, respond: (r: R) => void): void {
+    this.handler(remote, respond);
+  }
+
+  protected answered(r: R | typeof CONNECTION_REFUSED): void {
+    this.cb(r);
   }
 }
