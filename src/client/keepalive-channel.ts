@@ -27,7 +27,8 @@ export interface CallerCtx {
 export class KeepAliveChannel {
   private reason: KeepAliveCloseReason | undefined;
   private closedTime: Micros | undefined;
-  private readonly responseListeners: ((r: KeepAliveResponse) => void)[] = [];
+  /** Made on the first listener: most channels have none, and a response then touches no array. */
+  private responseListeners: ((r: KeepAliveResponse) => void)[] | undefined;
   private readonly closeListeners: ((reason: KeepAliveCloseReason) => void)[] = [];
   private count = 0;
   private last: KeepAliveResponse | undefined;
@@ -81,7 +82,7 @@ export class KeepAliveChannel {
   }
 
   onResponse(fn: (r: KeepAliveResponse) => void): this {
-    this.responseListeners.push(fn);
+    (this.responseListeners ??= []).push(fn);
     return this;
   }
 
@@ -105,6 +106,7 @@ export class KeepAliveChannel {
     this.lastTime = this.clock.now();
     // A listener may add listeners: those wait for the next response, hence the copy (none is cheaper).
     const ls = this.responseListeners;
+    if (ls === undefined) return;
     if (ls.length === 1) ls[0]!(r);
     else if (ls.length > 1) for (const fn of [...ls]) fn(r);
   }
