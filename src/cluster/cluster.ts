@@ -352,6 +352,8 @@ const RESPONSE = 1;
  */
 class ClientKeepAliveStream implements KeepAliveStream, PacketHandler {
   private server: KeepAliveServerStream | undefined;
+  /** The member the server end was opened on. */
+  private member: EtcdServer | undefined;
   private closed = false;
   private readonly pending: bigint[] = [];
   private readonly pendingKeys: IdKey[] = [];
@@ -390,9 +392,12 @@ class ClientKeepAliveStream implements KeepAliveStream, PacketHandler {
       if (!this.closed) this.handlers.onResponse(p.arg as KeepAliveResponse, p.extra as IdKey);
       return;
     }
-    // A request reaches only a running member.
-    if (this.cluster.server(this.to) === undefined) return;
     const id = p.arg as bigint;
+    const m = this.member;
+    // A request reaches only a running member. While the one the stream was opened on has not stopped,
+    // it is that member's current server (a new one boots only after a crash stopped the old), so the
+    // lookup is needed only otherwise.
+    if ((m === undefined || m.stopped) && this.cluster.server(this.to) === undefined) return;
     const key = p.extra as IdKey;
     if (this.server === undefined) {
       this.pending.push(id);
@@ -405,6 +410,7 @@ class ClientKeepAliveStream implements KeepAliveStream, PacketHandler {
 
   private open(s: EtcdServer): void {
     if (this.closed) return;
+    this.member = s;
     const net = this.cluster.network;
     this.server = new KeepAliveServerStream(
       s,

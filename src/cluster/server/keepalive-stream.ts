@@ -35,6 +35,8 @@ export class KeepAliveServerStream implements ServedStream {
 
   recv(id: bigint, key: IdKey = idKey(id)): void {
     if (this.ended) return;
+    // Nothing ahead of it: handled at once, without passing through the queue.
+    if (!this.busy && this.queue.length === 0) return this.start(id, key);
     this.queue.push(id);
     this.keys.push(key);
     this.pump();
@@ -55,7 +57,10 @@ export class KeepAliveServerStream implements ServedStream {
     if (this.busy || this.ended) return;
     const id = this.queue.shift();
     if (id === undefined) return;
-    const key = this.keys.shift()!;
+    this.start(id, this.keys.shift()!);
+  }
+
+  private start(id: bigint, key: IdKey): void {
     this.busy = true;
     this.id = id;
     this.key = key;

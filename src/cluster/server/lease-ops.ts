@@ -177,7 +177,8 @@ class RenewForward extends ForwardLoop<RenewHTTPResult, LeaseRenewResult> {
   }
 
   protected final(r: RenewReply): LeaseRenewResult | undefined {
-    return r.status === 200 ? { ttl: r.ttl } : r.status === 404 ? { ttl: -1, err: ErrLeaseNotFound } : undefined;
+    // A 200 answer is already a result (a TTL and no error): passed on as it is.
+    return r.status === 200 ? r : r.status === 404 ? { ttl: -1, err: ErrLeaseNotFound } : undefined;
   }
 
   protected fail(err: AnyServerError): void {
