@@ -108,7 +108,8 @@ abstract class ForwardLoop<R, T> extends PeerCaller<R> {
   /** The answer or the deadline came: whichever was first wins, the other does nothing. */
   private done = false;
   private readonly timer: Timer;
-  private readonly again = (): void => this.round();
+  /** `round` as a timer callback, made on the first retry (most forwards succeed on the first call). */
+  private again: (() => void) | undefined;
 
   constructor(
     protected readonly s: EtcdServer,
@@ -132,7 +133,7 @@ abstract class ForwardLoop<R, T> extends PeerCaller<R> {
     if (leader === undefined) {
       // waitLeader: look again after an election timeout.
       this.waitingForLeader = true;
-      s.proc.after(s.timings.electionTimeoutUs, this.again);
+      s.proc.after(s.timings.electionTimeoutUs, this.retry());
       return;
     }
     this.waitingForLeader = false;
@@ -150,7 +151,11 @@ abstract class ForwardLoop<R, T> extends PeerCaller<R> {
       return;
     }
     const s = this.s;
-    s.proc.after(Math.max(this.pauseUs, MIN_ROUND_US - (s.proc.now() - this.started), 0), this.again);
+    s.proc.after(Math.max(this.pauseUs, MIN_ROUND_US - (s.proc.now() - this.started), 0), this.retry());
+  }
+
+  private retry(): () => void {
+    return (this.again ??= () => this.round());
   }
 
   private expire(): void {
