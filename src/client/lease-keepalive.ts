@@ -7,6 +7,7 @@ import type { ClientCore } from './core.js';
 import { NO_LEADER } from './errors.js';
 import { idKey, type IdKey } from '../lessor/lease-id.js';
 import { KeepAliveChannel, type CallerCtx, type KeepAliveCloseReason } from './keepalive-channel.js';
+import { KeepAliveOrder } from './keepalive-order.js';
 
 /** lease.go `keepAlive`: one per lease ID, shared by every KeepAlive caller of that ID. */
 interface KeepAliveState {
@@ -24,6 +25,8 @@ interface KeepAliveState {
   nextKeepAlive: Micros;
   /** `ka.donec` closed: the state was reaped (TTL ≤ 0, deadline, client close). */
   done: boolean;
+  /** Position in the loops' order (KeepAliveOrder). */
+  pos: number;
 }
 
 export interface KeepAliveOptions {
@@ -82,7 +85,7 @@ const byId = (a: KeepAliveState, b: KeepAliveState): number => (a.id < b.id ? -1
 export class LeaseKeepAlive {
   /** By `idKey(id)`: the lease ID as a number when that is exact (V8 hashes a bigint slowly). */
   private readonly keepAlives = new Map<IdKey, KeepAliveState>();
-  private sortedCache: KeepAliveState[] | undefined;
+  private sortedCache: KeepAliveOrder<KeepAliveState> | undefined;
   private started = false;
   /** `l.donec` closed: the receive loop exited (the client was closed). */
   private halted = false;
@@ -122,6 +125,7 @@ export class LeaseKeepAlive {
         deadline: now + this.core.firstKeepAliveTimeoutUs,
         nextKeepAlive: now - 1,
         done: false,
+        pos: -1,
       };
       this.keepAlives.set(key, ka);
       this.sortedCache = undefined;
@@ -220,13 +224,11 @@ export class LeaseKeepAlive {
     const now = process.now();
     ka.deadline = now + r.ttl * MICROS_PER_SECOND;
     const sole = ka.sole;
-    if (sole !== undefined) {
-      ka.nextKeepAlive = now + nextKeepAliveDelay(r.ttl);
-      sole.deliver(r);
-      return;
-    }
     // Go advances nextKeepAlive inside the loop over channels: with none left, it does not move.
-    if (ka.chs.length > 0) ka.nextKeepAlive = now + nextKeepAliveDelay(r.ttl);
+    if (sole !== undefined || ka.chs.length > 0) ka.nextKeepAlive = now + nextKeepAliveDelay(r.ttl);
+    // The order, if built, was built after the last change to the map, which holds `ka`.
+    this.sortedCache?.update(ka);
+    if (sole !== undefined) return sole.deliver(r);
     // A delivery may cancel a channel (splicing chs): iterate a copy.
     for (const ch of [...ka.chs]) ch.deliver(r);
   }
@@ -239,8 +241,10 @@ export class LeaseKeepAlive {
     if (this.halted || stream === undefined || stream.gen !== gen) return; // the stream's context is done
     const { process, tracer } = this.core;
     const now = process.now();
-    for (const ka of this.sorted()) {
-      if (ka.nextKeepAlive < now) {
+    const { list, next } = this.order();
+    for (let i = 0; i < list.length; i++) {
+      if (next[i]! < now) {
+        const ka = list[i]!;
         this.sent++;
         if (tracer.on) tracer.emit('client-keepalive-send', ka.id, { endpoint: stream.conn.endpoint });
         stream.s.send(ka.id, ka.key);
@@ -255,8 +259,11 @@ export class LeaseKeepAlive {
   private deadlinePass(): void {
     if (this.halted) return;
     const now = this.core.process.now();
-    for (const ka of this.sorted()) {
-      if (ka.deadline < now) {
+    // A snapshot: closing may change the map, and no deadline moves meanwhile (only a response moves one).
+    const { list, deadline } = this.order();
+    for (let i = 0; i < list.length; i++) {
+      if (deadline[i]! < now) {
+        const ka = list[i]!;
         this.keepAlives.delete(ka.key);
         this.sortedCache = undefined;
         this.closeKa(ka, 'deadline');
@@ -313,9 +320,13 @@ export class LeaseKeepAlive {
   }
 
   /** The keepalives in ascending lease ID (Go iterates a map; this is the documented order), cached. */
-  private sorted(): KeepAliveState[] {
+  private sorted(): readonly KeepAliveState[] {
+    return this.order().list;
+  }
+
+  private order(): KeepAliveOrder<KeepAliveState> {
     // Rebuilt after any change to the map; callers iterate a snapshot, so deleting while iterating is safe.
-    return (this.sortedCache ??= [...this.keepAlives.values()].sort(byId));
+    return (this.sortedCache ??= new KeepAliveOrder([...this.keepAlives.values()].sort(byId)));
   }
 }
 
