@@ -29,6 +29,7 @@ import { IdGenerator, SIM_EPOCH_UNIX_MS } from './id-gen.js';
 import type { RaftRequest, RaftRequestBody } from './raft-request.js';
 
 /** Finds the current incarnation of a member's server (a restart replaces the object). */
+/** A member's current server; a server stays its member's until it stops (only a stopped one is replaced). */
 export type ServerRegistry = (name: string) => EtcdServer | undefined;
 
 export interface ServerDeps {
@@ -89,6 +90,7 @@ export class EtcdServer {
   private noLeaderCnt = 0;
   private stoppedFlag = false;
   private lastHeader: ResponseHeader | undefined;
+  private lastPeer: EtcdServer | undefined;
 
   constructor(deps: ServerDeps) {
     this.deps = deps;
@@ -187,8 +189,11 @@ export class EtcdServer {
     return (this.lastHeader = { memberId: this.name, revision, raftTerm });
   }
 
+  /** A member's current server. The last answer is kept: a server stays its member's until it stops. */
   registry(name: string): EtcdServer | undefined {
-    return this.deps.registry(name);
+    const p = this.lastPeer;
+    if (p !== undefined && p.name === name && !p.stopped) return p;
+    return (this.lastPeer = this.deps.registry(name));
   }
 
   get network(): Network {
