@@ -128,11 +128,11 @@ export class Conn {
     };
     this.attached.add(a);
     const stream = this.host.transport.openKeepAlive(this.endpoint, {
-      onResponse: (r) => {
+      onResponse: (r, key) => {
         if (ended) return;
         this.heard();
         sent.shift();
-        handlers.onResponse(r);
+        handlers.onResponse(r, key);
       },
       onError: (e) => {
         if (!end()) return;
@@ -141,11 +141,11 @@ export class Conn {
       },
     });
     return {
-      send: (id) => {
+      send: (id, key) => {
         if (ended) return;
         sent.push(this.host.process.now());
         this.arm();
-        stream.send(id);
+        stream.send(id, key);
       },
       close: () => {
         if (end()) stream.close();

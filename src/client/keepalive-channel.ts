@@ -27,7 +27,8 @@ export interface CallerCtx {
 export class KeepAliveChannel {
   private reason: KeepAliveCloseReason | undefined;
   private closedTime: Micros | undefined;
-  private readonly responseListeners: ((r: KeepAliveResponse) => void)[] = [];
+  /** Made on the first listener: most channels have none, and a response then touches no array. */
+  private responseListeners: ((r: KeepAliveResponse) => void)[] | undefined;
   private readonly closeListeners: ((reason: KeepAliveCloseReason) => void)[] = [];
   private count = 0;
   private last: KeepAliveResponse | undefined;
@@ -39,7 +40,8 @@ export class KeepAliveChannel {
     readonly id: bigint,
     requireLeader: boolean,
     private readonly tracer: ClientTracer,
-    private readonly now: () => Micros,
+    /** The client's process: one shared clock, not a closure per channel. */
+    private readonly clock: { now(): Micros },
     private readonly cancelCtx: (ch: KeepAliveChannel) => void,
   ) {
     this.ctx = { requireLeader, cancelled: false };
@@ -80,7 +82,7 @@ export class KeepAliveChannel {
   }
 
   onResponse(fn: (r: KeepAliveResponse) => void): this {
-    this.responseListeners.push(fn);
+    (this.responseListeners ??= []).push(fn);
     return this;
   }
 
@@ -101,9 +103,10 @@ export class KeepAliveChannel {
     if (this.reason !== undefined) return;
     this.count++;
     this.last = r;
-    this.lastTime = this.now();
+    this.lastTime = this.clock.now();
     // A listener may add listeners: those wait for the next response, hence the copy (none is cheaper).
     const ls = this.responseListeners;
+    if (ls === undefined) return;
     if (ls.length === 1) ls[0]!(r);
     else if (ls.length > 1) for (const fn of [...ls]) fn(r);
   }
@@ -112,7 +115,7 @@ export class KeepAliveChannel {
   shut(reason: KeepAliveCloseReason): void {
     if (this.reason !== undefined) return;
     this.reason = reason;
-    this.closedTime = this.now();
+    this.closedTime = this.clock.now();
     if (this.tracer.on) this.tracer.emit('client-keepalive-closed', this.id, { reason });
     const listeners = this.closeListeners.splice(0);
     for (const fn of listeners) fn(reason);

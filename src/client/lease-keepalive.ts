@@ -5,13 +5,19 @@ import type { Conn } from './conn.js';
 import { DEADLINE_LOOP_US, RETRY_CONN_WAIT_US } from './constants.js';
 import type { ClientCore } from './core.js';
 import { NO_LEADER } from './errors.js';
+import { idKey, type IdKey } from '../lessor/lease-id.js';
 import { KeepAliveChannel, type CallerCtx, type KeepAliveCloseReason } from './keepalive-channel.js';
+import { KeepAliveOrder } from './keepalive-order.js';
 
 /** lease.go `keepAlive`: one per lease ID, shared by every KeepAlive caller of that ID. */
 interface KeepAliveState {
   readonly id: bigint;
+  /** The map's key for `id`, computed once: it travels with each request and returns with its response. */
+  readonly key: IdKey;
   /** Open channels, index-paired with `ctxs` (until closeRequireLeader misaligns them, as upstream). */
   chs: KeepAliveChannel[];
+  /** `chs[0]` while it is the only channel (the usual case): a response reaches it without the array. */
+  sole: KeepAliveChannel | undefined;
   ctxs: CallerCtx[];
   /** The channels close when no response has come by this instant. */
   deadline: Micros;
@@ -19,6 +25,8 @@ interface KeepAliveState {
   nextKeepAlive: Micros;
   /** `ka.donec` closed: the state was reaped (TTL ≤ 0, deadline, client close). */
   done: boolean;
+  /** Position in the loops' order (KeepAliveOrder). */
+  pos: number;
 }
 
 export interface KeepAliveOptions {
@@ -38,11 +46,8 @@ export function nextKeepAliveDelay(ttlSeconds: number): Micros {
   return Number((BigInt(ttlSeconds) * 1_000_000_000n) / 3n / 1_000n);
 }
 
-/** The keepalive map's key: the lease ID as a number when that is exact (V8 hashes a bigint slowly). */
-const key = (id: bigint): number | bigint => {
-  const n = Number(id);
-  return Number.isSafeInteger(n) ? n : id;
-};
+const soleOf = (chs: readonly KeepAliveChannel[]): KeepAliveChannel | undefined =>
+  chs.length === 1 ? chs[0] : undefined;
 
 const byId = (a: KeepAliveState, b: KeepAliveState): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -78,8 +83,9 @@ const byId = (a: KeepAliveState, b: KeepAliveState): number => (a.id < b.id ? -1
  * later cancel may close another caller's channel.
  */
 export class LeaseKeepAlive {
-  private readonly keepAlives = new Map<number | bigint, KeepAliveState>();
-  private sortedCache: KeepAliveState[] | undefined;
+  /** By `idKey(id)`: the lease ID as a number when that is exact (V8 hashes a bigint slowly). */
+  private readonly keepAlives = new Map<IdKey, KeepAliveState>();
+  private sortedCache: KeepAliveOrder<KeepAliveState> | undefined;
   private started = false;
   /** `l.donec` closed: the receive loop exited (the client was closed). */
   private halted = false;
@@ -97,12 +103,8 @@ export class LeaseKeepAlive {
 
   keepAlive(id: bigint, opts: KeepAliveOptions = {}): KeepAliveChannel {
     const { process, tracer } = this.core;
-    const ch = new KeepAliveChannel(
-      id,
-      opts.requireLeader ?? this.core.requireLeader,
-      tracer,
-      () => process.now(),
-      (c) => this.cancel(c),
+    const ch = new KeepAliveChannel(id, opts.requireLeader ?? this.core.requireLeader, tracer, process, (c) =>
+      this.cancel(c),
     );
     if (this.halted) {
       // ErrKeepAliveHalted: the loop is gone, the channel comes back closed.
@@ -111,20 +113,25 @@ export class LeaseKeepAlive {
     }
     if (tracer.on) tracer.emit('client-keepalive-start', id, { requireLeader: ch.requireLeader });
     const now = process.now();
-    let ka = this.keepAlives.get(key(id));
+    const key = idKey(id);
+    let ka = this.keepAlives.get(key);
     if (ka === undefined) {
       ka = {
         id,
+        key,
         chs: [ch],
+        sole: ch,
         ctxs: [ch.ctx],
         deadline: now + this.core.firstKeepAliveTimeoutUs,
         nextKeepAlive: now - 1,
         done: false,
+        pos: -1,
       };
-      this.keepAlives.set(key(id), ka);
+      this.keepAlives.set(key, ka);
       this.sortedCache = undefined;
     } else {
       ka.chs.push(ch);
+      ka.sole = soleOf(ka.chs);
       ka.ctxs.push(ch.ctx);
     }
     ctxOwner.set(ch.ctx, ka);
@@ -138,7 +145,7 @@ export class LeaseKeepAlive {
 
   /** lease.go `Unexpired`: a keepalive exists for the lease and its deadline is still ahead. */
   unexpired(id: bigint): boolean {
-    const ka = this.keepAlives.get(key(id));
+    const ka = this.keepAlives.get(idKey(id));
     return ka !== undefined && ka.deadline > this.core.process.now();
   }
 
@@ -174,7 +181,7 @@ export class LeaseKeepAlive {
     const gen = ++this.gen;
     this.streamsOpened++;
     const s = conn.openKeepAlive({
-      onResponse: (r) => this.onResponse(gen, r),
+      onResponse: (r, key) => this.onResponse(gen, r, key ?? idKey(r.id)),
       onError: (e) => this.onStreamError(gen, conn, e),
     });
     this.stream = { s, conn, gen };
@@ -184,9 +191,9 @@ export class LeaseKeepAlive {
     this.sendPass(gen);
   }
 
-  private onResponse(gen: number, r: KeepAliveResponse): void {
+  private onResponse(gen: number, r: KeepAliveResponse, key: IdKey): void {
     if (this.halted || this.stream?.gen !== gen) return;
-    this.recvKeepAlive(r);
+    this.recvKeepAlive(r, key);
   }
 
   private onStreamError(gen: number, conn: Conn, e: RpcError): void {
@@ -202,25 +209,28 @@ export class LeaseKeepAlive {
     });
   }
 
-  /** recvKeepAlive. */
-  private recvKeepAlive(r: KeepAliveResponse): void {
+  /** recvKeepAlive; `key` is `idKey(r.id)`. */
+  private recvKeepAlive(r: KeepAliveResponse, key: IdKey): void {
     const { tracer, process } = this.core;
     if (tracer.on) tracer.emit('client-keepalive-recv', r.id, { ttl: r.ttl });
-    const ka = this.keepAlives.get(key(r.id));
+    const ka = this.keepAlives.get(key);
     if (ka === undefined) return;
     if (r.ttl <= 0) {
-      this.keepAlives.delete(key(r.id));
+      this.keepAlives.delete(key);
       this.sortedCache = undefined;
       this.closeKa(ka, 'ttl<=0');
       return;
     }
     const now = process.now();
     ka.deadline = now + r.ttl * MICROS_PER_SECOND;
+    const sole = ka.sole;
     // Go advances nextKeepAlive inside the loop over channels: with none left, it does not move.
-    if (ka.chs.length > 0) ka.nextKeepAlive = now + nextKeepAliveDelay(r.ttl);
-    // A delivery may cancel a channel (splicing chs): iterate a copy, needless when there is one.
-    if (ka.chs.length === 1) ka.chs[0]!.deliver(r);
-    else for (const ch of [...ka.chs]) ch.deliver(r);
+    if (sole !== undefined || ka.chs.length > 0) ka.nextKeepAlive = now + nextKeepAliveDelay(r.ttl);
+    // The order, if built, was built after the last change to the map, which holds `ka`.
+    this.sortedCache?.update(ka);
+    if (sole !== undefined) return sole.deliver(r);
+    // A delivery may cancel a channel (splicing chs): iterate a copy.
+    for (const ch of [...ka.chs]) ch.deliver(r);
   }
 
   // --- send loop ----------------------------------------------------------------------------------
@@ -231,11 +241,13 @@ export class LeaseKeepAlive {
     if (this.halted || stream === undefined || stream.gen !== gen) return; // the stream's context is done
     const { process, tracer } = this.core;
     const now = process.now();
-    for (const ka of this.sorted()) {
-      if (ka.nextKeepAlive < now) {
+    const { list, next } = this.order();
+    for (let i = 0; i < list.length; i++) {
+      if (next[i]! < now) {
+        const ka = list[i]!;
         this.sent++;
         if (tracer.on) tracer.emit('client-keepalive-send', ka.id, { endpoint: stream.conn.endpoint });
-        stream.s.send(ka.id);
+        stream.s.send(ka.id, ka.key);
         if (this.stream !== stream) return; // the send ended the stream
       }
     }
@@ -247,9 +259,12 @@ export class LeaseKeepAlive {
   private deadlinePass(): void {
     if (this.halted) return;
     const now = this.core.process.now();
-    for (const ka of this.sorted()) {
-      if (ka.deadline < now) {
-        this.keepAlives.delete(key(ka.id));
+    // A snapshot: closing may change the map, and no deadline moves meanwhile (only a response moves one).
+    const { list, deadline } = this.order();
+    for (let i = 0; i < list.length; i++) {
+      if (deadline[i]! < now) {
+        const ka = list[i]!;
+        this.keepAlives.delete(ka.key);
         this.sortedCache = undefined;
         this.closeKa(ka, 'deadline');
       }
@@ -272,16 +287,17 @@ export class LeaseKeepAlive {
     ctx.cancelled = true;
     const own = ctxOwner.get(ctx);
     if (this.halted || own === undefined || own.done) return; // l.donec or ka.donec closed first
-    const ka = this.keepAlives.get(key(ch.id));
+    const ka = this.keepAlives.get(idKey(ch.id));
     if (ka === undefined) return;
     const i = ka.ctxs.indexOf(ctx);
     if (i >= 0) {
       ka.chs[i]?.shut('cancelled');
       ka.ctxs.splice(i, 1);
       ka.chs.splice(i, 1);
+      ka.sole = soleOf(ka.chs);
     }
     if (ka.chs.length === 0) {
-      this.keepAlives.delete(key(ch.id));
+      this.keepAlives.delete(ka.key);
       this.sortedCache = undefined;
     }
   }
@@ -299,13 +315,18 @@ export class LeaseKeepAlive {
       const newChs = ka.chs.filter((_, i) => !closed.has(i));
       ka.ctxs = ka.ctxs.slice(0, newChs.length);
       ka.chs = newChs;
+      ka.sole = soleOf(newChs);
     }
   }
 
   /** The keepalives in ascending lease ID (Go iterates a map; this is the documented order), cached. */
-  private sorted(): KeepAliveState[] {
+  private sorted(): readonly KeepAliveState[] {
+    return this.order().list;
+  }
+
+  private order(): KeepAliveOrder<KeepAliveState> {
     // Rebuilt after any change to the map; callers iterate a snapshot, so deleting while iterating is safe.
-    return (this.sortedCache ??= [...this.keepAlives.values()].sort(byId));
+    return (this.sortedCache ??= new KeepAliveOrder([...this.keepAlives.values()].sort(byId)));
   }
 }
 

@@ -2,6 +2,7 @@ import { Prng } from '../clock/prng.js';
 import { Process } from '../clock/process.js';
 import { Scheduler } from '../clock/scheduler.js';
 import type { Micros } from '../clock/time.js';
+import { idKey, type IdKey } from '../lessor/lease-id.js';
 import { Marks } from '../trace/marks.js';
 import { Trace, type TraceFields, type TraceKind } from '../trace/trace.js';
 import { Network, Packet, type PacketHandler } from './network/network.js';
@@ -345,13 +346,17 @@ const RESPONSE = 1;
 
 /**
  * The client's end of one LeaseKeepAlive stream. Requests sent before the server end exists (the open
- * is still on the wire) wait for it. Requests (tag REQUEST, the lease ID) and responses (RESPONSE)
- * travel as packets this stream handles, with no closure per message.
+ * is still on the wire) wait for it. Requests (tag REQUEST, the lease ID and its key) and responses
+ * (RESPONSE, the response and the request's key) travel as packets this stream handles, with no closure
+ * per message.
  */
 class ClientKeepAliveStream implements KeepAliveStream, PacketHandler {
   private server: KeepAliveServerStream | undefined;
+  /** The member the server end was opened on. */
+  private member: EtcdServer | undefined;
   private closed = false;
   private readonly pending: bigint[] = [];
+  private readonly pendingKeys: IdKey[] = [];
 
   constructor(
     private readonly cluster: Cluster,
@@ -371,8 +376,8 @@ class ClientKeepAliveStream implements KeepAliveStream, PacketHandler {
     );
   }
 
-  send(id: bigint): void {
-    this.cluster.network.transmit(this.client, this.to, 'client', new Packet(this, REQUEST, id));
+  send(id: bigint, key: IdKey = idKey(id)): void {
+    this.cluster.network.transmit(this.client, this.to, 'client', new Packet(this, REQUEST, id, key));
   }
 
   close(): void {
@@ -384,14 +389,20 @@ class ClientKeepAliveStream implements KeepAliveStream, PacketHandler {
 
   deliver(p: Packet): void {
     if (p.tag === RESPONSE) {
-      if (!this.closed) this.handlers.onResponse(p.arg as KeepAliveResponse);
+      if (!this.closed) this.handlers.onResponse(p.arg as KeepAliveResponse, p.extra as IdKey);
       return;
     }
-    // A request reaches only a running member.
-    if (this.cluster.server(this.to) === undefined) return;
     const id = p.arg as bigint;
-    if (this.server === undefined) this.pending.push(id);
-    else this.server.recv(id);
+    const m = this.member;
+    // A request reaches only a running member. While the one the stream was opened on has not stopped,
+    // it is that member's current server (a new one boots only after a crash stopped the old), so the
+    // lookup is needed only otherwise.
+    if ((m === undefined || m.stopped) && this.cluster.server(this.to) === undefined) return;
+    const key = p.extra as IdKey;
+    if (this.server === undefined) {
+      this.pending.push(id);
+      this.pendingKeys.push(key);
+    } else this.server.recv(id, key);
   }
 
   /** Neither kind is answered when it meets a dead process. */
@@ -399,12 +410,17 @@ class ClientKeepAliveStream implements KeepAliveStream, PacketHandler {
 
   private open(s: EtcdServer): void {
     if (this.closed) return;
+    this.member = s;
     const net = this.cluster.network;
     this.server = new KeepAliveServerStream(
       s,
-      (r) => net.transmit(this.to, this.client, 'client', new Packet(this, RESPONSE, r)),
+      (r, key) => net.transmit(this.to, this.client, 'client', new Packet(this, RESPONSE, r, key)),
       (e) => net.send(this.to, this.client, 'client', () => !this.closed && this.handlers.onError(e)),
     );
-    for (const id of this.pending.splice(0)) this.server.recv(id);
+    const server = this.server;
+    const keys = this.pendingKeys.splice(0);
+    this.pending.splice(0).forEach((id, i) => {
+      server.recv(id, keys[i]!);
+    });
   }
 }

@@ -81,8 +81,9 @@ export interface Lessor {
   /**
    * Renews a lease. Answers synchronously unless it has to wait: for the revoke of an expired lease
    * (→ ErrLeaseNotFound), a demotion (→ ErrNotPrimary), or the clearing checkpoint's raft round trip.
+   * `key` is `idKey(id)` when the caller carries it (a keep-alive request does), saving the conversion.
    */
-  renew(id: LeaseID, done: (o: RenewOutcome) => void): void;
+  renew(id: LeaseID, done: (o: RenewOutcome) => void, key?: IdKey): void;
   lookup(id: LeaseID): Lease | undefined;
   leases(): Lease[];
   getLease(item: string): LeaseID;
@@ -252,10 +253,9 @@ class LessorImpl implements Lessor {
 
   // ---- Renew (primary only, not replicated) -------------------------------------------------------
 
-  renew(id: LeaseID, done: (o: RenewOutcome) => void): void {
+  renew(id: LeaseID, done: (o: RenewOutcome) => void, key: IdKey = idKey(id)): void {
     if (!this.isPrimary()) return done({ ttl: -1, err: ErrNotPrimary });
     const dc = this.demotec!;
-    const key = idKey(id);
     const slot = this.table.slot(key);
     const l = slot?.lease;
     if (l === undefined) return done({ ttl: -1, err: ErrLeaseNotFound });

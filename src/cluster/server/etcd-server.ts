@@ -29,6 +29,7 @@ import { IdGenerator, SIM_EPOCH_UNIX_MS } from './id-gen.js';
 import type { RaftRequest, RaftRequestBody } from './raft-request.js';
 
 /** Finds the current incarnation of a member's server (a restart replaces the object). */
+/** A member's current server; a server stays its member's until it stops (only a stopped one is replaced). */
 export type ServerRegistry = (name: string) => EtcdServer | undefined;
 
 export interface ServerDeps {
@@ -88,6 +89,8 @@ export class EtcdServer {
   private appliedIdx: number;
   private noLeaderCnt = 0;
   private stoppedFlag = false;
+  private lastHeader: ResponseHeader | undefined;
+  private lastPeer: EtcdServer | undefined;
 
   constructor(deps: ServerDeps) {
     this.deps = deps;
@@ -174,12 +177,23 @@ export class EtcdServer {
     return this.raft.leader;
   }
 
+  /**
+   * The header as of now. Headers are read-only values, so consecutive responses share one object
+   * until the revision or term moves (a keep-alive stream answers thousands with the same header).
+   */
   header(): ResponseHeader {
-    return { memberId: this.name, revision: this.store.currentRevision, raftTerm: this.raft.term };
+    const h = this.lastHeader;
+    const revision = this.store.currentRevision;
+    const raftTerm = this.raft.term;
+    if (h !== undefined && h.revision === revision && h.raftTerm === raftTerm) return h;
+    return (this.lastHeader = { memberId: this.name, revision, raftTerm });
   }
 
+  /** A member's current server. The last answer is kept: a server stays its member's until it stops. */
   registry(name: string): EtcdServer | undefined {
-    return this.deps.registry(name);
+    const p = this.lastPeer;
+    if (p !== undefined && p.name === name && !p.stopped) return p;
+    return (this.lastPeer = this.deps.registry(name));
   }
 
   get network(): Network {
@@ -364,16 +378,20 @@ export class EtcdServer {
    * linearizable read (ReadIndex) and checks raft still names it leader.
    */
   ensureLeadership(cb: (ok: boolean) => void): void {
-    if (
-      !this.fix('confirm-leadership-by-read-index') &&
-      // The raft node's own tick stands in for the server's (same loop, same instant): one timer, not two.
-      this.raft.latestTickUs + this.timings.activeThresholdUs > this.proc.now()
-    )
-      return cb(true);
+    if (this.leadershipFresh()) return cb(true);
     const d = new Deadline(this.proc, this.timings.reqTimeoutUs, () => cb(false));
     this.raft.readIndex((ok) => {
       if (d.settle()) cb(ok && this.raft.leader === this.name);
     });
+  }
+
+  /** ensureLeadership's answer without a round trip: true when it would call back `true` at once. */
+  leadershipFresh(): boolean {
+    return (
+      !this.fix('confirm-leadership-by-read-index') &&
+      // The raft node's own tick stands in for the server's (same loop, same instant): one timer, not two.
+      this.raft.latestTickUs + this.timings.activeThresholdUs > this.proc.now()
+    );
   }
 
   /** Under the proposed fix, the term whose leadership was just confirmed binds the lessor's proposals. */

@@ -1,8 +1,9 @@
 import { ErrLeaseNotFound } from '../../lessor/errors.js';
-import type { KeepAliveResponse, RpcError } from './api.js';
+import { idKey, type IdKey } from '../../lessor/lease-id.js';
+import type { KeepAliveResponse, ResponseHeader, RpcError } from './api.js';
 import { ErrNoLeader, toRpcError } from './errors.js';
 import type { EtcdServer, ServedStream } from './etcd-server.js';
-import { leaseRenew } from './lease-ops.js';
+import { leaseRenew, type LeaseRenewResult } from './lease-ops.js';
 
 const unavailable: RpcError = { code: 'Unavailable', name: 'ErrConnectionReset', message: 'transport is closing' };
 
@@ -14,20 +15,30 @@ const unavailable: RpcError = { code: 'Unavailable', name: 'ErrConnectionReset',
 export class KeepAliveServerStream implements ServedStream {
   readonly requireLeader = true;
   private readonly queue: bigint[] = [];
+  /** `idKey` of each queued ID, index-paired with `queue`. */
+  private readonly keys: IdKey[] = [];
   private busy = false;
   private ended = false;
+  /** The request being renewed, and the header filled for its response before the renew began. */
+  private id = 0n;
+  private key: IdKey = 0;
+  private header: ResponseHeader | undefined;
 
   constructor(
     private readonly server: EtcdServer,
-    private readonly send: (r: KeepAliveResponse) => void,
+    /** Sends a response; `key` is its request's `idKey`, handed back to the client. */
+    private readonly send: (r: KeepAliveResponse, key: IdKey) => void,
     private readonly fail: (e: RpcError) => void,
   ) {
     server.addStream(this);
   }
 
-  recv(id: bigint): void {
+  recv(id: bigint, key: IdKey = idKey(id)): void {
     if (this.ended) return;
+    // Nothing ahead of it: handled at once, without passing through the queue.
+    if (!this.busy && this.queue.length === 0) return this.start(id, key);
     this.queue.push(id);
+    this.keys.push(key);
     this.pump();
   }
 
@@ -46,24 +57,29 @@ export class KeepAliveServerStream implements ServedStream {
     if (this.busy || this.ended) return;
     const id = this.queue.shift();
     if (id === undefined) return;
-    this.busy = true;
-    const header = this.server.header();
-    leaseRenew(
-      this.server,
-      id,
-      (r) => {
-        this.busy = false;
-        if (this.ended) return;
-        if (r.err === ErrLeaseNotFound) this.send({ header, id, ttl: 0 });
-        else if (r.err !== undefined) {
-          this.end();
-          return this.fail(toRpcError(r.err));
-        } else this.send({ header, id, ttl: r.ttl });
-        this.pump();
-      },
-      this,
-    );
+    this.start(id, this.keys.shift()!);
   }
+
+  private start(id: bigint, key: IdKey): void {
+    this.busy = true;
+    this.id = id;
+    this.key = key;
+    this.header = this.server.header();
+    leaseRenew(this.server, id, this.renewed, this, key);
+  }
+
+  /** The answer to the renew in flight (one at a time, so one callback per stream serves them all). */
+  private readonly renewed = (r: LeaseRenewResult): void => {
+    this.busy = false;
+    if (this.ended) return;
+    const { header, id, key } = this;
+    if (r.err === ErrLeaseNotFound) this.send({ header: header!, id, ttl: 0 }, key);
+    else if (r.err !== undefined) {
+      this.end();
+      return this.fail(toRpcError(r.err));
+    } else this.send({ header: header!, id, ttl: r.ttl }, key);
+    this.pump();
+  };
 
   /** The stream's context is done (a forwarded renewal stops with it). */
   get cancelled(): boolean {

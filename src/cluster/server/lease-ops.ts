@@ -1,10 +1,11 @@
 import { ErrLeaseNotFound, ErrNotPrimary } from '../../lessor/errors.js';
-import { Deadline } from './deadline.js';
+import { idKey, type IdKey } from '../../lessor/lease-id.js';
+import type { Timer } from '../../clock/scheduler.js';
 import { ErrLeaderChanged, ErrNoLeader, ErrTimeout, type AnyServerError } from './errors.js';
 import type { EtcdServer } from './etcd-server.js';
 import {
   type CONNECTION_REFUSED,
-  peerCall,
+  PeerCaller,
   serveRenewHTTP,
   serveTimeToLiveHTTP,
   type RenewHTTPResult,
@@ -32,39 +33,64 @@ const MIN_ROUND_US = 1;
  * index, Renew locally; ErrNotPrimary (not yet promoted) falls through to forwarding. Elsewhere: forward
  * to the leader over peer HTTP in a loop until ReqTimeout, 50 ms apart in 3.5 and back to back in 3.4.
  * The loop runs in the stream's context (`LeaseRenew(stream.Context(), …)`): once the stream ended it
- * stops waiting for a leader and calls no leader again.
+ * stops waiting for a leader and calls no leader again. `key` is `idKey(id)`, carried to the lessor.
  */
 export function leaseRenew(
   s: EtcdServer,
   id: bigint,
   cb: (r: LeaseRenewResult) => void,
   ctx: RequestContext = BACKGROUND,
+  key: IdKey = idKey(id),
 ): void {
-  if (!s.isLeader()) return forwardRenew(s, id, cb, ctx);
-  if (!s.checksLeadership || s.bug('no-leadership-check-on-renew')) return renewAfterLeadership(s, id, cb, ctx);
-  s.ensureLeadership((ok) => (ok ? renewAfterLeadership(s, id, cb, ctx) : cb({ ttl: -1, err: ErrNotPrimary })));
+  if (!s.isLeader()) return forwardRenew(s, id, key, cb, ctx);
+  if (!s.checksLeadership || s.bug('no-leadership-check-on-renew') || s.leadershipFresh())
+    return renewAfterLeadership(s, id, key, cb, ctx);
+  s.ensureLeadership((ok) => (ok ? renewAfterLeadership(s, id, key, cb, ctx) : cb({ ttl: -1, err: ErrNotPrimary })));
 }
 
-function renewAfterLeadership(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void, ctx: RequestContext): void {
+function renewAfterLeadership(
+  s: EtcdServer,
+  id: bigint,
+  key: IdKey,
+  cb: (r: LeaseRenewResult) => void,
+  ctx: RequestContext,
+): void {
   // Bug C2: renewing before this member has applied what is committed (the grant may still be pending).
-  if (s.bug('renew-without-apply-wait') || s.appliedIndex >= s.raft.commitIndex) return renewLocally(s, id, cb, ctx);
-  s.waitAppliedIndex((err) => (err !== undefined ? cb({ ttl: 0, err }) : renewLocally(s, id, cb, ctx)));
+  if (s.bug('renew-without-apply-wait') || s.appliedIndex >= s.raft.commitIndex)
+    return renewLocally(s, id, key, cb, ctx);
+  s.waitAppliedIndex((err) => (err !== undefined ? cb({ ttl: 0, err }) : renewLocally(s, id, key, cb, ctx)));
 }
 
-function renewLocally(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void, ctx: RequestContext): void {
-  s.lessor.renew(id, (o) => {
-    // Proposed fix: a confirmation that took a stalled raft loop's time proves nothing about now, so the
-    // renewal is acknowledged only once leadership is confirmed again after it.
-    if (o.err === undefined && s.fix('confirm-leadership-by-read-index'))
-      return s.ensureLeadership((ok) => cb(ok ? o : { ttl: -1, err: ErrNotPrimary }));
-    if (o.err === undefined) return cb(o);
-    if (o.err !== ErrNotPrimary) return cb({ ttl: -1, err: o.err });
-    forwardRenew(s, id, cb, ctx);
-  });
+function renewLocally(
+  s: EtcdServer,
+  id: bigint,
+  key: IdKey,
+  cb: (r: LeaseRenewResult) => void,
+  ctx: RequestContext,
+): void {
+  s.lessor.renew(
+    id,
+    (o) => {
+      // Proposed fix: a confirmation that took a stalled raft loop's time proves nothing about now, so the
+      // renewal is acknowledged only once leadership is confirmed again after it.
+      if (o.err === undefined && s.fix('confirm-leadership-by-read-index'))
+        return s.ensureLeadership((ok) => cb(ok ? o : { ttl: -1, err: ErrNotPrimary }));
+      if (o.err === undefined) return cb(o);
+      if (o.err !== ErrNotPrimary) return cb({ ttl: -1, err: o.err });
+      forwardRenew(s, id, key, cb, ctx);
+    },
+    key,
+  );
 }
 
-function forwardRenew(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void, ctx: RequestContext): void {
-  new RenewForward(s, id, cb, ctx).round();
+function forwardRenew(
+  s: EtcdServer,
+  id: bigint,
+  key: IdKey,
+  cb: (r: LeaseRenewResult) => void,
+  ctx: RequestContext,
+): void {
+  new RenewForward(s, id, key, cb, ctx).round();
 }
 
 type RenewReply = RenewHTTPResult | typeof CONNECTION_REFUSED;
@@ -74,79 +100,90 @@ type RenewReply = RenewHTTPResult | typeof CONNECTION_REFUSED;
  * it, stop on a final answer, otherwise pause and go again, all within ReqTimeout. When the context
  * ends while waiting for a leader the answer is ErrNoLeader, otherwise ErrTimeout (as in etcd). A
  * cancelled context ends the loop at its next look; nobody is left to answer. One object per request
- * holds the loop's state, rather than a closure per round.
+ * holds the loop's state, its deadline and its peer calls, rather than an object or closure per round.
  */
-abstract class ForwardLoop<R, T> {
+abstract class ForwardLoop<R, T> extends PeerCaller<R> {
   private waitingForLeader = false;
   private started = 0;
-  private readonly d: Deadline;
-  private readonly again = (): void => this.round();
-  private readonly reply = (r: R): void => this.onReply(r);
+  /** The answer or the deadline came: whichever was first wins, the other does nothing. */
+  private done = false;
+  private readonly timer: Timer;
+  /** `round` as a timer callback, made on the first retry (most forwards succeed on the first call). */
+  private again: (() => void) | undefined;
 
   constructor(
     protected readonly s: EtcdServer,
     private readonly pauseUs: number,
     private readonly ctx: RequestContext,
   ) {
-    this.d = new Deadline(s.proc, s.timings.reqTimeoutUs, () =>
-      this.fail(this.waitingForLeader ? ErrNoLeader : ErrTimeout),
-    );
+    super(s);
+    // The request context's deadline; timers live on the member's process (a pause delays it, a crash drops it).
+    this.timer = s.proc.after(s.timings.reqTimeoutUs, () => this.expire());
   }
 
-  /** Calls the leader; `reply` gets its answer. */
-  protected abstract call(leader: string, reply: (r: R) => void): void;
   /** The answer to return, or undefined to go round again. */
-  protected abstract final(r: R): T | undefined;
+  protected abstract final(r: R | typeof CONNECTION_REFUSED): T | undefined;
   protected abstract fail(err: AnyServerError): void;
   protected abstract ok(t: T): void;
 
   round(): void {
     const s = this.s;
-    if (!this.d.open || this.ctx.cancelled) return;
+    if (this.done || this.ctx.cancelled) return;
     const leader = s.leader();
     if (leader === undefined) {
       // waitLeader: look again after an election timeout.
       this.waitingForLeader = true;
-      s.proc.after(s.timings.electionTimeoutUs, this.again);
+      s.proc.after(s.timings.electionTimeoutUs, this.retry());
       return;
     }
     this.waitingForLeader = false;
     this.started = s.proc.now();
-    this.call(leader, this.reply);
+    this.callPeer(leader);
   }
 
-  private onReply(r: R): void {
-    if (!this.d.open) return;
+  protected answered(r: R | typeof CONNECTION_REFUSED): void {
+    if (this.done) return;
     const t = this.final(r);
     if (t !== undefined) {
-      if (this.d.settle()) this.ok(t);
+      this.done = true;
+      this.timer.cancel();
+      this.ok(t);
       return;
     }
     const s = this.s;
-    s.proc.after(Math.max(this.pauseUs, MIN_ROUND_US - (s.proc.now() - this.started), 0), this.again);
+    s.proc.after(Math.max(this.pauseUs, MIN_ROUND_US - (s.proc.now() - this.started), 0), this.retry());
+  }
+
+  private retry(): () => void {
+    return (this.again ??= () => this.round());
+  }
+
+  private expire(): void {
+    if (this.done) return;
+    this.done = true;
+    this.fail(this.waitingForLeader ? ErrNoLeader : ErrTimeout);
   }
 }
 
 /** LeaseRenew's loop: POST /leases, 50 ms apart in 3.5, back to back in 3.4. */
-class RenewForward extends ForwardLoop<RenewReply, LeaseRenewResult> {
-  private readonly serve = (remote: EtcdServer, respond: (r: RenewHTTPResult) => void): void =>
-    serveRenewHTTP(remote, this.id, respond);
-
+class RenewForward extends ForwardLoop<RenewHTTPResult, LeaseRenewResult> {
   constructor(
     s: EtcdServer,
     private readonly id: bigint,
+    private readonly key: IdKey,
     private readonly cb: (r: LeaseRenewResult) => void,
     ctx: RequestContext,
   ) {
     super(s, s.config.profile.forwardRenewThrottleMs * 1000, ctx);
   }
 
-  protected call(leader: string, reply: (r: RenewReply) => void): void {
-    peerCall(this.s, leader, this.serve, reply);
+  protected serve(remote: EtcdServer, respond: (r: RenewHTTPResult) => void): void {
+    serveRenewHTTP(remote, this.id, respond, this.key);
   }
 
   protected final(r: RenewReply): LeaseRenewResult | undefined {
-    return r.status === 200 ? { ttl: r.ttl } : r.status === 404 ? { ttl: -1, err: ErrLeaseNotFound } : undefined;
+    // A 200 answer is already a result (a TTL and no error): passed on as it is.
+    return r.status === 200 ? r : r.status === 404 ? { ttl: -1, err: ErrLeaseNotFound } : undefined;
   }
 
   protected fail(err: AnyServerError): void {
@@ -161,10 +198,7 @@ class RenewForward extends ForwardLoop<RenewReply, LeaseRenewResult> {
 type TimeToLiveReply = TimeToLiveHTTPResult | typeof CONNECTION_REFUSED;
 
 /** LeaseTimeToLive's loop: POST /leases/internal with no pause. */
-class TimeToLiveForward extends ForwardLoop<TimeToLiveReply, TimeToLiveResult> {
-  private readonly serve = (remote: EtcdServer, respond: (r: TimeToLiveHTTPResult) => void): void =>
-    serveTimeToLiveHTTP(remote, this.id, this.keys, respond);
-
+class TimeToLiveForward extends ForwardLoop<TimeToLiveHTTPResult, TimeToLiveResult> {
   constructor(
     s: EtcdServer,
     private readonly id: bigint,
@@ -174,8 +208,8 @@ class TimeToLiveForward extends ForwardLoop<TimeToLiveReply, TimeToLiveResult> {
     super(s, 0, BACKGROUND);
   }
 
-  protected call(leader: string, reply: (r: TimeToLiveReply) => void): void {
-    peerCall(this.s, leader, this.serve, reply);
+  protected serve(remote: EtcdServer, respond: (r: TimeToLiveHTTPResult) => void): void {
+    serveTimeToLiveHTTP(remote, this.id, this.keys, respond);
   }
 
   protected final(r: TimeToLiveReply): TimeToLiveResult | undefined {
