@@ -254,8 +254,15 @@ export class Cluster {
   }
 }
 
-/** The client side of the gRPC connections: requests and stream messages as 'client' traffic. */
-class ClientTransport implements ClusterTransport {
+const UNARY_REQUEST = 0;
+const UNARY_RESPONSE = 1;
+
+/**
+ * The client side of the gRPC connections: requests and stream messages as 'client' traffic. A unary
+ * call is a request packet (the request in `arg`, the callback in `extra`) that this transport handles;
+ * its response, or the refusal, travels back the way it came as a response packet.
+ */
+class ClientTransport implements ClusterTransport, PacketHandler {
   constructor(
     private readonly cluster: Cluster,
     private readonly client: string,
@@ -284,11 +291,19 @@ class ClientTransport implements ClusterTransport {
   }
 
   unary(to: string, req: ClientRequest, cb: (res: ClientResponse | RpcError) => void): void {
-    this.toMember(
-      to,
-      (s) => serveUnary(s, req, (res) => this.toClient(to, () => cb(res))),
-      () => cb(connectionRefused),
-    );
+    this.cluster.network.transmit(this.client, to, 'client', new Packet(this, UNARY_REQUEST, req, cb));
+  }
+
+  deliver(p: Packet): void {
+    if (p.tag === UNARY_RESPONSE) return (p.extra as (res: ClientResponse | RpcError) => void)(p.arg as ClientResponse);
+    const s = this.cluster.server(p.to);
+    if (s !== undefined)
+      serveUnary(s, p.arg as ClientRequest, (res) => p.answer(new Packet(this, UNARY_RESPONSE, res, p.extra)));
+  }
+
+  /** A request that meets a dead member is answered with a refusal; a response to a dead client is lost. */
+  refused(p: Packet): void {
+    if (p.tag === UNARY_REQUEST) p.answer(new Packet(this, UNARY_RESPONSE, connectionRefused, p.extra));
   }
 
   openKeepAlive(to: string, handlers: KeepAliveHandlers): KeepAliveStream {
