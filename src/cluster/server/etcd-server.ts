@@ -1,5 +1,5 @@
 import type { Prng } from '../../clock/prng.js';
-import type { Process } from '../../clock/process.js';
+import type { Process, ProcessTimer, Receiver } from '../../clock/process.js';
 import type { Micros } from '../../clock/time.js';
 import type { BugName } from '../../lessor/bugs.js';
 import type { FixName } from '../../lessor/fixes.js';
@@ -9,7 +9,7 @@ import type { Lease } from '../../lessor/lease.js';
 import type { Marks } from '../../trace/marks.js';
 import type { Trace, TraceFields, TraceKind } from '../../trace/trace.js';
 import { restore, type LeaseIndex, type MvccStore } from '../mvcc/index.js';
-import type { Network } from '../network/network.js';
+import { Packet, type Network, type PacketHandler } from '../network/network.js';
 import type { Entry } from '../raft/entry.js';
 import { RaftNode, type SoftState } from '../raft/raft-node.js';
 import type { RaftTransport } from '../raft/transport.js';
@@ -88,6 +88,8 @@ export class EtcdServer {
   private appliedIdx: number;
   private noLeaderCnt = 0;
   private stoppedFlag = false;
+  /** One timer for the require-leader check, set again each election timeout. */
+  private readonly leaderMonitor: ProcessTimer;
 
   constructor(deps: ServerDeps) {
     this.deps = deps;
@@ -149,10 +151,11 @@ export class EtcdServer {
       trace: deps.trace,
       appliedIndex: deps.disk.consistentIndex,
       // Committed entries queue up for the apply loop, which runs at once unless it is stalled.
-      onApply: (e) => this.applyProc.deliver(this.applyProc.generation, () => this.apply(e)),
+      onApply: (e) => this.applyProc.deliverTo(this.applyProc.generation, this.applyLoop, e),
       onSoftState: (s) => this.onSoftState(s),
     });
-    this.proc.after(this.timings.electionTimeoutUs, this.monitorLeader);
+    this.leaderMonitor = this.proc.timer(() => this.monitorLeader());
+    this.leaderMonitor.arm(this.timings.electionTimeoutUs);
   }
 
   // ---- State -----------------------------------------------------------------------------------
@@ -251,8 +254,14 @@ export class EtcdServer {
     }
     const leader = this.raft.leader;
     if (leader === undefined || leader === this.name) return;
-    this.network.send(this.name, leader, 'peer', () => this.registry(leader)?.acceptForwardedProposal(req));
+    this.network.transmit(this.name, leader, 'peer', new Packet(this.forwardedProposals, 0, req));
   }
+
+  /** A proposal forwarded to the leader (`arg`) is handed to its server; a dead leader loses it. */
+  private readonly forwardedProposals: PacketHandler = {
+    deliver: (p) => this.registry(p.to)?.acceptForwardedProposal(p.arg as RaftRequest),
+    refused: () => {},
+  };
 
   /** Hands a result to the request's waiter on this member, if it still waits; it runs after the caller. */
   private answer(req: RaftRequest, r: ApplyResult): void {
@@ -265,6 +274,9 @@ export class EtcdServer {
   private acceptForwardedProposal(req: RaftRequest): void {
     if (!this.stoppedFlag && this.raft.role === 'leader') this.raft.propose(req);
   }
+
+  /** The apply loop's input: committed entries, one message each. */
+  private readonly applyLoop: Receiver<Entry> = { receive: (e) => this.apply(e) };
 
   private apply(e: Entry): void {
     if (this.stoppedFlag) return;
@@ -350,14 +362,14 @@ export class EtcdServer {
   }
 
   /** The require-leader interceptor: three election timeouts without a leader cancel leader-bound streams. */
-  private readonly monitorLeader = (): void => {
+  private monitorLeader(): void {
     if (this.stoppedFlag) return;
     this.noLeaderCnt = this.raft.leader === undefined ? this.noLeaderCnt + 1 : 0;
     if (this.noLeaderCnt >= 3) {
       for (const s of [...this.streams]) if (s.requireLeader) s.abort('no-leader');
     }
-    this.proc.after(this.timings.electionTimeoutUs, this.monitorLeader);
-  };
+    this.leaderMonitor.arm(this.timings.electionTimeoutUs);
+  }
 
   /**
    * ensureLeadership: a member that ticked recently is taken to still lead; otherwise it confirms with a
