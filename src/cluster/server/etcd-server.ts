@@ -82,7 +82,7 @@ export class EtcdServer {
   private readonly deps: ServerDeps;
   private readonly idGen: IdGenerator;
   /** etcd's wait registry: the origin member's callbacks for its proposals, by request ID. */
-  private readonly wait = new Map<bigint, (r: ApplyResult) => void>();
+  private readonly wait = new Map<bigint, Proposal>();
   private readonly applyWaiters: Array<{ readonly index: number; readonly fn: () => void }> = [];
   private readonly streams = new Set<ServedStream>();
   private appliedIdx: number;
@@ -220,23 +220,27 @@ export class EtcdServer {
       this.wait.delete(req.reqId);
       cb({ ok: false, err: ErrTimeout });
     });
-    this.wait.set(req.reqId, (r) => {
-      if (d.settle()) cb(r);
-    });
+    const p = new Proposal(req, cb, leaderTerm, d);
+    this.wait.set(req.reqId, p);
     // Proposals go through the raft loop: a stalled loop holds them and hands on, when it resumes, those
     // whose caller is still waiting (Propose returns with the context's error otherwise).
-    this.onRaftLoop(() => {
-      if (!d.open) return;
+    this.raftProc.deliverTo(this.raftProc.generation, this.proposalLoop, p);
+  }
+
+  /** The raft loop's side of `raftRequest`. */
+  private readonly proposalLoop: Receiver<Proposal> = {
+    receive: (p) => {
+      if (this.stoppedFlag || !p.deadline.open) return;
       // Proposed fix: a proposal the lessor made as leader of `leaderTerm` is not forwarded once that
       // term is over; a new leader would apply it after its own promotion.
-      if (leaderTerm !== undefined && (this.raft.role !== 'leader' || this.raft.term !== leaderTerm)) {
-        this.wait.delete(req.reqId);
-        if (d.settle()) cb({ ok: false, err: ErrLeaderChanged });
+      if (p.leaderTerm !== undefined && (this.raft.role !== 'leader' || this.raft.term !== p.leaderTerm)) {
+        this.wait.delete(p.req.reqId);
+        p.settle({ ok: false, err: ErrLeaderChanged });
         return;
       }
-      this.propose(req);
-    });
-  }
+      this.propose(p.req);
+    },
+  };
 
   /** Runs `fn` on the raft loop (held while it is stalled or the member paused). */
   onRaftLoop(fn: () => void): void {
@@ -268,7 +272,7 @@ export class EtcdServer {
     const w = this.wait.get(req.reqId);
     if (w === undefined) return;
     this.wait.delete(req.reqId);
-    this.proc.after(0, () => w(r));
+    this.proc.after(0, () => w.settle(r));
   }
 
   private acceptForwardedProposal(req: RaftRequest): void {
@@ -459,5 +463,20 @@ export class EtcdServer {
     for (const s of [...this.streams]) s.abort('stopped');
     this.streams.clear();
     this.wait.clear();
+  }
+}
+
+/** A proposal its member waits on: etcd's wait-registry entry, with the request's context (`deadline`). */
+class Proposal {
+  constructor(
+    readonly req: RaftRequest,
+    private readonly cb: (r: ApplyResult) => void,
+    readonly leaderTerm: number | undefined,
+    readonly deadline: Deadline,
+  ) {}
+
+  /** Answers the caller, unless the deadline answered first. */
+  settle(r: ApplyResult): void {
+    if (this.deadline.settle()) this.cb(r);
   }
 }
