@@ -81,7 +81,7 @@ export class EtcdServer {
   readonly disk: Disk;
   private readonly deps: ServerDeps;
   private readonly idGen: IdGenerator;
-  /** etcd's wait registry: the origin member's callbacks for its proposals, by request ID. */
+  /** etcd's wait registry: the origin member's proposals still waiting for their result, by request ID. */
   private readonly wait = new Map<bigint, Proposal>();
   private readonly applyWaiters: Array<{ readonly index: number; readonly fn: () => void }> = [];
   private readonly streams = new Set<ServedStream>();
