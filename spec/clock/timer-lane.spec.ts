@@ -95,4 +95,13 @@ describe('Scheduler lanes', () => {
     expect(sched.runUntilIdle(100)).toBe(true);
     expect(sched.eventsExecuted).toBe(0);
   });
+
+  it('refuses a negative or fractional delay, also once lanes of other delays exist', () => {
+    const sched = new Scheduler();
+    sched.after(0, () => {});
+    sched.after(3, () => {});
+    expect(() => sched.after(-1, () => {})).toThrow(/negative delay/);
+    expect(() => sched.after(0.5, () => {})).toThrow(/integer/);
+    expect(sched.pending).toBe(2);
+  });
 });

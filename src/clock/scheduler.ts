@@ -102,15 +102,28 @@ export class Scheduler {
 
   /** `post` at `delay` from now, in the same order; the event waits in the lane of its delay. */
   postAfter(delay: Micros, e: QueuedEvent): void {
-    if (delay < 0) throw new RangeError(`scheduler: negative delay ${delay}`);
-    if (!Number.isInteger(delay))
-      throw new RangeError(`scheduler: time must be an integer of µs, got ${this.current + delay}`);
+    this.postInLane(this.laneOf(delay), e);
+  }
+
+  /**
+   * The lane of events posted at `delay`, for a sender that keeps it and calls `postInLane`. Only valid
+   * delays get a lane, so the checks run once per delay.
+   */
+  laneOf(delay: Micros): TimerLane {
     let lane = this.lanes.get(delay);
     if (lane === undefined) {
-      lane = new TimerLane();
+      if (delay < 0) throw new RangeError(`scheduler: negative delay ${delay}`);
+      if (!Number.isInteger(delay))
+        throw new RangeError(`scheduler: time must be an integer of µs, got ${this.current + delay}`);
+      lane = new TimerLane(delay);
       this.lanes.set(delay, lane);
     }
-    e.time = this.current + delay;
+    return lane;
+  }
+
+  /** `postAfter` at the lane's delay, without looking the lane up. */
+  postInLane(lane: TimerLane, e: QueuedEvent): void {
+    e.time = this.current + lane.delay;
     e.seq = this.queue.takeSeq();
     e.waiting = true;
     lane.add(e);

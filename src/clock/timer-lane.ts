@@ -13,6 +13,8 @@ import type { Micros } from './time.js';
  * lane holds one or two), and a ring does that without reallocating.
  */
 export class TimerLane implements HeapItem {
+  constructor(readonly delay: Micros) {}
+
   /** Due time and sequence of the front event while the lane is in the heap. */
   time: Micros = 0;
   seq = 0;

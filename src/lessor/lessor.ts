@@ -1,5 +1,4 @@
-import type { Process } from '../clock/process.js';
-import type { Timer } from '../clock/scheduler.js';
+import type { Process, ProcessTimer } from '../clock/process.js';
 import { MICROS_PER_SECOND, NANOS_PER_MICRO, ceilDiv, truncDiv, type Micros } from '../clock/time.js';
 import { Marks } from '../trace/marks.js';
 import { NO_TRACE, type Trace, type TraceFields, type TraceKind } from '../trace/trace.js';
@@ -138,7 +137,11 @@ class LessorImpl implements Lessor {
   /** Leases in scheduled checkpoint proposals not yet answered (read by a proposed fix only). */
   private readonly checkpointsInFlight = new Map<LeaseID, number>();
   private grantSeq = 0;
-  private loopTimer: Timer | undefined;
+  /** The run loop's timer, set again after each pass. */
+  private readonly loopTimer: ProcessTimer;
+  private readonly loopPassDone = (): void => {
+    if (!this.stopc.closed) this.loopTimer.arm(runLoopPeriodUs);
+  };
 
   constructor(
     private readonly proc: Process,
@@ -155,7 +158,8 @@ class LessorImpl implements Lessor {
     this.bucket = deps.bucket ?? new LeaseBucket();
     this.initAndRecover();
     // [SIM-CHOICE] The first run-loop iteration runs at creation time, after the constructor returns.
-    this.loopTimer = proc.after(0, () => this.runLoop());
+    this.loopTimer = proc.timer(() => this.runLoop());
+    this.loopTimer.arm(0);
   }
 
   setRangeDeleter(rd: RangeDeleter): void {
@@ -421,8 +425,7 @@ class LessorImpl implements Lessor {
   }
 
   stop(): void {
-    this.loopTimer?.cancel();
-    this.loopTimer = undefined;
+    this.loopTimer.cancel();
     this.stopc.close();
   }
 
@@ -443,9 +446,7 @@ class LessorImpl implements Lessor {
   private runLoop(): void {
     if (this.stopc.closed) return;
     this.revokeExpiredLeases();
-    this.checkpointScheduledLeases(0, () => {
-      if (!this.stopc.closed) this.loopTimer = this.proc.after(runLoopPeriodUs, () => this.runLoop());
-    });
+    this.checkpointScheduledLeases(0, this.loopPassDone);
   }
 
   private revokeExpiredLeases(): void {

@@ -40,6 +40,22 @@ describe('Network', () => {
     ]);
   });
 
+  it('gives messages sent after setLinkLatency the new latency, in both directions of a change', () => {
+    const { sched, net, got, send } = setup({ latencyUs: ms(1) });
+    send('n1', 'n2', 'a');
+    net.setLinkLatency('n1', 'n2', ms(5));
+    send('n1', 'n2', 'b');
+    sched.runUntil(ms(10));
+    net.setLinkLatency('n1', 'n2', ms(1));
+    send('n1', 'n2', 'c');
+    sched.runUntilIdle();
+    expect(got).toEqual([
+      ['a', ms(1)],
+      ['b', ms(5)],
+      ['c', ms(11)],
+    ]);
+  });
+
   it(
     'keeps each link FIFO under jitter, with every delay within ' +
       '[latency, latency + jitter] unless held back by FIFO',

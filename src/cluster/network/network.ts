@@ -82,7 +82,7 @@ export class Network {
     packet.dst = dst;
     packet.peer = peer;
     // The common case, a packet not held back by jitter or FIFO order, joins its latency's lane.
-    if (at === now + link.latencyUs) this.sched.postAfter(link.latencyUs, packet);
+    if (at === now + link.latencyUs) this.sched.postInLane(link.laneIn(this.sched), packet);
     else this.sched.post(at, packet);
   }
 

@@ -1,5 +1,5 @@
 import type { Prng } from '../../clock/prng.js';
-import type { Process } from '../../clock/process.js';
+import type { Process, ProcessTimer, Receiver } from '../../clock/process.js';
 import type { Micros } from '../../clock/time.js';
 import type { BugName } from '../../lessor/bugs.js';
 import type { FixName } from '../../lessor/fixes.js';
@@ -9,7 +9,7 @@ import type { Lease } from '../../lessor/lease.js';
 import type { Marks } from '../../trace/marks.js';
 import type { Trace, TraceFields, TraceKind } from '../../trace/trace.js';
 import { restore, type LeaseIndex, type MvccStore } from '../mvcc/index.js';
-import type { Network } from '../network/network.js';
+import { Packet, type Network, type PacketHandler } from '../network/network.js';
 import type { Entry } from '../raft/entry.js';
 import { RaftNode, type SoftState } from '../raft/raft-node.js';
 import type { RaftTransport } from '../raft/transport.js';
@@ -82,8 +82,8 @@ export class EtcdServer {
   readonly disk: Disk;
   private readonly deps: ServerDeps;
   private readonly idGen: IdGenerator;
-  /** etcd's wait registry: the origin member's callbacks for its proposals, by request ID. */
-  private readonly wait = new Map<bigint, (r: ApplyResult) => void>();
+  /** etcd's wait registry: the origin member's proposals still waiting for their result, by request ID. */
+  private readonly wait = new Map<bigint, Proposal>();
   private readonly applyWaiters: Array<{ readonly index: number; readonly fn: () => void }> = [];
   private readonly streams = new Set<ServedStream>();
   private appliedIdx: number;
@@ -91,6 +91,8 @@ export class EtcdServer {
   private stoppedFlag = false;
   private lastHeader: ResponseHeader | undefined;
   private lastPeer: EtcdServer | undefined;
+  /** One timer for the require-leader check, set again each election timeout. */
+  private readonly leaderMonitor: ProcessTimer;
 
   constructor(deps: ServerDeps) {
     this.deps = deps;
@@ -152,10 +154,11 @@ export class EtcdServer {
       trace: deps.trace,
       appliedIndex: deps.disk.consistentIndex,
       // Committed entries queue up for the apply loop, which runs at once unless it is stalled.
-      onApply: (e) => this.applyProc.deliver(this.applyProc.generation, () => this.apply(e)),
+      onApply: (e) => this.applyProc.deliverTo(this.applyProc.generation, this.applyLoop, e),
       onSoftState: (s) => this.onSoftState(s),
     });
-    this.proc.after(this.timings.electionTimeoutUs, this.monitorLeader);
+    this.leaderMonitor = this.proc.timer(() => this.monitorLeader());
+    this.leaderMonitor.arm(this.timings.electionTimeoutUs);
   }
 
   // ---- State -----------------------------------------------------------------------------------
@@ -231,23 +234,27 @@ export class EtcdServer {
       this.wait.delete(req.reqId);
       cb({ ok: false, err: ErrTimeout });
     });
-    this.wait.set(req.reqId, (r) => {
-      if (d.settle()) cb(r);
-    });
+    const p = new Proposal(req, cb, leaderTerm, d);
+    this.wait.set(req.reqId, p);
     // Proposals go through the raft loop: a stalled loop holds them and hands on, when it resumes, those
     // whose caller is still waiting (Propose returns with the context's error otherwise).
-    this.onRaftLoop(() => {
-      if (!d.open) return;
+    this.raftProc.deliverTo(this.raftProc.generation, this.proposalLoop, p);
+  }
+
+  /** The raft loop's side of `raftRequest`. */
+  private readonly proposalLoop: Receiver<Proposal> = {
+    receive: (p) => {
+      if (this.stoppedFlag || !p.deadline.open) return;
       // Proposed fix: a proposal the lessor made as leader of `leaderTerm` is not forwarded once that
       // term is over; a new leader would apply it after its own promotion.
-      if (leaderTerm !== undefined && (this.raft.role !== 'leader' || this.raft.term !== leaderTerm)) {
-        this.wait.delete(req.reqId);
-        if (d.settle()) cb({ ok: false, err: ErrLeaderChanged });
+      if (p.leaderTerm !== undefined && (this.raft.role !== 'leader' || this.raft.term !== p.leaderTerm)) {
+        this.wait.delete(p.req.reqId);
+        p.settle({ ok: false, err: ErrLeaderChanged });
         return;
       }
-      this.propose(req);
-    });
-  }
+      this.propose(p.req);
+    },
+  };
 
   /** Runs `fn` on the raft loop (held while it is stalled or the member paused). */
   onRaftLoop(fn: () => void): void {
@@ -265,20 +272,29 @@ export class EtcdServer {
     }
     const leader = this.raft.leader;
     if (leader === undefined || leader === this.name) return;
-    this.network.send(this.name, leader, 'peer', () => this.registry(leader)?.acceptForwardedProposal(req));
+    this.network.transmit(this.name, leader, 'peer', new Packet(this.forwardedProposals, 0, req));
   }
+
+  /** A proposal forwarded to the leader (`arg`) is handed to its server; a dead leader loses it. */
+  private readonly forwardedProposals: PacketHandler = {
+    deliver: (p) => this.registry(p.to)?.acceptForwardedProposal(p.arg as RaftRequest),
+    refused: () => {},
+  };
 
   /** Hands a result to the request's waiter on this member, if it still waits; it runs after the caller. */
   private answer(req: RaftRequest, r: ApplyResult): void {
     const w = this.wait.get(req.reqId);
     if (w === undefined) return;
     this.wait.delete(req.reqId);
-    this.proc.after(0, () => w(r));
+    this.proc.after(0, () => w.settle(r));
   }
 
   private acceptForwardedProposal(req: RaftRequest): void {
     if (!this.stoppedFlag && this.raft.role === 'leader') this.raft.propose(req);
   }
+
+  /** The apply loop's input: committed entries, one message each. */
+  private readonly applyLoop: Receiver<Entry> = { receive: (e) => this.apply(e) };
 
   private apply(e: Entry): void {
     if (this.stoppedFlag) return;
@@ -364,14 +380,14 @@ export class EtcdServer {
   }
 
   /** The require-leader interceptor: three election timeouts without a leader cancel leader-bound streams. */
-  private readonly monitorLeader = (): void => {
+  private monitorLeader(): void {
     if (this.stoppedFlag) return;
     this.noLeaderCnt = this.raft.leader === undefined ? this.noLeaderCnt + 1 : 0;
     if (this.noLeaderCnt >= 3) {
       for (const s of [...this.streams]) if (s.requireLeader) s.abort('no-leader');
     }
-    this.proc.after(this.timings.electionTimeoutUs, this.monitorLeader);
-  };
+    this.leaderMonitor.arm(this.timings.electionTimeoutUs);
+  }
 
   /**
    * ensureLeadership: a member that ticked recently is taken to still lead; otherwise it confirms with a
@@ -465,5 +481,20 @@ export class EtcdServer {
     for (const s of [...this.streams]) s.abort('stopped');
     this.streams.clear();
     this.wait.clear();
+  }
+}
+
+/** A proposal its member waits on: etcd's wait-registry entry, with the request's context (`deadline`). */
+class Proposal {
+  constructor(
+    readonly req: RaftRequest,
+    private readonly cb: (r: ApplyResult) => void,
+    readonly leaderTerm: number | undefined,
+    readonly deadline: Deadline,
+  ) {}
+
+  /** Answers the caller, unless the deadline answered first. */
+  settle(r: ApplyResult): void {
+    if (this.deadline.settle()) this.cb(r);
   }
 }
