@@ -12,17 +12,10 @@ import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { writeOutput } from '../output-path.js';
 import type { CheckReporter } from '../commands/check-reporter.js';
-import { checkJunit } from './check-junit.js';
 import { reproduceLine, shardIndices, shardSlice, type CheckCommandOptions } from './check-options.js';
-import {
-  campaignKey,
-  rangesOf,
-  reportedRun,
-  reportText,
-  REPORT_FORMAT,
-  REPORT_FORMAT_VERSION,
-} from './check-report.js';
+import { campaignKey, rangesOf, reportedRun } from './check-report.js';
 import { campaignExitCode, summaryLines, type CampaignResult } from './summary.js';
+import { writeCampaignReport } from './write-report.js';
 import { runPool } from './worker-pool.js';
 
 const PROGRESS_EVERY_MS = 250;
@@ -107,22 +100,14 @@ export async function runCheck(
     `lessor-sim check: ${outcomes.length} runs in ${seconds.toFixed(1)} s, ` +
       `${(outcomes.length / Math.max(seconds, 1e-3)).toFixed(1)} runs/s on ${o.workers} workers`,
   );
-  if (reporter?.kind === 'junit')
-    writeOutput(reporter.file, checkJunit(o.properties, result, context, seconds, startedAt));
-  if (reporter?.kind === 'json')
-    writeOutput(
-      reporter.file,
-      reportText({
-        format: REPORT_FORMAT,
-        formatVersion: REPORT_FORMAT_VERSION,
-        campaign: campaignKey(o, version),
-        shard: o.shard,
-        ran: rangesOf(outcomes.map((r) => r.index)),
-        runs: notable.map((r) => reportedRun(r, files.get(r.index), reporter.file)),
-        workers: o.workers,
-        seconds,
-      }),
-    );
+  writeCampaignReport(reporter, o.properties, result, context, seconds, startedAt, (file) => ({
+    campaign: campaignKey(o, version),
+    shard: o.shard,
+    ran: rangesOf(outcomes.map((r) => r.index)),
+    runs: notable.map((r) => reportedRun(r, files.get(r.index), file)),
+    workers: o.workers,
+    seconds,
+  }));
   return o.exitZero ? EXIT.ok : campaignExitCode(result, o.allowKnown);
 }
 

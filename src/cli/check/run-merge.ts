@@ -9,18 +9,11 @@ import type { PropertyName } from '../../properties/monitors/property-names.js';
 import type { CheckReporter } from '../commands/check-reporter.js';
 import type { CliIO } from '../io.js';
 import { writeOutput } from '../output-path.js';
-import { checkJunit } from './check-junit.js';
 import { reproduceLine, type CheckCommandOptions } from './check-options.js';
-import {
-  countOf,
-  reportedRun,
-  reportText,
-  REPORT_FORMAT,
-  REPORT_FORMAT_VERSION,
-  type ReportedRun,
-} from './check-report.js';
+import { countOf, reportedRun, type ReportedRun } from './check-report.js';
 import { loadReports, mergeReports, type MergedCampaign } from './merge-reports.js';
 import { campaignExitCode, summaryLines, type CampaignResult } from './summary.js';
+import { writeCampaignReport } from './write-report.js';
 
 export interface MergeOptions {
   readonly paths: readonly string[];
@@ -74,22 +67,14 @@ export function runMerge(o: MergeOptions, io: CliIO, reporter: CheckReporter | u
   };
   const context = { reproduce: reproduceLine(whole), shrink: m.campaign.shrink, files };
   for (const line of summaryLines(result, context)) io.out(line);
-  if (reporter?.kind === 'junit')
-    writeOutput(reporter.file, checkJunit(whole.properties, result, context, m.seconds, new Date()));
-  if (reporter?.kind === 'json')
-    writeOutput(
-      reporter.file,
-      reportText({
-        format: REPORT_FORMAT,
-        formatVersion: REPORT_FORMAT_VERSION,
-        campaign: m.campaign,
-        shard: whole.shard,
-        ran: m.ran,
-        runs: m.runs.map(({ run }) => rebased(run, files.get(run.index), reporter.file)),
-        workers: m.workers,
-        seconds: m.seconds,
-      }),
-    );
+  writeCampaignReport(reporter, whole.properties, result, context, m.seconds, new Date(), (file) => ({
+    campaign: m.campaign,
+    shard: whole.shard,
+    ran: m.ran,
+    runs: m.runs.map(({ run }) => rebased(run, files.get(run.index), file)),
+    workers: m.workers,
+    seconds: m.seconds,
+  }));
   return campaignExitCode(result, o.allowKnown);
 }
 
