@@ -2,9 +2,8 @@
  * `check`'s and `check merge`'s `--reporter junit|json --output FILE`: the flags and their validation before
  * any work.
  */
-import { str, type FlagSpec, type Invocation } from '../command.js';
-import { UsageError } from '../errors.js';
-import { checkOutputFile } from '../output-path.js';
+import type { FlagSpec, Invocation } from '../command.js';
+import { reporterOf } from './reporter-flags.js';
 
 export const CHECK_REPORTER_FLAGS: Readonly<Record<string, FlagSpec>> = {
   reporter: {
@@ -22,15 +21,5 @@ export interface CheckReporter {
 
 /** The report asked for, or undefined when none was. */
 export function checkReporter(inv: Invocation): CheckReporter | undefined {
-  const reporter = str(inv, 'reporter');
-  const output = str(inv, 'output');
-  if (reporter === undefined) {
-    if (output !== undefined) throw new UsageError('--output names where --reporter writes; add --reporter junit|json');
-    return undefined;
-  }
-  if (reporter !== 'junit' && reporter !== 'json')
-    throw new UsageError(`--reporter takes junit or json, got ${JSON.stringify(reporter)}`);
-  if (output === undefined) throw new UsageError(`--reporter ${reporter} needs --output FILE`);
-  checkOutputFile('--output', output);
-  return { kind: reporter, file: output };
+  return reporterOf(inv, ['junit', 'json'] as const);
 }

@@ -1,4 +1,7 @@
-/** `--reporter junit --output FILE`, for run and check: the flags and their validation before any work. */
+/**
+ * `--reporter junit --output FILE`, for run: the flags and their validation before any work. `reporterOf`
+ * also validates check's `--reporter junit|json`.
+ */
 import { str, type FlagSpec, type Invocation } from '../command.js';
 import { UsageError } from '../errors.js';
 import { checkOutputFile } from '../output-path.js';
@@ -12,16 +15,27 @@ export const REPORTER_FLAGS: Readonly<Record<string, FlagSpec>> = {
   output: { type: 'string', value: 'FILE', help: 'where --reporter writes its report' },
 };
 
-/** The JUnit output file, or undefined when no reporter was asked for. */
-export function junitOutput(inv: Invocation): string | undefined {
+/** The report `--reporter` asks for, of one of `kinds`, and its `--output` file; undefined when none. */
+export function reporterOf<K extends string>(
+  inv: Invocation,
+  kinds: readonly K[],
+): { readonly kind: K; readonly file: string } | undefined {
   const reporter = str(inv, 'reporter');
   const output = str(inv, 'output');
   if (reporter === undefined) {
-    if (output !== undefined) throw new UsageError('--output names where --reporter writes; add --reporter junit');
+    if (output !== undefined)
+      throw new UsageError(`--output names where --reporter writes; add --reporter ${kinds.join('|')}`);
     return undefined;
   }
-  if (reporter !== 'junit') throw new UsageError(`--reporter takes junit, got ${JSON.stringify(reporter)}`);
-  if (output === undefined) throw new UsageError('--reporter junit needs --output FILE');
+  const kind = kinds.find((k) => k === reporter);
+  if (kind === undefined)
+    throw new UsageError(`--reporter takes ${kinds.join(' or ')}, got ${JSON.stringify(reporter)}`);
+  if (output === undefined) throw new UsageError(`--reporter ${kind} needs --output FILE`);
   checkOutputFile('--output', output);
-  return output;
+  return { kind, file: output };
+}
+
+/** The JUnit output file, or undefined when no reporter was asked for. */
+export function junitOutput(inv: Invocation): string | undefined {
+  return reporterOf(inv, ['junit'] as const)?.file;
 }
