@@ -6,17 +6,8 @@
 // concurrent compiler and GC helpers), read from /proc (Linux; "n/a" elsewhere), since
 // process.cpuUsage counts every thread.
 import { readdirSync, readFileSync } from 'node:fs';
-import {
-  MONITORS,
-  PROPERTY_NAMES,
-  RunView,
-  draftRun,
-  draftScenario,
-  type GeneratedRun,
-} from '../src/properties/index.js';
-import { runScenario } from '../src/scenario/replay/runner.js';
-import { Trace } from '../src/trace/trace.js';
-import { forEachFiftyStepRun } from './campaign.js';
+import type { GeneratedRun } from '../src/properties/index.js';
+import { cpuMs, forEachFiftyStepRun, judgeRun } from './campaign.js';
 import { report, type BenchResult } from './report.js';
 
 /** CPU ms of the main thread and of every other thread of this process, or undefined without /proc. */
@@ -38,18 +29,6 @@ function threadCpuMs(): { main: number; others: number } | undefined {
   }
 }
 
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
-function judge(run: GeneratedRun): void {
-  const d = draftRun(run);
-  const scenario = draftScenario(run.setup, d.steps, d.durationUs, { name: 'bench', file: 'bench.yaml' });
-  const view = new RunView(runScenario(scenario, { trace: new Trace(true, true, false) }));
-  PROPERTY_NAMES.some((p) => MONITORS[p].check(view) !== undefined);
-}
-
 export function campaignWarmupBench(
   runs = Number(process.env.WARMUP_RUNS ?? 300),
   passes = Number(process.env.WARMUP_PASSES ?? 4),
@@ -65,7 +44,7 @@ export function campaignWarmupBench(
   for (let pass = 1; pass <= passes; pass++) {
     const t0 = cpuMs();
     const th0 = threadCpuMs();
-    for (const run of generated) judge(run);
+    for (const run of generated) judgeRun(run);
     const ms = cpuMs() - t0;
     const th1 = threadCpuMs();
     const perS = (runs * 1000) / ms;

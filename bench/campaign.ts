@@ -52,24 +52,50 @@ export function forEachFiftyStepRun(runs: number, seed: number, each: (run: Gene
 /** A second pass over a campaign's runs is only worth its time for the short, default shape. */
 const WARM_PASS_MAX_RUNS = 1000;
 
+/** One run as the campaign judges it: drafted, replayed and checked by every monitor, each part timed. */
+export interface JudgedRun {
+  readonly draftMs: number;
+  readonly replayMs: number;
+  readonly monitorMs: number;
+  readonly violated: boolean;
+  readonly steps: number;
+  readonly durationUs: number;
+  readonly events: number;
+}
+
+export function judgeRun(run: GeneratedRun): JudgedRun {
+  const t0 = cpuMs();
+  const d = draftRun(run);
+  const scenario = draftScenario(run.setup, d.steps, d.durationUs, { name: 'bench', file: 'bench.yaml' });
+  const t1 = cpuMs();
+  const result = runScenario(scenario, { trace: new Trace(true, true, false) });
+  const t2 = cpuMs();
+  const view = new RunView(result);
+  const violated = PROPERTY_NAMES.some((p) => MONITORS[p].check(view) !== undefined);
+  const t3 = cpuMs();
+  return {
+    draftMs: t1 - t0,
+    replayMs: t2 - t1,
+    monitorMs: t3 - t2,
+    violated,
+    steps: d.steps.length,
+    durationUs: scenario.durationUs,
+    events: result.cluster?.sched.eventsExecuted ?? 0,
+  };
+}
+
 /** Replays the same runs as the first pass, with the same monitors, timing the whole and the replays. */
 function warmPass(runs: number, seed: number): { runsPerS: number; replayMsPerRun: number } {
   let replayMs = 0;
   const start = cpuMs();
   forEachFiftyStepRun(runs, seed, (run) => {
-    const d = draftRun(run);
-    const scenario = draftScenario(run.setup, d.steps, d.durationUs, { name: 'bench', file: 'bench.yaml' });
-    const t1 = cpuMs();
-    const result = runScenario(scenario, { trace: new Trace(true, true, false) });
-    replayMs += cpuMs() - t1;
-    const view = new RunView(result);
-    PROPERTY_NAMES.some((p) => MONITORS[p].check(view) !== undefined);
+    replayMs += judgeRun(run).replayMs;
   });
   return { runsPerS: (runs * 1000) / (cpuMs() - start), replayMsPerRun: replayMs / runs };
 }
 
 /** CPU time of the whole process (user + system), ms. */
-function cpuMs(): number {
+export function cpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 }
@@ -91,21 +117,14 @@ export function campaignBench(runs = Number(process.env.CAMPAIGN_RUNS ?? 300), s
   let early: NodeJS.MemoryUsage | undefined;
   const start = cpuMs();
   forEachFiftyStepRun(runs, seed, (run) => {
-    const t0 = cpuMs();
-    const d = draftRun(run);
-    const scenario = draftScenario(run.setup, d.steps, d.durationUs, { name: 'bench', file: 'bench.yaml' });
-    const t1 = cpuMs();
-    const result = runScenario(scenario, { trace: new Trace(true, true, false) });
-    const t2 = cpuMs();
-    const view = new RunView(result);
-    if (PROPERTY_NAMES.some((p) => MONITORS[p].check(view) !== undefined)) violations++;
-    const t3 = cpuMs();
-    draftMs += t1 - t0;
-    replayMs += t2 - t1;
-    monitorMs += t3 - t2;
-    steps += d.steps.length;
-    virtualUs += scenario.durationUs;
-    events += result.cluster?.sched.eventsExecuted ?? 0;
+    const j = judgeRun(run);
+    draftMs += j.draftMs;
+    replayMs += j.replayMs;
+    monitorMs += j.monitorMs;
+    if (j.violated) violations++;
+    steps += j.steps;
+    virtualUs += j.durationUs;
+    events += j.events;
     if (++done === EARLY_SAMPLE) early = process.memoryUsage();
     if (SAMPLE_EVERY > 0 && done % SAMPLE_EVERY === 0)
       console.error(
