@@ -11,6 +11,7 @@ export {
   runScenario,
   runScenarioAsync,
   startScenario,
+  MissingUserHolderError,
   BOOTSTRAP_US,
   type ScenarioRun,
   type ClientView,

@@ -170,6 +170,21 @@ describe('errors', () => {
   });
 });
 
+describe('a holder written in TypeScript', () => {
+  it("is refused by position with exit 2 before anything runs: only the user's code can run it", async () => {
+    const f = join(dir, 'user-holder.yaml');
+    writeFileSync(
+      f,
+      'name: u\ncluster: { members: 1 }\nsteps:\n' +
+        '  - { at: 0s, holder: { name: a, strategy: user:mine, key: /locks/x, ttl: 5, client: c1 } }\n',
+    );
+    const r = await run(['run', f]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/user-holder\.yaml:4:\d+: holder a uses strategy user:mine, .*runScenarioAsync/);
+  });
+});
+
 describe('output', () => {
   it('ends several files with a total line', async () => {
     const r = await run(['run', '--quiet', RUNBOOK, 'scenarios/bugs/a1-leader-change-resets-ttl.buggy.yaml']);

@@ -37,9 +37,9 @@ describe('--max-events and --timeout', () => {
       expect(line).not.toContain('\n');
       expect(exitCodeOf([r])).toBe(STOPPED_EXIT_CODE);
       expect(STOPPED_EXIT_CODE).toBe(3);
-      // The verdict block and --json say it too, and count the stop as a failure.
+      // The verdict block and --json say it too; the total line says stopped, not failed.
       expect(toJson(r)).toMatchObject({ passed: false, stopped: { reason: 'max-events', events: 50_000 } });
-      expect(summary(r).at(-1)).toBe('0 passed, 1 failed');
+      expect(summary(r).at(-1)).toBe('0 passed, 0 failed, stopped');
       expect(summary(r)[0]).toMatch(
         new RegExp(
           String.raw`^STOPPED {2}hour\.yaml: at \d+\.\d{6} s after 50000 events: passed its budget ` +

@@ -42,6 +42,14 @@ describe('a replay stopped by --max-events', () => {
     );
   });
 
+  it('says stopped, not failed, in the total lines of run', () => {
+    const r = cli('run', FILE, '--quiet', '--max-events', '1500');
+    expect(r.status).toBe(3);
+    expect(r.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, stopped$/);
+    const two = cli('run', FILE, FILE, '--quiet', '--max-events', '1500');
+    expect(two.stdout.trim().split('\n').at(-1)).toBe('2 scenarios: 0 passed, 0 failed, 2 stopped');
+  });
+
   it('is bad usage when a limit is malformed, before anything runs', () => {
     const r = cli('run', FILE, '--timeout', 'forever');
     expect(r.status).toBe(2);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserHolderFn } from '../../src/holder/index.js';
 import { MONITORS, RunView, holderReport } from '../../src/properties/index.js';
 import { parseScenario } from '../../src/scenario/parse.js';
-import { runScenario, runScenarioAsync } from '../../src/scenario/replay/runner.js';
+import { MissingUserHolderError, runScenario, runScenarioAsync } from '../../src/scenario/replay/runner.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { explain } from '../../src/report/explain.js';
 import { extractTimeline } from '../../src/report/render/extract.js';
@@ -151,12 +151,14 @@ describe('holder step input', () => {
     ).toMatch(/holder "z" is not started/);
   });
 
-  it('takes user:<name> strategies, which the synchronous replay refuses by position', () => {
+  it('takes user:<name> strategies; a replay not given the holder, or a synchronous one, throws by position', async () => {
     const s = parsed(withSteps(holder('strategy: user:mine')));
-    expect(runScenario(s).setupError).toMatch(
+    expect(() => runScenario(s)).toThrow(
       /^scenarios\/test\.yaml:3:\d+: holder a uses strategy user:mine, but no holder named mine/,
     );
-    expect(runScenario(s, { userHolders: { mine: async () => undefined } }).setupError).toMatch(
+    expect(() => runScenario(s)).toThrow(MissingUserHolderError);
+    await expect(runScenarioAsync(s)).rejects.toThrow(MissingUserHolderError);
+    expect(() => runScenario(s, { userHolders: { mine: async () => undefined } })).toThrow(
       /replay it with runScenarioAsync/,
     );
   });

@@ -10,7 +10,7 @@
 import type { Micros } from '../clock/time.js';
 import { BUG_NAMES } from '../lessor/bugs.js';
 import { formatError, parseScenario } from '../scenario/parse.js';
-import { startScenario, type RunResult, type ScenarioRun } from '../scenario/replay/runner.js';
+import { missingUserHolder, startScenario, type RunResult, type ScenarioRun } from '../scenario/replay/runner.js';
 import type { Scenario } from '../scenario/types.js';
 import { Trace } from '../trace/trace.js';
 import { stepOf, type Action } from './actions.js';
@@ -45,9 +45,12 @@ export class Session {
 
   static open(text: string, file: string): Opened {
     const p = parseScenario(text, file, { knownBugs: BUG_NAMES });
-    return p.ok
+    if (!p.ok) return { ok: false, messages: p.errors.map(formatError) };
+    // A holder written in TypeScript needs the user's code, which a page does not have.
+    const missing = missingUserHolder(p.scenario, undefined, false);
+    return missing === undefined
       ? { ok: true, session: new Session(text, file, p.scenario) }
-      : { ok: false, messages: p.errors.map(formatError) };
+      : { ok: false, messages: [missing] };
   }
 
   get cursor(): Micros {

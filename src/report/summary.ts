@@ -47,10 +47,10 @@ export function summary(r: RunResult): string[] {
   out.push(...holderLines(r));
   out.push(`trace sha256 ${r.trace.hash()}`);
   const passed = r.assertions.filter((a) => a.pass).length;
-  // A setup error or a stop counts as one failure: the scenario did not run as written.
-  const failed =
-    r.assertions.length - passed + (r.setupError !== undefined ? 1 : 0) + (r.stopped !== undefined ? 1 : 0);
-  out.push(`${passed} passed, ${failed} failed`);
+  // A setup error counts as one failure: the scenario did not run as written. A stop is no failure: its
+  // verdict is unknown, and the total line says so.
+  const failed = r.assertions.length - passed + (r.setupError !== undefined ? 1 : 0);
+  out.push(`${passed} passed, ${failed} failed${r.stopped !== undefined ? ', stopped' : ''}`);
   return out;
 }
 

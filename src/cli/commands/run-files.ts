@@ -39,7 +39,8 @@ export function runFiles(
     for (const line of summary(r)) io.out(line);
     io.out('');
   }
-  const failed = results.filter(({ r }) => !r.passed).length;
+  const stopped = results.filter(({ r }) => r.stopped !== undefined).length;
+  const failed = results.filter(({ r }) => !r.passed && r.stopped === undefined).length;
   if (flags.json)
     io.out(
       JSON.stringify(
@@ -49,7 +50,10 @@ export function runFiles(
       ),
     );
   else if (results.length > 1)
-    io.out(`${results.length} scenarios: ${results.length - failed} passed, ${failed} failed`);
+    io.out(
+      `${results.length} scenarios: ${results.length - failed - stopped} passed, ${failed} failed` +
+        (stopped > 0 ? `, ${stopped} stopped` : ''),
+    );
   if (flags.junit !== undefined)
     writeOutput(
       flags.junit,

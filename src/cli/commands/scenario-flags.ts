@@ -44,11 +44,23 @@ export function loadAll(files: readonly string[]): Scenario[] {
   const problems: ScenarioError[] = [];
   for (const f of files) {
     const l = loadScenario(f, BUG_NAMES);
-    if (l.ok) scenarios.push(l.scenario);
-    else problems.push(...l.errors);
+    if (!l.ok) problems.push(...l.errors);
+    else scenarios.push(refuseUserHolders(l.scenario));
   }
   if (problems.length > 0) throw new InvalidScenarioError(problems);
   return scenarios;
+}
+
+/** A holder written in TypeScript (`strategy: user:<name>`) runs only from the user's code, never from here. */
+function refuseUserHolders(s: Scenario): Scenario {
+  for (const step of s.steps)
+    if (step.kind === 'holder' && step.strategy.startsWith('user:'))
+      throw new UsageError(
+        `${s.file}:${step.pos.line}:${step.pos.col}: holder ${step.name} uses strategy ${step.strategy}, a holder ` +
+          'written in TypeScript: replay the file from your own code with runScenarioAsync and userHolders ' +
+          '(docs/holders.md)',
+      );
+  return s;
 }
 
 /**

@@ -97,10 +97,20 @@ export interface RunResult {
 /**
  * Replays a scenario: builds its cluster, performs each step at its virtual time (same-instant steps in
  * file order), evaluates every `expect` after all other events of its instant, and runs to the end.
- * Everything that happens is in the returned trace; nothing in the scenario can make this throw.
+ * Everything that happens is in the returned trace; nothing in the scenario can make this throw. Only a
+ * call that does not fit the file throws: a `user:<name>` holder the options do not supply, or one given to
+ * this synchronous replay (`MissingUserHolderError`).
  */
 export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResult {
   return startScenario(scenario, opts).finish();
+}
+
+/** A scenario's `user:<name>` holder that the replay was not given (or that a synchronous replay cannot run). */
+export class MissingUserHolderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MissingUserHolderError';
+  }
 }
 
 /**
@@ -110,6 +120,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
  */
 export async function runScenarioAsync(scenario: Scenario, opts: RunOptions = {}): Promise<RunResult> {
   const gate = new SettleGate();
+  throwMissingUserHolder(scenario, opts, gate);
   const replay = replayScenario(scenario, opts, gate, new RunState(scenario, opts));
   for (let r = replay.next(); ; ) {
     if (r.done === true) return r.value;
@@ -152,6 +163,7 @@ export interface ScenarioRun {
 }
 
 export function startScenario(scenario: Scenario, opts: RunOptions = {}): ScenarioRun {
+  throwMissingUserHolder(scenario, opts, undefined);
   const st = new RunState(scenario, opts);
   const replay = replayScenario(scenario, opts, undefined, st);
   let r = replay.next();
@@ -261,8 +273,6 @@ function* replayScenario(
 ): Generator<RunTo, RunResult, void> {
   const cfg = clusterConfigOf(scenario, st.profile, st.seed);
   if (typeof cfg === 'string') return st.result(cfg);
-  const missing = missingUserHolder(scenario, opts, gate);
-  if (missing !== undefined) return st.result(missing);
   const sched = new Scheduler(-BOOTSTRAP_US);
   let cluster: Cluster;
   try {
@@ -306,17 +316,26 @@ function* replayScenario(
   }
 }
 
-/** A `user:<name>` holder the options do not supply, or that the synchronous replay cannot run. */
-function missingUserHolder(scenario: Scenario, opts: RunOptions, gate: SettleGate | undefined): string | undefined {
+function throwMissingUserHolder(scenario: Scenario, opts: RunOptions, gate: SettleGate | undefined): void {
+  const missing = missingUserHolder(scenario, opts.userHolders, gate !== undefined);
+  if (missing !== undefined) throw new MissingUserHolderError(missing);
+}
+
+/** A `user:<name>` holder the replay is not given, or that a synchronous replay (`async` false) cannot run. */
+export function missingUserHolder(
+  scenario: Scenario,
+  userHolders: RunOptions['userHolders'],
+  async: boolean,
+): string | undefined {
   for (const s of scenario.steps) {
     if (s.kind !== 'holder' || isHolderStrategy(s.strategy)) continue;
     const name = s.strategy.slice('user:'.length);
-    if (opts.userHolders?.[name] === undefined)
+    if (userHolders?.[name] === undefined)
       return (
         `${scenario.file}:${s.pos.line}:${s.pos.col}: holder ${s.name} uses ` +
         `strategy ${s.strategy}, but no holder named ${name} was given to the replay`
       );
-    if (gate === undefined)
+    if (!async)
       return (
         `${scenario.file}:${s.pos.line}:${s.pos.col}: holder ${s.name} is ` +
         `written in TypeScript (${s.strategy}); replay it with runScenarioAsync`
