@@ -76,7 +76,7 @@ export function run(s: Scenario): RunResult {
 
 /** The failed expects of a run, as `line N: text — got X`. */
 export function failures(r: RunResult): string[] {
-  return r.assertions.filter((a) => !a.pass).map((a) => `line ${a.step.pos.line}: ${a.text} — got ${a.got}`);
+  return r.assertions.filter((a) => !a.passed).map((a) => `line ${a.step.pos.line}: ${a.text} — got ${a.got}`);
 }
 
 /** Steps without source positions, so two files' steps compare equal when they say the same thing. */

@@ -54,7 +54,7 @@ describe('differential suite files', () => {
       expect(refusals(s, text)).toEqual([]);
       const r = runScenario(s, { profile: 'v3.4' });
       expect(r.setupError).toBeUndefined();
-      expect(r.assertions.filter((a) => !a.pass).map((a) => `${a.step.pos.line}: ${a.text}: ${a.got}`)).toEqual([]);
+      expect(r.assertions.filter((a) => !a.passed).map((a) => `${a.step.pos.line}: ${a.text}: ${a.got}`)).toEqual([]);
       expect(r.assertions.length).toBeGreaterThan(0);
     });
   }

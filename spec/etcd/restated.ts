@@ -56,7 +56,7 @@ export function restatedSuite(dir: string, index: RestatedFile): void {
       expect(r.setupError).toBeUndefined();
       expect(r.assertions.length).toBeGreaterThan(0);
       expect(
-        r.assertions.filter((a) => !a.pass).map((a) => `line ${a.step.pos.line}: ${a.text} — got ${a.got}`),
+        r.assertions.filter((a) => !a.passed).map((a) => `line ${a.step.pos.line}: ${a.text} — got ${a.got}`),
       ).toEqual([]);
     });
   });

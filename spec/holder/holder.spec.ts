@@ -46,7 +46,7 @@ describe('holder library (scenarios/holders)', () => {
   it.each(FILES)('%s replays with every assertion passing', (f) => {
     const r = runScenario(load(f));
     expect(r.setupError).toBeUndefined();
-    const failing = r.assertions.filter((a) => !a.pass);
+    const failing = r.assertions.filter((a) => !a.passed);
     expect(failing.map((a) => `line ${a.step.pos.line}: ${a.text} — got ${a.got}`)).toEqual([]);
     expect(r.assertions.length).toBeGreaterThan(0);
   });
@@ -190,7 +190,7 @@ describe('user-written holders', () => {
     const s = parsed(text);
     const one = await runScenarioAsync(s, { userHolders: { mine } });
     const two = await runScenarioAsync(s, { userHolders: { mine } });
-    expect(one.assertions.map((a) => [a.pass, a.got])).toEqual([
+    expect(one.assertions.map((a) => [a.passed, a.got])).toEqual([
       [true, 'believes it holds the lock'],
       [true, '3 accepted'],
     ]);

@@ -35,7 +35,7 @@ describe('counterexamples', () => {
       const loaded = loadScenario(file, BUG_NAMES);
       if (!loaded.ok) throw new Error(loaded.messages.join('\n'));
       const replay = checkScenario(loaded.scenario, { properties: [cx.violation.property] });
-      const failed = replay.result.assertions.filter((a) => !a.pass).map((a) => a.step.pos.line);
+      const failed = replay.result.assertions.filter((a) => !a.passed).map((a) => a.step.pos.line);
       expect(failed).toEqual([cx.expectLine]);
       expect(replay.violation?.property).toBe(cx.violation.property);
       expect(replay.violation?.atUs).toBe(cx.violation.atUs);

@@ -15,7 +15,7 @@ function errorAt(text: string, at: string) {
 
 /** Replays the steps and returns each expect's verdict and what it saw, in file order. */
 function verdicts(...steps: string[]) {
-  return runScenario(parsed(withSteps(...steps))).assertions.map((a) => ({ pass: a.pass, got: a.got }));
+  return runScenario(parsed(withSteps(...steps))).assertions.map((a) => ({ pass: a.passed, got: a.got }));
 }
 
 describe('answer expect: parsing', () => {

@@ -4,7 +4,7 @@ import { lines, onlyError, parsed, withSteps } from './support.js';
 
 /** Replays the file and returns each expect's pass and what it saw, in file order. */
 function verdicts(text: string) {
-  return runScenario(parsed(text)).assertions.map((a) => ({ pass: a.pass, got: a.got }));
+  return runScenario(parsed(text)).assertions.map((a) => ({ pass: a.passed, got: a.got }));
 }
 const passes = (text: string) => verdicts(text).map((v) => v.pass);
 

@@ -32,7 +32,7 @@ describe('scenario library', () => {
 
   it.each(files)('%s replays with every assertion passing', (file) => {
     const r = replay(file);
-    const failing = r.assertions.filter((a) => !a.pass);
+    const failing = r.assertions.filter((a) => !a.passed);
     const failed = failing.map((a) => `line ${a.step.pos.line}: ${a.text} — got ${a.got}`);
     expect(r.setupError).toBeUndefined();
     expect(failed).toEqual([]);

@@ -28,7 +28,7 @@ function run(s: Scenario) {
 }
 
 const failures = (r: ReturnType<typeof runScenario>): string[] =>
-  r.assertions.filter((a) => !a.pass).map((a) => `line ${a.step.pos.line}: ${a.text} — got ${a.got}`);
+  r.assertions.filter((a) => !a.passed).map((a) => `line ${a.step.pos.line}: ${a.text} — got ${a.got}`);
 
 describe('session and lock forms: parse errors', () => {
   it('refuses a lock on a session of another client, at the client', () =>

@@ -38,7 +38,9 @@ describe('replay limits', () => {
     // Only the assertions due before the stop were evaluated, and as in the full run.
     expect(r.assertions.length).toBeLessThan(full.assertions.length);
     expect(r.assertions.every((a) => a.atUs <= r.stopped!.atUs)).toBe(true);
-    expect(r.assertions.map((a) => a.pass)).toEqual(full.assertions.slice(0, r.assertions.length).map((a) => a.pass));
+    expect(r.assertions.map((a) => a.passed)).toEqual(
+      full.assertions.slice(0, r.assertions.length).map((a) => a.passed),
+    );
   });
 
   it('stops when the poll hook gives a reason, and a hook that never does changes nothing in the trace', () => {

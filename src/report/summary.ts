@@ -39,14 +39,14 @@ export function summary(r: RunResult): string[] {
   for (const a of r.assertions) {
     const where = `${r.scenario.file}:${a.step.pos.line}`;
     out.push(
-      `${a.pass ? 'PASS' : 'FAIL'}  ${where}  at ${formatSeconds(a.atUs)} s  ${a.text}${
-        a.pass ? '' : ` — got ${a.got}`
+      `${a.passed ? 'PASS' : 'FAIL'}  ${where}  at ${formatSeconds(a.atUs)} s  ${a.text}${
+        a.passed ? '' : ` — got ${a.got}`
       }`,
     );
   }
   out.push(...holderLines(r));
   out.push(`trace sha256 ${r.trace.hash()}`);
-  const passed = r.assertions.filter((a) => a.pass).length;
+  const passed = r.assertions.filter((a) => a.passed).length;
   // A setup error counts as one failure: the scenario did not run as written. A stop is no failure: its
   // verdict is unknown, and the total line says so.
   const failed = r.assertions.length - passed + (r.setupError !== undefined ? 1 : 0);
@@ -79,7 +79,7 @@ export function toJson(r: RunResult): object {
       line: a.step.pos.line,
       col: a.step.pos.col,
       atSeconds: a.atUs / 1e6,
-      pass: a.pass,
+      passed: a.passed,
       expect: a.text,
       got: a.got,
     })),

@@ -34,7 +34,7 @@ describe('the restated lock tests can fail', () => {
   };
   const failed = (s: Scenario): string[] =>
     runScenario(s)
-      .assertions.filter((a) => !a.pass)
+      .assertions.filter((a) => !a.passed)
       .map((a) => a.text);
 
   it.each(['mutex/lock-session-expired.yaml', 'v3-lock/waits-on-current-holder.yaml'])(

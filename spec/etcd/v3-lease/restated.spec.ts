@@ -20,7 +20,7 @@ function load(file: string): Scenario {
 
 const failed = (s: Scenario, profile: ProfileName): number[] =>
   runScenario({ ...s, profile })
-    .assertions.filter((a) => !a.pass)
+    .assertions.filter((a) => !a.passed)
     .map((a) => a.step.pos.line);
 
 describe('the restated v3_lease tests fail where etcd had the bug they guard against', () => {

@@ -35,7 +35,7 @@ test('a counterexample is shrunk and printed as a scenario that fails on replay'
   expect(parsed.ok).toBe(true);
   if (!parsed.ok) return;
   const failed = runScenario(parsed.scenario)
-    .assertions.filter((a) => !a.pass)
+    .assertions.filter((a) => !a.passed)
     .map((a) => a.step.pos.line);
   expect(failed).toEqual(cx.expectLine === undefined ? [] : [cx.expectLine]);
 }, 120_000);

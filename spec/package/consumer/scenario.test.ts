@@ -30,7 +30,7 @@ function replay(text: string): RunResult {
 
 test('a scenario from a YAML string replays with every assertion passing and its pinned trace hash', () => {
   const r = replay(YAML);
-  expect(r.assertions.map((a) => a.pass)).toEqual([true, true]);
+  expect(r.assertions.map((a) => a.passed)).toEqual([true, true]);
   expect(r.trace.hash()).toBe(HASH);
   expect(summary(r).at(-1)).toBe('2 passed, 0 failed');
   expect(explain(r).join('\n')).toMatch(/^L1 \([0-9a-f]+\): granted at /);

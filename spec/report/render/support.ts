@@ -64,7 +64,7 @@ export function syntheticRun(
     marks: new Marks(),
     labels,
     cluster: undefined,
-    passed: assertions.every((a) => a.pass),
+    passed: assertions.every((a) => a.passed),
   };
 }
 

@@ -18,7 +18,7 @@ export const renderCommand: Command = {
     const { renderTimelineHtml } = await import('../../report/render/index.js');
     writeOutput(out, renderTimelineHtml(r));
     inv.io.out(
-      `wrote ${out} (${r.assertions.filter((a) => a.pass).length}/` +
+      `wrote ${out} (${r.assertions.filter((a) => a.passed).length}/` +
         `${r.assertions.length} assertions passed, trace sha256 ${r.trace.hash()})`,
     );
     return exitCodeOf([r]);

@@ -79,7 +79,7 @@ function suiteOf(r: RunResult, seconds: number, opts: RunOptions): JUnitSuite {
     name: `line ${a.step.pos.line} at ${(a.atUs / 1e6).toFixed(3)} s: ${a.text}`,
     classname,
     seconds: 0,
-    ...(a.pass
+    ...(a.passed
       ? {}
       : {
           failure: {

@@ -46,9 +46,9 @@ export function pairAssertions(sim: readonly AssertionResult[], real: readonly R
       line: step.pos.line,
       atUs: step.atUs,
       text: s?.text ?? r!.text,
-      sim: s && { pass: s.pass, got: s.got },
+      sim: s && { pass: s.passed, got: s.got },
       real: r && { pass: r.pass, got: r.got, lateUs: r.lateUs },
-      agree: s !== undefined && r !== undefined && s.pass === r.pass,
+      agree: s !== undefined && r !== undefined && s.passed === r.pass,
     };
   });
 }

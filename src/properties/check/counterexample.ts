@@ -47,7 +47,7 @@ export function counterexample(
     const scenario = draftScenario(setup, built.steps, built.durationUs, l);
     const v = checkScenario(scenario, { properties: [violation.property] });
     const line = scenario.steps[built.expectIndex]!.pos.line;
-    const failed = v.result.assertions.some((a) => a.step.pos.line === line && !a.pass);
+    const failed = v.result.assertions.some((a) => a.step.pos.line === line && !a.passed);
     const same = v.violation !== undefined && v.violation.atUs === violation.atUs;
     if (failed && same)
       return {

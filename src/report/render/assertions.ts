@@ -18,7 +18,7 @@ export function extractAssertions(view: TraceView, results: readonly AssertionRe
     if (i >= 0) view.claim(i);
     return {
       t: a.atUs,
-      pass: a.pass,
+      pass: a.passed,
       text: a.text,
       got: a.got,
       line: a.step.pos.line,

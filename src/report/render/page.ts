@@ -55,7 +55,7 @@ function assertionTable(result: RunResult): string {
   if (result.assertions.length === 0) return '<p>No assertions.</p>';
   const rows = result.assertions
     .map((a) => {
-      const v = a.pass ? 'pass' : 'fail';
+      const v = a.passed ? 'pass' : 'fail';
       return (
         `<tr><td class="t">${escapeHtml(formatTime(a.atUs))}</td><td class="${v}">${v.toUpperCase()}</td><td ` +
         `class="t">line ${a.step.pos.line}</td><td>${escapeHtml(a.text)}</td><td>${escapeHtml(a.got)}</td></tr>`
@@ -71,7 +71,7 @@ function assertionTable(result: RunResult): string {
 /** The whole page around the timeline SVG: header with the scenario and run, legend, PASS/FAIL list. */
 export function page(result: RunResult, svg: string, title: string): string {
   const s = result.scenario;
-  const failed = result.assertions.filter((a) => !a.pass).length;
+  const failed = result.assertions.filter((a) => !a.passed).length;
   const verdict = result.passed
     ? `<span class="verdict pass">PASS · ${result.assertions.length} assertions</span>`
     : `<span class="verdict fail">FAIL · ${

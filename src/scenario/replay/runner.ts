@@ -69,7 +69,7 @@ export interface RunOptions {
 export interface AssertionResult {
   readonly step: ExpectStep;
   readonly atUs: Micros;
-  readonly pass: boolean;
+  readonly passed: boolean;
   /** The assertion in words. */
   readonly text: string;
   /** What was observed. */
@@ -255,7 +255,7 @@ class RunState {
         setupError === undefined &&
         stopped === undefined &&
         holderErrors.length === 0 &&
-        assertions.every((a) => a.pass),
+        assertions.every((a) => a.passed),
     };
   }
 }
@@ -304,7 +304,7 @@ function* replayScenario(
         if (s.kind !== 'expect') continue;
         const v = evaluate(s.assertion, replay);
         const text = describeAssertion(s.assertion);
-        st.assertions.push({ step: s, atUs: at, pass: v.pass, text, got: v.got });
+        st.assertions.push({ step: s, atUs: at, passed: v.pass, text, got: v.got });
         replay.emit('sim', v.pass ? 'expect-pass' : 'expect-fail', { line: s.pos.line, expect: text, got: v.got });
       }
     }

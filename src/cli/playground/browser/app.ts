@@ -70,7 +70,7 @@ function adopt(s: Session): void {
   $('title').textContent = s.scenario.name;
   $('passed').textContent =
     full.setupError === undefined
-      ? `${full.assertions.filter((a) => a.pass).length}/${full.assertions.length} assertions pass`
+      ? `${full.assertions.filter((a) => a.passed).length}/${full.assertions.length} assertions pass`
       : '';
   const scrub = $<HTMLInputElement>('scrub');
   scrub.max = String(Math.round(s.endUs / 1000));
