@@ -19,6 +19,8 @@ const LAYERS: Record<string, number> = {
   properties: 5,
   report: 6,
   playground: 7,
+  // The vitest entry: a front end for the user's test suites (it writes counterexample files).
+  vitest: 7.5,
   cli: 8,
 };
 

@@ -82,7 +82,7 @@ describe('refusals before any work', () => {
   it('refuses a missing flag value and wrong positional counts', async () => {
     expect((await run(['run', RUNBOOK, '--seed'])).err).toContain('--seed needs a value');
     expect((await run(['trace', RUNBOOK, RUNBOOK])).code).toBe(2);
-    expect((await run(['check', RUNBOOK])).code).toBe(2);
+    expect((await run(['explain', RUNBOOK, RUNBOOK])).code).toBe(2);
     expect((await run(['run'])).err).toContain('run: name at least one FILE');
   });
 

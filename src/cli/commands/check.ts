@@ -1,5 +1,7 @@
-import { PROPERTY_NAMES } from '../../properties/monitors/property-names.js';
-import { str, type Command } from '../command.js';
+import { PROPERTY_NAMES, isPropertyName } from '../../properties/monitors/property-names.js';
+import { list, str, type Command, type Invocation } from '../command.js';
+import { UsageError } from '../errors.js';
+import { parseLimits } from '../limits.js';
 import { checkOutputDir } from '../output-path.js';
 import { packageVersion } from '../version.js';
 import { CHECK_REPORTER_FLAGS, checkReporter } from './check-reporter.js';
@@ -8,8 +10,8 @@ import { checkMergeCommand } from './check-merge.js';
 export const checkCommand: Command = {
   name: 'check',
   summary: 'a property campaign over generated runs (clusters, workloads, faults), on all cores',
-  args: '',
-  positionals: { min: 0, max: 0 },
+  args: '[FILE...]',
+  positionals: { min: 0, max: Infinity },
   flags: {
     runs: {
       type: 'string',
@@ -66,9 +68,12 @@ export const checkCommand: Command = {
     'lessor-sim check merge DIR... joins the parts into the summary of the whole campaign (docs/scale-out.md).',
     'Each violation is replayed with each proposed fix on and named after the finding class whose fix removes',
     'it (docs/findings/), or marked unexplained; the summary groups violations by class.',
+    'With FILE...: no campaign; the monitors judge each scenario file (a counterexample file, say) for the',
+    'properties --property names (default all), exit 1 when one is violated; --max-events and --timeout apply.',
     `properties: ${PROPERTY_NAMES.join(', ')}`,
   ].join('\n'),
   run: async (inv) => {
+    if (inv.positionals.length > 0) return checkFilesOf(inv);
     const { checkOptions } = await import('../check/check-options.js');
     const o = checkOptions(inv, () => Date.now() % 2 ** 31);
     const reporter = checkReporter(inv);
@@ -78,3 +83,24 @@ export const checkCommand: Command = {
     return runCheck(o, inv.io, reporter, packageVersion());
   },
 };
+
+/** The flags that mean something when check judges files rather than running a campaign. */
+const FILE_FLAGS = new Set(['property', 'max-events', 'timeout', 'help', 'debug']);
+
+async function checkFilesOf(inv: Invocation): Promise<number> {
+  const campaignOnly = Object.keys(inv.flags).filter(
+    (f) => inv.flags[f] !== undefined && inv.flags[f] !== false && !FILE_FLAGS.has(f),
+  );
+  if (campaignOnly.length > 0)
+    throw new UsageError(
+      `--${campaignOnly[0]} applies to a campaign; check FILE... takes only --property, --max-events and --timeout`,
+    );
+  const properties = list(inv, 'property').flatMap((p) => p.split(','));
+  for (const p of properties)
+    if (!isPropertyName(p))
+      throw new UsageError(`unknown property ${JSON.stringify(p)}; known: ${PROPERTY_NAMES.join(', ')}`);
+  const limits = parseLimits(str(inv, 'max-events'), str(inv, 'timeout'));
+  if (typeof limits === 'string') throw new UsageError(limits);
+  const { checkFiles } = await import('../check/check-files.js');
+  return checkFiles(inv.positionals, properties.filter(isPropertyName), limits, inv.io);
+}

@@ -43,7 +43,12 @@ export function counterexample(
   const header = headerLines(violation, opts.origin ?? []);
   for (const c of violation.expects) {
     const built = withExpect(steps, durationUs, c);
-    const l: DraftLayout = { name, file, header, comments: expectComment(built.expectIndex, violation) };
+    const l: DraftLayout = {
+      name,
+      file,
+      header: [...header, 'Replay: npx lessor-sim run FILE (exits 1: the expect below fails).'],
+      comments: expectComment(built.expectIndex, violation),
+    };
     const scenario = draftScenario(setup, built.steps, built.durationUs, l);
     const v = checkScenario(scenario, { properties: [violation.property] });
     const line = scenario.steps[built.expectIndex]!.pos.line;
@@ -63,8 +68,8 @@ export function counterexample(
     file,
     header: [
       ...header,
-      'No expect form shows this violation on replay; `lessor-sim ' +
-        'check --property` over this file does (see docs/properties.md).',
+      `Replay: npx lessor-sim check FILE --property ${violation.property} (exits 1: the monitor finds the ` +
+        'violation; no expect form shows it, so `run` alone passes).',
     ],
   };
   return {
@@ -84,7 +89,6 @@ function headerLines(v: Violation, origin: readonly string[]): string[] {
     `First violating event (\`lessor-sim trace\` line ${v.traceLine}, counting no expect-* lines):`,
     `  ${formatEvent(v.event)}`,
     ...origin,
-    'Replay: npx lessor-sim run FILE (exits 1: the expect below fails).',
   ];
 }
 
