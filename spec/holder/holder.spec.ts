@@ -151,7 +151,7 @@ describe('holder step input', () => {
     ).toMatch(/holder "z" is not started/);
   });
 
-  it('takes user:<name> strategies; a replay not given the holder, or a synchronous one, throws by position', async () => {
+  it('takes user:<name> strategies; a replay without the holder throws by position', async () => {
     const s = parsed(withSteps(holder('strategy: user:mine')));
     expect(() => runScenario(s)).toThrow(
       /^scenarios\/test\.yaml:3:\d+: holder a uses strategy user:mine, but no holder named mine/,

@@ -66,7 +66,8 @@ export function checkLeaseRuns(name: string, opts: LeaseTestOptions = {}): void 
     interruptAfterTimeLimit: Math.floor(timeout * SEARCH_SHARE),
     markInterruptAsFailure: false,
   });
-  const replayWith = `{ seed: ${out.seed}${out.counterexamplePath !== null ? `, path: '${out.counterexamplePath}'` : ''} }`;
+  const path = out.counterexamplePath !== null ? `, path: '${out.counterexamplePath}'` : '';
+  const replayWith = `{ seed: ${out.seed}${path} }`;
   if (out.failed && out.counterexample !== null) {
     const run = out.counterexample[0];
     const dir = opts.out ?? 'counterexamples';
