@@ -1,9 +1,10 @@
-// The package as a user gets it: built, packed with `npm pack`, installed from the tarball into a fresh
-// project with a strict tsconfig (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess), which
-// type-checks and runs its own vitest suite importing lessor-sim by name, loads every export from plain
-// Node, and runs the installed command. The user's files are spec/package/consumer/ (every *.test.ts
-// there runs, so adding an example is adding a file) and the README's API examples (each ```ts block
-// after an `<!-- example: NAME.test.ts -->` line).
+// The package as a user gets it: packed with `npm run pack` (built in a staging copy, so this checkout's
+// dist/ is never touched), installed with the README's install line, as written, into a fresh project
+// beside the "clone" with a strict tsconfig (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess),
+// which type-checks and runs its own vitest suite importing lessor-sim by name, loads every export from
+// plain Node, and runs the installed command. The user's files are spec/package/consumer/ (every *.test.ts
+// there runs, so adding an example is adding a file), the README's API examples and docs/vitest.md's
+// worked example (each ```ts block after an `<!-- example: NAME.test.ts -->` line).
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(__dirname, '../..');
 const work = mkdtempSync(join(tmpdir(), 'lessor-package-'));
-const project = join(work, 'project');
+// The README's install line names the tarball as ../lessor-sim/lessor-sim-VERSION.tgz from the user's project.
+const clone = join(work, 'lessor-sim');
+const project = join(work, 'my-project');
 let packed: { filename: string; files: { path: string }[] };
 
 // The nested vitest and npm must not think they run inside this one.
@@ -26,23 +29,33 @@ const ok = (r: SpawnSyncReturns<string>): string => {
   return r.stdout;
 };
 
-/** The README's API examples: [file name, code]. */
+/** The worked examples: [file name, code] of the README's and docs/vitest.md's marked ```ts blocks. */
 function readmeExamples(): [string, string][] {
+  return ['README.md', 'docs/vitest.md'].flatMap((doc) =>
+    [
+      ...readFileSync(join(ROOT, doc), 'utf8').matchAll(
+        /^<!-- example: ([\w.-]+\.test\.ts) -->\n```ts\n([\s\S]*?)^```$/gm,
+      ),
+    ].map((m): [string, string] => [m[1]!, m[2]!]),
+  );
+}
+
+/** The README's install block, each line as written. */
+function installLines(): string[] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  return [...readme.matchAll(/^<!-- example: ([\w.-]+\.test\.ts) -->\n```ts\n([\s\S]*?)^```$/gm)].map((m) => [
-    m[1]!,
-    m[2]!,
-  ]);
+  const block = /^<!-- install: [^\n]*-->\n```sh\n([\s\S]*?)^```$/m.exec(readme);
+  if (block === null) throw new Error('README.md has no <!-- install: --> block');
+  return block[1]!.trim().split('\n');
 }
 const testFiles =
   readdirSync(join(ROOT, 'spec/package/consumer')).filter((f) => f.endsWith('.test.ts')).length +
   readmeExamples().length;
 
 beforeAll(() => {
-  ok(sh('npm', ['run', 'build', '--silent'], ROOT));
-  [packed] = JSON.parse(ok(sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT))) as [
-    typeof packed,
-  ];
+  mkdirSync(clone);
+  [packed] = JSON.parse(
+    ok(sh(process.execPath, ['--import', 'tsx', 'scripts/pack.mjs', '--json', '--pack-destination', clone], ROOT)),
+  ) as [typeof packed];
   mkdirSync(project);
   cpSync(join(ROOT, 'spec/package/consumer'), project, { recursive: true });
   for (const [name, code] of readmeExamples()) writeFileSync(join(project, name), code);
@@ -52,12 +65,12 @@ beforeAll(() => {
     .replaceAll("'../src/properties/index.js'", "'lessor-sim/properties'");
   writeFileSync(join(project, 'holders-example.ts'), example);
   cpSync(join(ROOT, 'docs/holders-example.unsafe.yaml'), join(project, 'holders-example.unsafe.yaml'));
-  const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as Record<string, unknown>;
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({ ...pkg, dependencies: { 'lessor-sim': `file:${join(work, packed.filename)}` } }, null, 2),
-  );
-  ok(sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], project));
+  // The README's install lines as written (quiet and offline-first only through npm's environment).
+  const quiet = { ...env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_prefer_offline: 'true' };
+  for (const line of installLines()) {
+    const r = spawnSync('sh', ['-c', line], { cwd: project, env: quiet, encoding: 'utf8', maxBuffer: 64 << 20 });
+    if (r.status !== 0) throw new Error(`README install line failed: ${line}\n${r.stdout}\n${r.stderr}`);
+  }
 }, 300_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -69,6 +82,8 @@ describe('the packed package', () => {
       'dist/index.d.ts',
       'dist/index.js.map',
       'dist/properties/index.d.ts',
+      'dist/vitest/index.js',
+      'dist/vitest/index.d.ts',
       'dist/bin/lessor-sim.js',
       'dist/bin/check-worker.js',
       'dist/bin/etcd-rpc.proto',
@@ -84,6 +99,28 @@ describe('the packed package', () => {
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
   });
 
+  it('ships a package.json with no scripts and no dev dependencies, and source maps that carry their sources', () => {
+    const installed = join(project, 'node_modules/lessor-sim');
+    const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(pkg.scripts).toBeUndefined();
+    expect(pkg.devDependencies).toBeUndefined();
+    expect(pkg.peerDependencies).toMatchObject({ 'fast-check': expect.any(String), vitest: expect.any(String) });
+    // The tarball holds no src/: a map whose sources are not inlined would point a stack frame at nothing.
+    const maps = packed.files.map((f) => f.path).filter((f) => f.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(100);
+    for (const m of maps) {
+      const map = JSON.parse(readFileSync(join(installed, m), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: string[];
+      };
+      expect(map.sourcesContent?.length, m).toBe(map.sources.length);
+      expect(
+        map.sourcesContent!.every((c) => typeof c === 'string' && c.length > 0),
+        m,
+      ).toBe(true);
+    }
+  });
+
   it("type-checks the user's suite under a strict tsconfig", () => {
     ok(sh(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', project], project));
   });
@@ -97,6 +134,11 @@ describe('the packed package', () => {
     expect(readmeExamples().length).toBeGreaterThanOrEqual(6);
     expect(out).toMatch(new RegExp(`Test Files\\s+${testFiles} passed`));
     expect(out).toContain('# Counterexample for property');
+    // vitest-failure.test.ts left a counterexample that the installed command replays to its failure.
+    const cx = join(project, 'counterexamples/a-bug-switch-on.yaml');
+    const replay = sh(join(project, 'node_modules/.bin/lessor-sim'), ['run', cx, '--quiet'], project);
+    expect(replay.status, replay.stdout).toBe(1);
+    expect(replay.stdout).toMatch(/^FAIL {2}/m);
   });
 
   it('loads every export from plain Node ESM', () => {

@@ -1,6 +1,7 @@
 // `lessor-sim playground`: --build writes one self-contained page with the browser digest bundled in,
 // and bad input exits 2 with a positioned message, before anything is built or served.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,6 +46,20 @@ describe('lessor-sim playground', () => {
       expect(p.err.join('\n')).toContain('--port takes a port number');
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a port already in use with exit code 2 and one line, before building the page', async () => {
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const c = capture();
+      expect(await runPlayground(['--port', String(port)], c.io)).toBe(2);
+      expect(c.err).toEqual([`lessor-sim: --port ${port}: 127.0.0.1:${port} is already in use`]);
+      expect(c.out).toEqual([]);
+    } finally {
+      taken.close();
     }
   });
 });

@@ -21,7 +21,7 @@ export const DEFAULT_NUM_RUNS = 20;
 export const DEFAULT_SEED = 42;
 
 export interface LeaseTestOptions extends LeasePropertyOptions {
-  /** Generated runs to check (default 20; a 3-member run with faults takes about 10–30 ms). */
+  /** Generated runs to check (default 20; a 3-member run with faults takes about 10–20 ms of one core). */
   readonly numRuns?: number;
   /** fast-check's seed; default FC_SEED from the environment, else 42 (FC_RANDOM=1: a random one, printed). */
   readonly seed?: number;
@@ -74,8 +74,8 @@ export function checkLeaseRuns(name: string, opts: LeaseTestOptions = {}): void 
     const file = join(dir, `${fileNameOf(name)}.yaml`);
     const cx = counterexampleOf(run, opts.properties, { name: `counterexample-${fileNameOf(name)}`, file });
     const head =
-      `lease property failed after ${out.numRuns} of ${numRuns} runs (seed ${out.seed}, ` +
-      `path "${out.counterexamplePath}", shrunk ${out.numShrinks} times; replay with ${replayWith})`;
+      `lease property failed after ${out.numRuns} of ${numRuns} runs, shrunk ${out.numShrinks} times ` +
+      `(fast-check seed ${out.seed}; this run again: ${replayWith})`;
     if (cx === undefined)
       throw new Error(`${head}:\n${String(out.errorInstance)}\n(the shrunk run did not fail again on replay)`);
     mkdirSync(dir, { recursive: true });
@@ -91,12 +91,17 @@ export function checkLeaseRuns(name: string, opts: LeaseTestOptions = {}): void 
     );
   }
   if (out.failed) throw new Error(`lease property could not run (seed ${out.seed}): ${String(out.errorInstance)}`);
-  if (out.interrupted)
+  if (out.interrupted) {
+    // At the rate the runs went, with half again as margin, rounded up to 5 s.
+    const needed = out.numRuns > 0 ? (1.5 * timeout * numRuns) / out.numRuns : 10 * timeout;
+    const suggested = Math.ceil(needed / 5_000) * 5_000;
     throw new Error(
       `lease property: only ${out.numRuns} of ${numRuns} runs finished in ${Math.floor(timeout * SEARCH_SHARE)} ms ` +
         `(80 % of the ${timeout} ms test timeout; seed ${out.seed}): raise the timeout with ` +
-        `leaseTest(name, { timeout: ${Math.max(timeout * 4, 20_000)} }) or ask for fewer runs (numRuns)`,
+        `leaseTest(name, { timeout: ${suggested} }) (vitest's --testTimeout does not reach it) or ask for fewer runs ` +
+        '(numRuns)',
     );
+  }
 }
 
 /**

@@ -8,6 +8,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { writeOutput } from '../output-path.js';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { buildPlayground } from './bundle.js';
 
@@ -22,8 +24,8 @@ export interface PlaygroundOptions {
 /** Exit code when done building; when serving, resolves once the server listens (it then runs until killed). */
 export async function runPlayground(file: string | undefined, values: PlaygroundOptions, io: CliIO): Promise<number> {
   const port = values.port;
-  const html = await buildPlayground(file);
   if (values.build !== undefined) {
+    const html = await buildPlayground(file);
     mkdirSync(values.build, { recursive: true });
     const out = join(values.build, 'index.html');
     writeOutput(out, html);
@@ -32,9 +34,14 @@ export async function runPlayground(file: string | undefined, values: Playground
     );
     return 0;
   }
+  // The port is taken first, so a port in use is refused at once, before the page is built.
+  let html = '';
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split(/[?#]/)[0];
-    if (path === '/' || path === '/index.html') {
+    if (html === '') {
+      res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '1' });
+      res.end('the page is being built\n');
+    } else if (path === '/' || path === '/index.html') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);
     } else {
@@ -43,9 +50,22 @@ export async function runPlayground(file: string | undefined, values: Playground
     }
   });
   await new Promise<void>((done, fail) => {
-    server.once('error', fail);
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      // A port someone else holds, or one this user may not bind, is the user's situation: exit 2, one line.
+      if (e.code === 'EADDRINUSE')
+        fail(new CliError(`--port ${port}: 127.0.0.1:${port} is already in use`, EXIT.usage));
+      else if (e.code === 'EACCES')
+        fail(new CliError(`--port ${port}: not allowed to listen on 127.0.0.1:${port}`, EXIT.usage));
+      else fail(e);
+    });
     server.listen(port, '127.0.0.1', () => done());
   });
+  try {
+    html = await buildPlayground(file);
+  } catch (e) {
+    server.close();
+    throw e;
+  }
   const addr = server.address();
   const url = `http://127.0.0.1:${typeof addr === 'object' && addr !== null ? addr.port : port}/`;
   io.out(`lessor-sim playground at ${url} (Ctrl-C to stop)`);
