@@ -32,6 +32,8 @@ interface Chain {
   renewals: number;
   firstRenewAt: Micros;
   lastRenew: EventOf<'lease-renew'> | undefined;
+  /** The leader when the gathered renewals happened, if not the renewing member (a deposed leader renewing). */
+  renewLeader: string | undefined;
   offeredAt: Micros | undefined;
   ended: boolean;
 }
@@ -48,7 +50,16 @@ export function explain(result: RunResult, label?: string): string[] {
   const chainOf = (id: bigint): Chain => {
     let c = chains.get(id);
     if (c === undefined) {
-      c = { id, links: [], renewals: 0, firstRenewAt: 0, lastRenew: undefined, offeredAt: undefined, ended: false };
+      c = {
+        id,
+        links: [],
+        renewals: 0,
+        firstRenewAt: 0,
+        lastRenew: undefined,
+        renewLeader: undefined,
+        offeredAt: undefined,
+        ended: false,
+      };
       chains.set(id, c);
       order.push(id);
     }
@@ -57,21 +68,26 @@ export function explain(result: RunResult, label?: string): string[] {
   const flushRenewals = (c: Chain): void => {
     if (c.renewals === 0) return;
     const last = c.lastRenew!;
+    const on = `on ${last.member}${c.renewLeader !== undefined ? ` (while ${c.renewLeader} was leader)` : ''}`;
     c.links.push(
       c.renewals === 1
-        ? `renewed at ${formatTimeExact(last.t)} (expiry ${expiryText(last.fields?.expiry)})`
-        : `renewed ${c.renewals} times from ${formatTimeExact(c.firstRenewAt)} to ` +
+        ? `renewed ${on} at ${formatTimeExact(last.t)} (expiry ${expiryText(last.fields?.expiry)})`
+        : `renewed ${c.renewals} times ${on} from ${formatTimeExact(c.firstRenewAt)} to ` +
             `${formatTimeExact(last.t)} (last expiry ${expiryText(last.fields?.expiry)})`,
     );
     c.renewals = 0;
+  };
+  // Renewals are gathered into one link; any other link first writes them, so the chain stays in time order.
+  const link = (c: Chain, text: string): void => {
+    flushRenewals(c);
+    c.links.push(text);
   };
   let promoteBy: { member: string; extendUs: Micros } | undefined;
   for (const e of result.trace.events) {
     if (e.kind === 'raft-leader' && e.member === e.fields?.leader) {
       leader = e.member;
       for (const c of chains.values())
-        if (!c.ended)
-          c.links.push(`${e.member} became leader at ${formatTimeExact(e.t)} (term ${String(e.fields.term)})`);
+        if (!c.ended) link(c, `${e.member} became leader at ${formatTimeExact(e.t)} (term ${String(e.fields.term)})`);
       continue;
     }
     const fault = FAULTS[e.kind];
@@ -80,7 +96,7 @@ export function explain(result: RunResult, label?: string): string[] {
         e.member === 'sim'
           ? `${fault} at ${formatTimeExact(e.t)}`
           : `leader ${e.member} ${fault} at ${formatTimeExact(e.t)}`;
-      for (const c of chains.values()) if (!c.ended) c.links.push(what);
+      for (const c of chains.values()) if (!c.ended) link(c, what);
       if (e.member === leader && e.kind === 'member-crash') leader = undefined;
       continue;
     }
@@ -98,7 +114,8 @@ export function explain(result: RunResult, label?: string): string[] {
       case 'lease-grant': {
         if (!primaryEvent) break;
         const expiry = e.fields?.expiry;
-        chainOf(e.lease).links.push(
+        link(
+          chainOf(e.lease),
           `granted at ${formatTimeExact(e.t)} with TTL ${String(e.fields?.ttl)} s${
             expiry === FOREVER ? ' while no lessor was primary' : ` (expiry ${expiryText(expiry)})`
           }`,
@@ -107,7 +124,11 @@ export function explain(result: RunResult, label?: string): string[] {
       }
       case 'lease-renew': {
         const c = chainOf(e.lease);
+        // A renewal on another member than the gathered ones (a stuck old leader, say) starts a link of its own.
+        const deposed = leader !== undefined && leader !== e.member ? leader : undefined;
+        if (c.renewals > 0 && (c.lastRenew!.member !== e.member || c.renewLeader !== deposed)) flushRenewals(c);
         if (c.renewals === 0) c.firstRenewAt = e.t;
+        c.renewLeader = deposed;
         c.renewals++;
         c.lastRenew = e;
         break;
@@ -129,9 +150,7 @@ export function explain(result: RunResult, label?: string): string[] {
       }
       case 'lease-checkpoint':
         if (primaryEvent)
-          chainOf(e.lease).links.push(
-            `checkpointed at ${formatTimeExact(e.t)}: ${String(e.fields?.remaining)} s remaining`,
-          );
+          link(chainOf(e.lease), `checkpointed at ${formatTimeExact(e.t)}: ${String(e.fields?.remaining)} s remaining`);
         break;
       case 'lease-expired': {
         const c = chainOf(e.lease);
