@@ -47,17 +47,24 @@ const commands = [...README.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) =
   m[1]!.split('\n').filter((l) => l.startsWith('npx lessor-sim')),
 );
 
-/** Excerpts: [command line, excerpt lines with wrapped continuations joined]. */
-const excerpts = [...README.matchAll(/^<!-- output of: (npx lessor-sim [^>]+?) -->\n```\n([\s\S]*?)^```$/gm)].map(
-  (m) => {
-    const lines: string[] = [];
-    for (const l of m[2]!.split('\n').filter((x) => x.trim() !== '')) {
-      if (/^\s{2,}\S/.test(l) && lines.length > 0 && !/^\s+\d/.test(l)) lines[lines.length - 1] += ` ${l.trim()}`;
-      else lines.push(l);
-    }
-    return [m[1]!, lines] as const;
-  },
-);
+/**
+ * Output blocks, each marked as an excerpt or the whole output (`<!-- output of: CMD (excerpt|whole[, exit N]) -->`):
+ * the command, its lines (wrapped continuations joined), whether it is the whole output, the exit code, and
+ * the README's paragraph before it, which must tell a reader which it is.
+ */
+const excerpts = [
+  ...README.matchAll(
+    /((?:^.+\n)+)\n<!-- output of: (npx lessor-sim [^>]+?) \((excerpt|whole)(?:, exit (\d))?\) -->\n```\n([\s\S]*?)^```$/gm,
+  ),
+].map((m) => {
+  const lines: string[] = [];
+  for (const l of m[5]!.split('\n').filter((x) => x.trim() !== '')) {
+    if (/^\s{2,}\S/.test(l) && lines.length > 0 && !/^\s+\d/.test(l)) lines[lines.length - 1] += ` ${l.trim()}`;
+    else lines.push(l);
+  }
+  return [m[2]!, { lines, whole: m[3] === 'whole', exit: Number(m[4] ?? 0), before: m[1]! }] as const;
+});
+const outputBlocks = [...README.matchAll(/^<!-- output of:[^\n]*\n```\n/gm)].length;
 
 const norm = (s: string): string => s.replace(/\s+/g, ' ').trim();
 const outputs = new Map<string, Promise<{ code: number; out: string; err: string }>>();
@@ -126,16 +133,30 @@ describe('README exit codes', () => {
   });
 });
 
-describe('README excerpts', () => {
-  it.each(excerpts)('%s', async (line, lines) => {
-    const r = await run(argvOf(line));
-    expect(r.code).toBe(0);
-    const out = norm(r.out);
-    let from = 0;
-    for (const l of lines) {
-      const at = out.indexOf(norm(l), from);
-      expect(at, `not found (in order) in the output of ${line}:\n${l}`).toBeGreaterThanOrEqual(0);
-      from = at + norm(l).length;
-    }
+describe('README output blocks', () => {
+  it('are each marked as an excerpt or the whole output, visibly too', () => {
+    expect(excerpts.length).toBe(outputBlocks);
+    for (const [line, x] of excerpts)
+      expect(x.before, `the paragraph before the output of ${line}`).toMatch(x.whole ? /whole output/ : /excerpt/);
   });
+
+  it.each(excerpts)(
+    '%s',
+    async (line, x) => {
+      const r = await run(argvOf(line));
+      expect(r.code).toBe(x.exit);
+      const out = norm(r.out);
+      if (x.whole) {
+        expect(out).toBe(norm(x.lines.join('\n')));
+        return;
+      }
+      let from = 0;
+      for (const l of x.lines) {
+        const at = out.indexOf(norm(l), from);
+        expect(at, `not found (in order) in the output of ${line}:\n${l}`).toBeGreaterThanOrEqual(0);
+        from = at + norm(l).length;
+      }
+    },
+    120_000,
+  );
 });
