@@ -162,6 +162,27 @@ describe.skipIf(missing !== undefined)('playground in headless Chromium', () => 
     expect(errors).toEqual([]);
   }, 40_000);
 
+  it(`draws docs/playground.png, the README's picture, from the page as it is: the runbook at 11.2 s${SKIPPED}`, async () => {
+    // Regenerated on every run, so the picture shows what the page shows now (hash, times, layout).
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(
+      '![the playground on the runbook at 11.2 s: members, a depleting TTL bar, the paused client, ' +
+        'the timeline with its cursor](docs/playground.png)',
+    );
+    await page.goto('about:blank');
+    await page.goto(`${url}#file=scenarios/seed-runbook.yaml&t=11200000`, { timeout: 10_000 });
+    expect(await page.textContent('#now')).toContain('11.200 s');
+    expect(await page.textContent('#hash')).toContain(
+      runScenario(parsed(readFileSync(join(ROOT, 'scenarios/seed-runbook.yaml'), 'utf8'))).trace.hash(),
+    );
+    expect(await page.textContent('[data-client="c1"], #clients')).toContain('paused');
+    expect(await page.locator('.card.member').count()).toBe(3);
+    await page.screenshot({ path: join(ROOT, 'docs/playground.png'), fullPage: true });
+    const png = decodePng(readFileSync(join(ROOT, 'docs/playground.png')));
+    expect(png.width).toBe(1400);
+    expect(colorStats(png).distinct).toBeGreaterThan(50);
+    expect(errors).toEqual([]);
+  });
+
   it(`scrubbing back and forth leaves the state of going straight there${SKIPPED}`, async () => {
     await page.goto('about:blank');
     await page.goto(`${url}#file=scenarios/checkpoint-off-leader-change.yaml&t=45000000`, { timeout: 10_000 });
