@@ -17,6 +17,8 @@ const work = mkdtempSync(join(tmpdir(), 'lessor-package-'));
 const clone = join(work, 'lessor-sim');
 const project = join(work, 'my-project');
 let packed: { filename: string; files: { path: string }[] };
+/** What npm said while running the README's install lines. */
+let installLog = '';
 
 // The nested vitest and npm must not think they run inside this one.
 const env = Object.fromEntries(
@@ -70,6 +72,7 @@ beforeAll(() => {
   for (const line of installLines()) {
     const r = spawnSync('sh', ['-c', line], { cwd: project, env: quiet, encoding: 'utf8', maxBuffer: 64 << 20 });
     if (r.status !== 0) throw new Error(`README install line failed: ${line}\n${r.stdout}\n${r.stderr}`);
+    installLog += `${r.stdout}${r.stderr}`;
   }
 }, 300_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -103,6 +106,8 @@ describe('the packed package', () => {
     const installed = join(project, 'node_modules/lessor-sim');
     const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(pkg.scripts).toBeUndefined();
+    // npm 11 lists packages with install scripts it has not been allowed to run; lessor-sim is not one.
+    expect(installLog).not.toMatch(/lessor-sim@\S+ \((prepare|install|postinstall)/);
     expect(pkg.devDependencies).toBeUndefined();
     expect(pkg.peerDependencies).toMatchObject({ 'fast-check': expect.any(String), vitest: expect.any(String) });
     // The tarball holds no src/: a map whose sources are not inlined would point a stack frame at nothing.
