@@ -54,7 +54,11 @@ const commands = [...README.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) =
  */
 const excerpts = [
   ...README.matchAll(
-    /((?:^.+\n)+)\n<!-- output of: (npx lessor-sim [^>]+?) \((excerpt|whole)(?:, exit (\d))?\) -->\n```\n([\s\S]*?)^```$/gm,
+    new RegExp(
+      String.raw`((?:^.+\n)+)\n<!-- output of: (npx lessor-sim [^>]+?) \((excerpt|whole)(?:, exit (\d))?\) -->` +
+        String.raw`\n${'```'}\n([\s\S]*?)^${'```'}$`,
+      'gm',
+    ),
   ),
 ].map((m) => {
   const lines: string[] = [];

@@ -162,7 +162,7 @@ describe.skipIf(missing !== undefined)('playground in headless Chromium', () => 
     expect(errors).toEqual([]);
   }, 40_000);
 
-  it(`draws docs/playground.png, the README's picture, from the page as it is: the runbook at 11.2 s${SKIPPED}`, async () => {
+  it(`draws the README's docs/playground.png from the page as it is: the runbook at 11.2 s${SKIPPED}`, async () => {
     // Regenerated on every run, so the picture shows what the page shows now (hash, times, layout).
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(
       '![the playground on the runbook at 11.2 s: members, a depleting TTL bar, the paused client, ' +
