@@ -108,3 +108,17 @@ describe('Session', () => {
     expect(s.inFlight()).toEqual([]);
   });
 });
+
+describe('Session.open of a file with a holder written in TypeScript', () => {
+  it('refuses it with the holder and its position: a page has no user code to run it', () => {
+    const text =
+      'name: u\ncluster: { members: 1 }\nsteps:\n' +
+      '  - { at: 0s, holder: { name: a, strategy: user:mine, key: /locks/x, ttl: 5, client: c1 } }\n';
+    const o = Session.open(text, 'u.yaml');
+    expect(o.ok).toBe(false);
+    if (o.ok) return;
+    expect(o.messages).toEqual([
+      'u.yaml:4:5: holder a uses strategy user:mine, but no holder named mine was given to the replay',
+    ]);
+  });
+});
