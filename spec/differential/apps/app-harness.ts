@@ -1,0 +1,224 @@
+/**
+ * Programs under test against a real etcd 3.4.23 cluster: the cluster (the diff driver's), the fenced
+ * resource and belief board on loopback, the lock keys watched for deletions (the truth of when each
+ * lease ended), a rival that takes each lock the moment its key is gone and writes with the newer token
+ * (as the runbook's competitor does), and the programs themselves, started with AppRunner.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { type AppLine, AppRunner } from '../../../src/apps/app-runner.js';
+import { appEnv } from '../../../src/apps/app-env.js';
+import { type AppJudgement, judgeApps, revocationsFromDeletions } from '../../../src/apps/judge.js';
+import { ResourceServer } from '../../../src/apps/resource-server.js';
+import { findEtcd } from '../../../src/cli/differential/binaries.js';
+import { ChildRegistry } from '../../../src/cli/differential/children.js';
+import { EtcdCluster } from '../../../src/cli/differential/etcd-cluster.js';
+import type { EtcdMember } from '../../../src/cli/differential/etcd-member.js';
+import { KeyWatch } from '../../../src/cli/differential/key-watch.js';
+import { nowUs, sleepMs } from '../../../src/cli/differential/wall-clock.js';
+import type { Micros } from '../../../src/clock/time.js';
+import { fieldsOf, Trace, type TraceEvent } from '../../../src/trace/trace.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+export const EXAMPLES = join(ROOT, 'docs/examples/holders');
+export const PYTHON = '/usr/bin/python3';
+export const HAVE_ETCD = existsSync('/usr/bin/etcd') && existsSync('/usr/bin/etcdctl');
+export const HAVE_GO = existsSync('/usr/bin/go') && existsSync('/usr/share/gocode/src/go.etcd.io/etcd/clientv3');
+export const HAVE_PYTHON_ETCD3 =
+  existsSync(PYTHON) && existsSync('/usr/lib/python3/dist-packages/etcd3/__init__.py');
+
+const FLAGS = { heartbeatMs: 100, electionMs: 1000, leaseCheckpoint: false, leaseCheckpointPersist: false, preVote: false };
+
+/** Builds the Go holders in GOPATH mode into `outDir` (nothing is written into the repository). */
+export async function buildGoHolder(outDir: string): Promise<string> {
+  const bin = join(outDir, 'holder');
+  await promisify(execFile)('go', ['build', '-o', bin, '.'], {
+    cwd: join(EXAMPLES, 'go'),
+    env: {
+      ...process.env,
+      GO111MODULE: 'off',
+      GOPATH: `${join(outDir, 'gopath')}:/usr/share/gocode`,
+      GOFLAGS: '',
+    },
+    timeout: 300_000,
+  });
+  return bin;
+}
+
+export interface Program {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+export interface RunSetup {
+  /** Which members each program is given (default: all, leader first). */
+  readonly endpoints?: (cluster: EtcdCluster) => readonly EtcdMember[];
+  /** The member the rival uses. */
+  readonly rivalVia?: string;
+  readonly ttl: number;
+  readonly runMs: number;
+}
+
+export interface HolderOutcome {
+  readonly name: string;
+  readonly lines: readonly string[];
+  /** Instants (µs since the run began) of its writes, and whether each was accepted. */
+  readonly writes: readonly { readonly t: Micros; readonly accepted: boolean }[];
+  /** When its lock key was deleted (its lease ended), and when the rival wrote with the newer token. */
+  readonly revokedAt: Micros | undefined;
+  readonly rivalWroteAt: Micros | undefined;
+  /** When it said it stopped holding (arrival), and when it says it really stopped. */
+  readonly stopSaidAt: Micros | undefined;
+  readonly stoppedAt: Micros | undefined;
+  readonly exit: { readonly code: number | null; readonly signal: string | null; readonly byHarness: boolean };
+}
+
+/** One cluster, one resource server, several programs each with its own lock key and resource. */
+export class AppRun {
+  readonly trace = new Trace();
+  readonly lines: AppLine[] = [];
+  readonly apps = new Map<string, AppRunner>();
+  readonly rivalWrote = new Map<string, Micros>();
+  private readonly t0 = nowUs();
+  readonly clock = { now: (): Micros => nowUs() - this.t0 };
+  readonly registry = new ChildRegistry();
+  readonly server = new ResourceServer({ trace: this.trace, clock: this.clock });
+  cluster!: EtcdCluster;
+  watch!: KeyWatch;
+  private rivals: Promise<void> | undefined;
+  private done = false;
+
+  constructor(private readonly setup: RunSetup) {}
+
+  async start(): Promise<void> {
+    this.cluster = await EtcdCluster.start({ members: 3, flags: FLAGS, binaries: findEtcd(), registry: this.registry });
+    const rev = (await this.cluster.members[0]!.rpc.range('lessor-sim/none', false)).revision;
+    this.watch = new KeyWatch(this.cluster, rev + 1, () => this.clock.now());
+    await this.watch.start(10_000);
+    await this.server.start();
+    this.rivals = this.rivalLoop();
+  }
+
+  keyOf = (app: string): string => `/locks/${app}`;
+
+  /** Starts a program as holder `name` on lock key /locks/NAME and resource NAME. */
+  async launch(name: string, p: Program): Promise<AppRunner> {
+    const members = this.setup.endpoints?.(this.cluster) ?? this.cluster.members;
+    const env = {
+      ...appEnv(name, {
+        members: members.map((m) => ({ name: m.name, url: m.clientUrl })),
+        resourceUrl: this.server.resourceUrl(name),
+        beliefsUrl: this.server.beliefsUrl,
+      }),
+      LOCK_KEY: this.keyOf(name),
+      LEASE_TTL: String(this.setup.ttl),
+      RUN_MS: String(this.setup.runMs),
+    };
+    const app = new AppRunner(
+      { name, command: p.command, args: p.args, env },
+      { clock: this.clock, onLine: (l) => this.lines.push(l) },
+    );
+    await app.start();
+    this.apps.set(name, app);
+    return app;
+  }
+
+  /** Waits until every program has said it holds its lock. */
+  async acquired(timeoutMs: number): Promise<void> {
+    const deadline = this.clock.now() + timeoutMs * 1000;
+    while ([...this.apps.keys()].some((n) => !this.server.beliefs.holding(n))) {
+      const early = [...this.apps.values()].find((a) => !a.running);
+      if (early !== undefined) throw new Error(`${early.spec.name} ended early:\n${this.output(early.spec.name)}`);
+      if (this.clock.now() > deadline) throw new Error(`not every program acquired its lock:\n${this.allOutput()}`);
+      await sleepMs(50);
+    }
+  }
+
+  /**
+   * The rival: when a program's lock key is deleted, it takes the key with a lease of its own through
+   * `rivalVia` and writes once with that put's revision, the newer fencing token.
+   */
+  private async rivalLoop(): Promise<void> {
+    const taken = new Set<string>();
+    while (!this.done) {
+      for (const d of this.watch.deletions) {
+        const app = [...this.apps.keys()].find((n) => this.keyOf(n) === d.key);
+        if (app === undefined || taken.has(app)) continue;
+        taken.add(app);
+        const via = this.cluster.member(this.setup.rivalVia ?? 'n1').rpc;
+        try {
+          const { id } = await via.leaseGrant(60, 0n);
+          const token = await via.put(d.key, `rival-${app}`, id);
+          const rival = `rival-${app}`;
+          this.server.beliefs.report(rival, { holding: true, lease: id.toString(), token, key: d.key });
+          this.server.resource(app).write(rival, token, 'rival');
+          this.rivalWrote.set(app, this.clock.now());
+        } catch {
+          // Left untaken: the outcome then shows no rival write, and the test says so.
+        }
+      }
+      await sleepMs(20);
+    }
+  }
+
+  output(name: string): string {
+    return this.lines
+      .filter((l) => l.app === name)
+      .map((l) => `${(l.t / 1e6).toFixed(3)} ${l.stream} ${l.text}`)
+      .join('\n');
+  }
+
+  allOutput(): string {
+    return [...this.apps.keys()].map((n) => `--- ${n}\n${this.output(n)}`).join('\n');
+  }
+
+  /** Waits for every program to exit on its own (killing any still running after `timeoutMs`). */
+  async finish(timeoutMs: number): Promise<Map<string, HolderOutcome>> {
+    const deadline = this.clock.now() + timeoutMs * 1000;
+    while ([...this.apps.values()].some((a) => a.running) && this.clock.now() < deadline) await sleepMs(100);
+    for (const a of this.apps.values()) await a.kill();
+    this.done = true;
+    await this.rivals;
+    return this.outcomes();
+  }
+
+  judge(): AppJudgement[] {
+    const deletions = this.watch.deletions.map((d) => ({ key: d.key, tUs: d.tUs }));
+    const events: TraceEvent[] = [...this.trace.events, ...revocationsFromDeletions(this.trace.events, deletions)];
+    return judgeApps(events, this.clock.now());
+  }
+
+  private outcomes(): Map<string, HolderOutcome> {
+    const out = new Map<string, HolderOutcome>();
+    for (const [name, app] of this.apps) {
+      const mine = this.trace.events.filter((e) => e.member === name);
+      const stop = mine.find((e) => e.kind === 'holder-stop');
+      const exit = app.exits.at(-1)!;
+      out.set(name, {
+        name,
+        lines: this.lines.filter((l) => l.app === name).map((l) => l.text),
+        writes: mine
+          .filter((e) => e.kind === 'client-fenced-write')
+          .map((e) => ({ t: e.t, accepted: fieldsOf(e).accepted === true })),
+        revokedAt: this.watch.deletions.find((d) => d.key === this.keyOf(name))?.tUs,
+        rivalWroteAt: this.rivalWrote.get(name),
+        stopSaidAt: stop?.t,
+        stoppedAt: stop === undefined ? undefined : stop.t - Number(fieldsOf(stop).lateUs ?? 0),
+        exit: { code: exit.code, signal: exit.signal, byHarness: exit.byHarness },
+      });
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    this.done = true;
+    for (const a of this.apps.values()) await a.kill();
+    this.watch?.close();
+    await this.server.close();
+    await this.registry.close();
+  }
+}
