@@ -27,10 +27,15 @@ export const EXAMPLES = join(ROOT, 'docs/examples/holders');
 export const PYTHON = '/usr/bin/python3';
 export const HAVE_ETCD = existsSync('/usr/bin/etcd') && existsSync('/usr/bin/etcdctl');
 export const HAVE_GO = existsSync('/usr/bin/go') && existsSync('/usr/share/gocode/src/go.etcd.io/etcd/clientv3');
-export const HAVE_PYTHON_ETCD3 =
-  existsSync(PYTHON) && existsSync('/usr/lib/python3/dist-packages/etcd3/__init__.py');
+export const HAVE_PYTHON_ETCD3 = existsSync(PYTHON) && existsSync('/usr/lib/python3/dist-packages/etcd3/__init__.py');
 
-const FLAGS = { heartbeatMs: 100, electionMs: 1000, leaseCheckpoint: false, leaseCheckpointPersist: false, preVote: false };
+const FLAGS = {
+  heartbeatMs: 100,
+  electionMs: 1000,
+  leaseCheckpoint: false,
+  leaseCheckpointPersist: false,
+  preVote: false,
+};
 
 /** Builds the Go holders in GOPATH mode into `outDir` (nothing is written into the repository). */
 export async function buildGoHolder(outDir: string): Promise<string> {
