@@ -26,7 +26,7 @@ async function serve(fence?: Fence) {
 }
 
 describe('POST /resources/NAME', () => {
-  it('accepts tokens at or above the highest (fence: lower) and rejects lower ones, at the arrival instant', async () => {
+  it('accepts tokens at or above the highest (fence: lower), rejects lower ones, at arrival', async () => {
     const s = await serve();
     s.clock.t = 1_000_000;
     expect(await s.post('/resources/payments', { holder: 'a', token: 5, value: 'x' })).toEqual({
@@ -51,7 +51,7 @@ describe('POST /resources/NAME', () => {
     expect(await r.json()).toEqual({ highest: 9, accepted: 3, rejected: 1 });
   });
 
-  it("fence: strict is the runbook's SQL (fencing_revision < $1): the holder's own second write is rejected", async () => {
+  it("fence: strict is the runbook's SQL (fencing_revision < $1): a holder's second write is rejected", async () => {
     const s = await serve('strict');
     expect((await s.post('/resources/payments', { holder: 'a', token: 5 })).status).toBe(200);
     expect((await s.post('/resources/payments', { holder: 'a', token: 5 })).status).toBe(409);
@@ -85,7 +85,7 @@ describe('POST /resources/NAME', () => {
 });
 
 describe('POST /beliefs/NAME', () => {
-  it('becomes holder-acquired, holder-deadline and holder-stop under the holder name, as built-in holders emit them', async () => {
+  it('becomes holder-acquired, -deadline and -stop under the holder name, as built-in holders emit', async () => {
     const s = await serve();
     s.clock.t = 1_000_000;
     const held = { holding: true, lease: '7587000000000000001', token: 5, key: '/locks/x' };

@@ -29,7 +29,8 @@ const FLAGS = {
 describe(`the seed's verification section on etcd 3.4.23${SKIP}`, () => {
   it.skipIf(noEtcd)(
     'gives the committed transcript: the key gone after the 12 s stall, the lease already expired, ' +
-      '`lease list --keys` refused by etcdctl 3.4, the put with the old lease refused, a fresh one at a higher revision',
+      '`lease list --keys` refused by etcdctl 3.4, the put with the old lease refused, a fresh one at a ' +
+      'higher revision',
     async () => {
       const registry = new ChildRegistry();
       try {
