@@ -2,9 +2,9 @@
 // python-etcd3 0.12) against a real etcd 3.4.23 cluster, under the runbook's two faults: the holder's own
 // process stalled 12 s past its 9 s TTL (SIGSTOP, the seed's verification), and the leader frozen while
 // the holders talk to it alone. Each program has its own lock key and fenced resource; a rival takes each
-// lock the moment its key is deleted and writes with the newer token. Outcomes are those of
-// docs/shared real-clients.md and the simulation's fault1/fault2/fault4 holder scenarios. All five run at
-// once on one cluster (about 40 s per fault). Margins are seconds wide: the host is shared and loaded.
+// lock the moment its key is deleted and writes with the newer token. Outcomes are those measured in the
+// project's design notes (real-clients.md) and shown by scenarios/holders/fault{1,2,4}-*. All five run at
+// once on one cluster (about 45 s per fault). Margins are seconds wide: the host is shared and loaded.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +34,8 @@ const SKIP = missing.length > 0 ? ` (skipped: apt-get install -y ${missing.join(
 const TTL = 9;
 const STALL_MS = 12_000;
 const FREEZE_MS = 17_000;
-const RUN_MS = 32_000;
+// Long enough to watch each program for 20 s after the fault even when acquiring took seconds.
+const RUN_MS = 40_000;
 
 let buildDir = '';
 let goHolder = '';
@@ -160,7 +161,11 @@ describe(`lease holders as real programs on etcd 3.4.23${SKIP}`, () => {
       // The Python loop: every refresh after waking returns TTL 0 without raising; on_lost never runs.
       const py = f.outcomes.get('py-runbook')!;
       expect(count(py, /^refresh ttl=\[0\]$/), f.output).toBeGreaterThanOrEqual(2);
-      expect(count(py, /^refresh ttl=\[[1-9]/), f.output).toBeLessThanOrEqual(3);
+      const firstZero = py.lines.indexOf('refresh ttl=[0]');
+      expect(
+        py.lines.slice(firstZero).filter((l) => /^refresh ttl=\[[1-9]/.test(l)),
+        f.output,
+      ).toEqual([]);
       expectNeverNoticed(f, 'py-runbook');
 
       // The correct holders: their own deadline passed during the stall, before the lease ended; on
