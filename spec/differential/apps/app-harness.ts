@@ -47,6 +47,10 @@ export async function buildGoHolder(outDir: string): Promise<string> {
       GO111MODULE: 'off',
       GOPATH: `${join(outDir, 'gopath')}:/usr/share/gocode`,
       GOFLAGS: '',
+      // Go's build cache lives under $HOME; without one, a cache of this build's own.
+      ...(process.env.GOCACHE === undefined && process.env.HOME === undefined
+        ? { GOCACHE: join(outDir, 'gocache') }
+        : {}),
     },
     timeout: 300_000,
   });
@@ -122,6 +126,8 @@ export class AppRun {
       LOCK_KEY: this.keyOf(name),
       LEASE_TTL: String(this.setup.ttl),
       RUN_MS: String(this.setup.runMs),
+      // No __pycache__ beside the examples in the checkout.
+      PYTHONDONTWRITEBYTECODE: '1',
     };
     const app = new AppRunner(
       { name, command: p.command, args: p.args, env },
