@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appEnv, memberVariable } from '../../src/apps/app-env.js';
 import { type AppLine, AppRunner, AppStartError } from '../../src/apps/app-runner.js';
+import { performAppStep } from '../../src/apps/app-steps.js';
 
 const runners: AppRunner[] = [];
 afterEach(async () => {
@@ -95,17 +96,29 @@ describe('AppRunner', () => {
     await until(() => state(child) === 'gone' || state(child) === 'Z');
   });
 
-  it('pauseFor resumes by itself; restart runs the same command again', async () => {
+  it('a pause step resumes on the timer it is given; kill and restart steps; unknown apps refused', async () => {
     const { r, lines } = runner('echo start; while :; do sleep 0.05; done');
     await r.start();
     await until(() => lines.length === 1);
     const pid = r.pid!;
-    await r.pauseFor(100);
-    expect(state(pid)).not.toBe('T');
-    await r.restart();
+    const apps = new Map([['app', r]]);
+    const later: Array<[number, () => void]> = [];
+    const timer = { after: (us: number, fn: () => void) => later.push([us, fn]) };
+    expect(await performAppStep(apps, { kind: 'pause', app: 'app', forUs: 12_000_000 }, timer)).toBeUndefined();
+    await until(() => state(pid) === 'T');
+    expect(later.map(([us]) => us)).toEqual([12_000_000]);
+    later[0]![1]();
+    await until(() => state(pid) !== 'T');
+    expect(await performAppStep(apps, { kind: 'restart', app: 'app' }, timer)).toBeUndefined();
     expect(r.pid).not.toBe(pid);
     await until(() => lines.length === 2);
-    expect(r.exits.map((e) => e.byHarness)).toEqual([true]);
+    expect(await performAppStep(apps, { kind: 'kill', app: 'app' }, timer)).toBeUndefined();
+    expect(r.exits.map((e) => [e.signal, e.byHarness])).toEqual([
+      ['SIGKILL', true],
+      ['SIGKILL', true],
+    ]);
+    expect(await performAppStep(apps, { kind: 'kill', app: 'app' }, timer)).toBe('app is not running');
+    expect(await performAppStep(apps, { kind: 'pause', app: 'other', forUs: 1 }, timer)).toBe('no app named other');
   });
 
   it('refuses a command that cannot be started with AppStartError naming it', async () => {

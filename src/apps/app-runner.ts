@@ -6,8 +6,7 @@
  * so a shell wrapper and everything it started are stopped, resumed and killed together.
  *
  * Instants come from `clock` (the wall clock against real etcd; serve's paced virtual clock under
- * serve). Only `pauseFor` waits on the wall clock itself; serve calls `suspend` and `resume` at the
- * virtual instants of a `pause` step instead.
+ * serve). Nothing here waits on a clock: a pause's end is scheduled by the caller (app-steps.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -150,13 +149,6 @@ export class AppRunner {
 
   get paused(): boolean {
     return this.suspended && this.running;
-  }
-
-  /** The runbook's GC pause on the wall clock: suspended now, resumed `ms` later. */
-  async pauseFor(ms: number): Promise<void> {
-    if (!this.suspend()) return;
-    await new Promise((r) => setTimeout(r, ms));
-    this.resume();
   }
 
   /** SIGKILL to the group (a stopped program dies too); resolves with its exit. */

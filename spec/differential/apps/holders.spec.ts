@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { performAppStep, wallTimer } from '../../../src/apps/app-steps.js';
 import type { AppJudgement } from '../../../src/apps/judge.js';
 import { sleepMs } from '../../../src/cli/differential/wall-clock.js';
 import type { Micros } from '../../../src/clock/time.js';
@@ -133,7 +134,17 @@ describe(`lease holders as real programs on etcd 3.4.23${SKIP}`, () => {
     'the seed verification: each holder stalled 12 s (SIGSTOP) past its 9 s TTL',
     async () => {
       const f = await underFault(false, async (run) => {
-        await Promise.all([...run.apps.values()].map((a) => a.pauseFor(STALL_MS)));
+        // The scenario step `pause: { app: NAME, for: 12s }` for every program, on the wall clock.
+        const resumed = [...run.apps.keys()].map(
+          (app) =>
+            new Promise<void>((resolve, reject) => {
+              const timer = { after: (us: number, fn: () => void) => wallTimer.after(us, () => resolve(fn())) };
+              void performAppStep(run.apps, { kind: 'pause', app, forUs: STALL_MS * 1000 }, timer).then((why) => {
+                if (why !== undefined) reject(new Error(why));
+              });
+            }),
+        );
+        await Promise.all(resumed);
       });
       for (const o of f.outcomes.values()) {
         // Each lease ended during the stall, and the rival wrote before the holder woke.
