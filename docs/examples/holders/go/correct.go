@@ -54,17 +54,23 @@ func (d *deadline) acting() bool {
 func acquire(ctx context.Context, cli *clientv3.Client, s settings, end time.Time) (clientv3.LeaseID, int64, time.Time, bool) {
 	for time.Now().Before(end) {
 		sent := time.Now()
-		grant, err := cli.Grant(ctx, s.ttl)
+		try, tryDone := context.WithTimeout(ctx, 5*time.Second)
+		grant, err := cli.Grant(try, s.ttl)
 		if err == nil {
 			var txn *clientv3.TxnResponse
-			txn, err = cli.Txn(ctx).
+			txn, err = cli.Txn(try).
 				If(clientv3.Compare(clientv3.CreateRevision(s.key), "=", 0)).
 				Then(clientv3.OpPut(s.key, s.name, clientv3.WithLease(grant.ID))).
 				Commit()
 			if err == nil && txn.Succeeded {
+				tryDone()
 				return grant.ID, txn.Header.Revision, sent.Add(time.Duration(grant.TTL) * time.Second), true
 			}
-			_, _ = cli.Revoke(ctx, grant.ID)
+			_, _ = cli.Revoke(try, grant.ID)
+		}
+		tryDone()
+		if err != nil {
+			say("acquire failed: %v", err)
 		}
 		time.Sleep(300 * time.Millisecond)
 	}

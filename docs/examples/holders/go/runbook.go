@@ -19,11 +19,14 @@ func runRunbook(s settings, confirm bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
-	grant, err := cli.Grant(ctx, s.ttl)
+	// Steps 1 and 2, bounded so that an unreachable cluster is exit 1 rather than a hang.
+	setup, setupDone := context.WithTimeout(ctx, 10*time.Second)
+	grant, err := cli.Grant(setup, s.ttl)
 	if err != nil {
 		fail(1, "grant: %v", err)
 	}
-	put, err := cli.Put(ctx, s.key, s.name, clientv3.WithLease(grant.ID))
+	put, err := cli.Put(setup, s.key, s.name, clientv3.WithLease(grant.ID))
+	setupDone()
 	if err != nil {
 		fail(1, "put: %v", err)
 	}
