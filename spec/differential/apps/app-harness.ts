@@ -2,21 +2,20 @@
  * Programs under test against a real etcd 3.4.23 cluster: the cluster (the diff driver's), the fenced
  * resource and belief board on loopback, the lock keys watched for deletions (the truth of when each
  * lease ended), a rival that takes each lock the moment its key is gone and writes with the newer token
- * (as the runbook's competitor does), and the programs themselves, started with AppRunner.
+ * (as the runbook's competitor does), and the programs themselves, started by an AppSession.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type AppLine, AppRunner } from '../../../src/apps/app-runner.js';
-import { appEnv } from '../../../src/apps/app-env.js';
+import type { AppLine, AppRunner } from '../../../src/apps/app-runner.js';
+import { AppSession } from '../../../src/apps/app-session.js';
 import { type AppJudgement, judgeApps, revocationsFromDeletions } from '../../../src/apps/judge.js';
-import { ResourceServer } from '../../../src/apps/resource-server.js';
+import type { ResourceServer } from '../../../src/apps/resource-server.js';
 import { findEtcd } from '../../../src/cli/differential/binaries.js';
 import { ChildRegistry } from '../../../src/cli/differential/children.js';
 import { EtcdCluster } from '../../../src/cli/differential/etcd-cluster.js';
-import type { EtcdMember } from '../../../src/cli/differential/etcd-member.js';
 import { KeyWatch } from '../../../src/cli/differential/key-watch.js';
 import { nowUs, sleepMs } from '../../../src/cli/differential/wall-clock.js';
 import type { Micros } from '../../../src/clock/time.js';
@@ -64,8 +63,8 @@ export interface Program {
 }
 
 export interface RunSetup {
-  /** Which members each program is given (default: all, leader first). */
-  readonly endpoints?: (cluster: EtcdCluster) => readonly EtcdMember[];
+  /** The members each program is given (default: all, n1 — the leader at the start — first). */
+  readonly members?: readonly string[];
   /** The member the rival uses. */
   readonly rivalVia?: string;
   readonly ttl: number;
@@ -86,56 +85,62 @@ export interface HolderOutcome {
   readonly exit: { readonly code: number | null; readonly signal: string | null; readonly byHarness: boolean };
 }
 
-/** One cluster, one resource server, several programs each with its own lock key and resource. */
+/** One cluster, one AppSession (resource server and programs), each program on its own key and resource. */
 export class AppRun {
   readonly trace = new Trace();
   readonly lines: AppLine[] = [];
-  readonly apps = new Map<string, AppRunner>();
   readonly rivalWrote = new Map<string, Micros>();
   private readonly t0 = nowUs();
   readonly clock = { now: (): Micros => nowUs() - this.t0 };
   readonly registry = new ChildRegistry();
-  readonly server = new ResourceServer({ trace: this.trace, clock: this.clock });
   cluster!: EtcdCluster;
   watch!: KeyWatch;
+  session!: AppSession;
   private rivals: Promise<void> | undefined;
   private done = false;
 
   constructor(private readonly setup: RunSetup) {}
+
+  get apps(): ReadonlyMap<string, AppRunner> {
+    return this.session.apps;
+  }
+
+  get server(): ResourceServer {
+    return this.session.server;
+  }
 
   async start(): Promise<void> {
     this.cluster = await EtcdCluster.start({ members: 3, flags: FLAGS, binaries: findEtcd(), registry: this.registry });
     const rev = (await this.cluster.members[0]!.rpc.range('lessor-sim/none', false)).revision;
     this.watch = new KeyWatch(this.cluster, rev + 1, () => this.clock.now());
     await this.watch.start(10_000);
-    await this.server.start();
+    this.session = new AppSession({
+      trace: this.trace,
+      clock: this.clock,
+      members: this.cluster.members.map((m) => ({ name: m.name, url: m.clientUrl })),
+      onLine: (l) => this.lines.push(l),
+    });
+    await this.session.start();
     this.rivals = this.rivalLoop();
   }
 
   keyOf = (app: string): string => `/locks/${app}`;
 
   /** Starts a program as holder `name` on lock key /locks/NAME and resource NAME. */
-  async launch(name: string, p: Program): Promise<AppRunner> {
-    const members = this.setup.endpoints?.(this.cluster) ?? this.cluster.members;
-    const env = {
-      ...appEnv(name, {
-        members: members.map((m) => ({ name: m.name, url: m.clientUrl })),
-        resourceUrl: this.server.resourceUrl(name),
-        beliefsUrl: this.server.beliefsUrl,
-      }),
-      LOCK_KEY: this.keyOf(name),
-      LEASE_TTL: String(this.setup.ttl),
-      RUN_MS: String(this.setup.runMs),
-      // No __pycache__ beside the examples in the checkout.
-      PYTHONDONTWRITEBYTECODE: '1',
-    };
-    const app = new AppRunner(
-      { name, command: p.command, args: p.args, env },
-      { clock: this.clock, onLine: (l) => this.lines.push(l) },
-    );
-    await app.start();
-    this.apps.set(name, app);
-    return app;
+  launch(name: string, p: Program): Promise<AppRunner> {
+    return this.session.launch({
+      name,
+      command: p.command,
+      args: p.args,
+      ...(this.setup.members !== undefined ? { members: this.setup.members } : {}),
+      env: {
+        LOCK_KEY: this.keyOf(name),
+        LEASE_TTL: String(this.setup.ttl),
+        RUN_MS: String(this.setup.runMs),
+        // No __pycache__ beside the examples in the checkout.
+        PYTHONDONTWRITEBYTECODE: '1',
+      },
+    });
   }
 
   /** Waits until every program has said it holds its lock. */
@@ -190,8 +195,8 @@ export class AppRun {
   /** Waits for every program to exit on its own (killing any still running after `timeoutMs`). */
   async finish(timeoutMs: number): Promise<Map<string, HolderOutcome>> {
     const deadline = this.clock.now() + timeoutMs * 1000;
-    while ([...this.apps.values()].some((a) => a.running) && this.clock.now() < deadline) await sleepMs(100);
-    for (const a of this.apps.values()) await a.kill();
+    while (!this.session.allExited && this.clock.now() < deadline) await sleepMs(100);
+    await this.session.finish();
     this.done = true;
     await this.rivals;
     return this.outcomes();
@@ -227,9 +232,8 @@ export class AppRun {
 
   async close(): Promise<void> {
     this.done = true;
-    for (const a of this.apps.values()) await a.kill();
+    await this.session?.close();
     this.watch?.close();
-    await this.server.close();
     await this.registry.close();
   }
 }

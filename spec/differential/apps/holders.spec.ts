@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { performAppStep, wallTimer } from '../../../src/apps/app-steps.js';
+import { wallTimer } from '../../../src/apps/app-steps.js';
 import type { AppJudgement } from '../../../src/apps/judge.js';
 import { sleepMs } from '../../../src/cli/differential/wall-clock.js';
 import type { Micros } from '../../../src/clock/time.js';
@@ -72,7 +72,7 @@ async function underFault(frozenLeader: boolean, fault: (run: AppRun) => Promise
     ttl: TTL,
     runMs: RUN_MS,
     // Under the frozen leader every program talks to n1 alone; the rival works through n2.
-    ...(frozenLeader ? { endpoints: (c) => [c.member('n1')], rivalVia: 'n2' } : {}),
+    ...(frozenLeader ? { members: ['n1'], rivalVia: 'n2' } : {}),
   });
   try {
     await run.start();
@@ -139,7 +139,7 @@ describe(`lease holders as real programs on etcd 3.4.23${SKIP}`, () => {
           (app) =>
             new Promise<void>((resolve, reject) => {
               const timer = { after: (us: number, fn: () => void) => wallTimer.after(us, () => resolve(fn())) };
-              void performAppStep(run.apps, { kind: 'pause', app, forUs: STALL_MS * 1000 }, timer).then((why) => {
+              void run.session.step({ kind: 'pause', app, forUs: STALL_MS * 1000 }, timer).then((why) => {
                 if (why !== undefined) reject(new Error(why));
               });
             }),
