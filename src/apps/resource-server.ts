@@ -27,6 +27,8 @@ export interface ResourceServerOptions {
   readonly host?: string;
   /** Default 0: any free port. */
   readonly port?: number;
+  /** Told of each acquisition a program reports with a lease (see BeliefBook). */
+  readonly onAcquired?: (holder: string, lease: bigint, key: string | undefined) => void;
 }
 
 /** Names become trace members and URL path segments: kept to characters that print and split safely. */
@@ -40,7 +42,7 @@ export class ResourceServer {
   private base = '';
 
   constructor(private readonly opts: ResourceServerOptions) {
-    this.beliefs = new BeliefBook(opts.trace, opts.clock);
+    this.beliefs = new BeliefBook(opts.trace, opts.clock, opts.onAcquired);
   }
 
   /** Listens; resolves with the base URL (`http://127.0.0.1:PORT`). */
