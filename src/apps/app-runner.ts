@@ -51,7 +51,10 @@ export interface AppRunnerOptions {
 
 const live = new Set<AppRunner>();
 let hooked = false;
-/** A runner's groups must not outlive this process, whatever ends it. */
+/**
+ * A runner's groups must not outlive this process: they are killed when it exits. A process ended by a
+ * signal runs no exit hook, so a front end that handles SIGINT/SIGTERM calls kill() (AppSession.close).
+ */
 function killAllSync(): void {
   for (const r of live) r.killSync();
 }
