@@ -32,6 +32,8 @@ export class WireLog implements ClusterObserver {
   /** The longest time any message took to arrive: bounds how far back a look for in-flight ones goes. */
   maxFlightUs = 0;
   truncated = false;
+  /** Every endpoint that sent or received a message, members and clients alike. */
+  readonly endpoints = new Set<string>();
   private readonly passes = new Map<string, Micros[]>();
   private readonly heard = new Map<string, Micros[]>();
   private readonly arrivals = new Map<string, Micros[]>();
@@ -52,6 +54,8 @@ export class WireLog implements ClusterObserver {
       carries: l.carries,
     };
     this.messages.push(m);
+    this.endpoints.add(m.from);
+    this.endpoints.add(m.to);
     if (arriveUs === undefined) return;
     this.maxFlightUs = Math.max(this.maxFlightUs, arriveUs - sentUs);
     push(this.arrivals, m.to, arriveUs);
