@@ -20,6 +20,7 @@ button.choice:disabled { cursor: default; color: #1f2328; }
 #story li { margin: 2px 0; }
 main.grid { grid-template-columns: repeat(auto-fill, minmax(min(420px, 100%), 1fr)); }
 #controls input[type=range] { min-width: 0; }
+#lessons { max-width: 100%; }
 @media (max-width: 640px) {
   header, #controls { padding-left: 8px; padding-right: 8px; }
   #stage, main.grid { padding: 8px; }

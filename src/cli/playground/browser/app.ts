@@ -47,6 +47,7 @@ const player = new Player((dUs) => {
   if (reveal !== undefined && session.cursor >= reveal.t) {
     const done = reveal.done;
     reveal = undefined;
+    player.speed = Number($<HTMLSelectElement>('speed').value);
     done();
     return false;
   }
