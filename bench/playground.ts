@@ -1,6 +1,7 @@
 // Benchmark: the playground in headless Chromium with 3 members and 1,000 leases kept alive for 10
-// virtual minutes. Figures: frames per second while playing at 10×, the slowest of a series of jumps
-// (the worst is 0 → the end, a fold of every recorded event), and the one replay the page runs on open.
+// virtual minutes. Figures: frames per second while playing at 10× (the cluster picture animating its
+// messages in flight), the slowest of a series of jumps (the worst is 0 → the end, a fold of every
+// recorded event), the one replay the page runs on open, and the time to open a topic lesson.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,18 @@ export async function playgroundBench(): Promise<BenchResult[]> {
         return performance.now() - s;
       });
     })()`);
+    // Opening a topic lesson: its scenario replayed to the end, the picture's side channel recorded, the
+    // lesson's instants and verdicts read off the run; timed in the page, for the runbook's lesson and
+    // for the heaviest (3,000 leases).
+    const lessonMs = await page.evaluate<number[]>(`(() => {
+      const el = document.getElementById('lessons');
+      return ['lesson:runbook-step5', 'lesson:knob-revoke-rate'].map((v) => {
+        const s = performance.now();
+        el.value = v;
+        el.dispatchEvent(new Event('change'));
+        return performance.now() - s;
+      });
+    })()`);
     return [
       report('playground (Chromium)', {
         scenario: `3 members, ${PLAYGROUND_LEASES} leases kept alive, ${PLAYGROUND_MINUTES} virtual min`,
@@ -81,6 +94,8 @@ export async function playgroundBench(): Promise<BenchResult[]> {
         'virtual s per real s': virtualRate.toFixed(1),
         'slowest jump (ms)': Math.max(...jumps).toFixed(0),
         'open (simulate the whole run, s)': openS.toFixed(1),
+        'open a lesson (runbook Step 5, ms)': lessonMs[0]!.toFixed(0),
+        'open a lesson (3,000-lease storm, ms)': lessonMs[1]!.toFixed(0),
       }),
     ];
   } finally {

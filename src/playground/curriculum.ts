@@ -118,6 +118,20 @@ export const COURSE: readonly CourseLesson[] = [
         say:
           'n1 proposes the grant through raft: the purple LeaseGrant append travels to n2 and n3. Once a ' +
           'majority has it, every member applies it, so every member knows the lease.',
+        predict: {
+          question: 'The client asked for 9 s. From when do those 9 s count?',
+          choices: ['From when the client sent the request', 'From when the leader applied the grant, a little later'],
+          revealAt: (f) => f.when('lease-grant', { lease: 'L1', member: 'n1' }),
+          outcome: (f) => {
+            const asked = f.message('request', 0, { carries: 'LeaseGrant' })?.sentUs;
+            const applied = f.when('lease-grant', { lease: 'L1', member: 'n1' });
+            const expiry = f.expiryAt('L1', applied ?? 0);
+            return {
+              choice: applied !== undefined && asked !== undefined && applied > asked ? 1 : 0,
+              because: `The request left at ${at(asked)}; n1 applied the LeaseGrant entry once a majority had it, at ${at(applied)}, and only then set the expiry: ${at(expiry)}.`,
+            };
+          },
+        },
       },
       {
         at: (f) => f.midFlight('MsgApp', 0, { carries: 'Put' }),

@@ -44,10 +44,12 @@ export function reflow(text: string): string[] {
     .split(/\n[ \t]*\n/)
     .map((p) => {
       let out = '';
+      let after = false;
       for (const line of p.split('\n')) {
         const indented = /^\s+\S/.test(line);
         if (out === '') out = indented ? line : line.trim();
-        else out += indented ? `\n${line}` : ` ${line.trim()}`;
+        else out += indented || after ? `\n${indented ? line : line.trim()}` : ` ${line.trim()}`;
+        after = indented;
       }
       return out.trimEnd();
     })

@@ -78,7 +78,28 @@ export function messageStyle(m: WireMessage): { readonly color: string; readonly
   }
 }
 
+/** The picture's layers, bottom to top: each is redrawn only when its own text changes. */
+export const PICTURE_LAYERS = ['nodes', 'timers', 'messages', 'leases'] as const;
+export type PictureLayers = Record<(typeof PICTURE_LAYERS)[number], string>;
+
+/** The SVG around the layers (drawn once): its size, the hatch pattern, an empty group per layer. */
+export function pictureFrame(layers: Partial<PictureLayers> = {}): string {
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" class="picture" role="img" ` +
+    'aria-label="the cluster: members, clients, leases and the messages between them">' +
+    '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">' +
+    '<rect width="6" height="6" fill="#e6e6e6"/><rect width="3" height="6" fill="#d0d0d0"/></pattern></defs>' +
+    PICTURE_LAYERS.map((l) => `<g data-layer="${l}">${layers[l] ?? ''}</g>`).join('') +
+    '</svg>'
+  );
+}
+
+/** The whole picture as one SVG string. */
 export function pictureSvg(p: PictureInput): string {
+  return pictureFrame(pictureLayers(p));
+}
+
+export function pictureLayers(p: PictureInput): PictureLayers {
   const s = p.snap;
   const members = s.members.map((m) => m.name);
   const clients = [...p.wire.endpoints].filter((e) => !members.includes(e)).sort();
@@ -92,37 +113,27 @@ export function pictureSvg(p: PictureInput): string {
   });
 
   const groups = p.faults.groupsAt(s.t);
-  const parts: string[] = [];
-  parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" class="picture" role="img" ` +
-      `aria-label="the cluster at ${(s.t / MICROS_PER_SECOND).toFixed(3)} s">`,
-  );
-  parts.push(
-    '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">' +
-      '<rect width="6" height="6" fill="#e6e6e6"/><rect width="3" height="6" fill="#d0d0d0"/></pattern></defs>',
-  );
+  const nodes: string[] = [];
   // Links between members: cut (red, dashed) where a partition separates them.
   for (let i = 0; i < members.length; i++)
     for (let j = i + 1; j < members.length; j++) {
       const a = at.get(members[i]!)!;
       const b = at.get(members[j]!)!;
       const ok = linked(groups, members[i]!, members[j]!);
-      parts.push(
+      nodes.push(
         `<line class="link${ok ? '' : ' cut'}" data-a="${members[i]}" data-b="${members[j]}" x1="${f(a.x)}" ` +
           `y1="${f(a.y)}" x2="${f(b.x)}" y2="${f(b.y)}" stroke="${ok ? '#d0d7de' : '#cf222e'}" stroke-width="2"` +
           `${ok ? '' : ' stroke-dasharray="6 5"'}/>`,
       );
-      if (!ok) parts.push(text((a.x + b.x) / 2, (a.y + b.y) / 2 + 5, '✂ cut', 13, '#cf222e', 'middle'));
+      if (!ok) nodes.push(text((a.x + b.x) / 2, (a.y + b.y) / 2 + 5, '✂ cut', 13, '#cf222e', 'middle'));
     }
-  for (const c of clients) parts.push(clientNode(c, at.get(c)!, s));
-  for (const m of s.members) parts.push(memberNode(m, at.get(m.name)!, s, p));
-  parts.push(messagesSvg(p, at));
-  parts.push(leaseRings(s));
-  parts.push(text(8, H - 8, `${(s.t / MICROS_PER_SECOND).toFixed(3)} s`, 12, '#57606a', 'start'));
+  for (const c of clients) nodes.push(clientNode(c, at.get(c)!, s));
+  for (const m of s.members) nodes.push(memberNode(m, at.get(m.name)!, s, p));
   if (p.wire.truncated)
-    parts.push(text(W - 8, H - 8, 'too many messages: only the first part is drawn', 11, '#82071e', 'end'));
-  parts.push('</svg>');
-  return parts.join('');
+    nodes.push(text(W - 8, H - 8, 'too many messages: only the first part is drawn', 11, '#82071e', 'end'));
+  const timers = s.members.map((m) => timerRing(m, at.get(m.name)!, s, p));
+  timers.push(text(8, H - 8, `${(s.t / MICROS_PER_SECOND).toFixed(3)} s`, 12, '#57606a', 'start'));
+  return { nodes: nodes.join(''), timers: timers.join(''), messages: messagesSvg(p, at), leases: leaseRings(s) };
 }
 
 function memberNode(m: MemberState, c: Point, s: Snapshot, p: PictureInput): string {
@@ -140,7 +151,6 @@ function memberNode(m: MemberState, c: Point, s: Snapshot, p: PictureInput): str
   const stroke =
     crashed || paused ? '#8c959f' : m.role === 'leader' ? '#1a7f37' : m.role === 'candidate' ? '#bc4c00' : '#0969da';
   const out: string[] = [`<g class="node member ${h(m.status)} role-${h(m.role)}" data-node="${h(m.name)}">`];
-  out.push(timerRing(m, c, s, p));
   out.push(
     `<circle cx="${f(c.x)}" cy="${f(c.y)}" r="${NODE_R}" fill="${fill}" stroke="${stroke}" stroke-width="${m.name === s.primary ? 4 : 2}"` +
       `${crashed ? ' opacity="0.6"' : ''}/>`,
@@ -263,13 +273,15 @@ function messagesSvg(p: PictureInput, at: Map<string, Point>): string {
       `class="msg${flying ? ' flying' : ' arrived'}${dropped ? ' dropped' : ''}" data-kind="${h(m.kind)}" ` +
       `data-from="${h(m.from)}" data-to="${h(m.to)}" data-sent="${m.sentUs}" data-arrive="${m.arriveUs ?? ''}"` +
       `${m.carries !== undefined ? ` data-carries="${h(m.carries.join(','))}"` : ''}`;
-    out.push(`<g ${attrs} opacity="${fade.toFixed(2)}">`);
+    // Opacity on each shape, not on the group: a group's opacity costs an offscreen pass per message.
+    const o = fade.toFixed(2);
+    out.push(`<g ${attrs}>`);
     out.push(
       `<line x1="${f(ra.x + nx)}" y1="${f(ra.y + ny)}" x2="${f(x)}" y2="${f(y)}" stroke="${st.color}" ` +
-        `stroke-width="1.5" opacity="0.5"/>`,
+        `stroke-width="1.5" stroke-opacity="${(fade / 2).toFixed(2)}"/>`,
     );
     if (dropped) out.push(text(x, y + 4, '✕', 14, '#cf222e', 'middle', true));
-    else out.push(`<circle cx="${f(x)}" cy="${f(y)}" r="${st.r}" fill="${st.color}" stroke="#fff" stroke-width="1"/>`);
+    else out.push(`<circle cx="${f(x)}" cy="${f(y)}" r="${st.r}" fill="${st.color}" fill-opacity="${o}"/>`);
     if (st.label !== '' && flying) out.push(text(x, y - st.r - 3, st.label, 10, st.color, 'middle', true));
     out.push('</g>');
   }
@@ -333,14 +345,16 @@ const f = (n: number): string => (Math.round(n * 10) / 10).toString();
 /** Kinds of message that are about leases: the first of them is where a first view has something to show. */
 const LEASE_TRAFFIC = new Set(['keepalive', 'renew-forward', 'proposal-forward', 'request', 'MsgApp']);
 
-/** Halfway along the first lease message sent at or after 0, or 0 when the run has none. */
+/**
+ * Halfway along the first keep-alive sent at or after 0 (the runbook's heartbeat), else along the first
+ * lease message of any kind; 0 when the run has none.
+ */
 export function firstMoment(wire: WireLog): Micros {
-  const m = wire.messages.find(
-    (x) =>
-      x.sentUs >= 0 &&
-      x.arriveUs !== undefined &&
-      LEASE_TRAFFIC.has(x.kind) &&
-      (x.kind !== 'MsgApp' || (x.carries ?? []).some((c) => c.startsWith('Lease'))),
-  );
+  const sent = wire.messages.filter((x) => x.sentUs >= 0 && x.arriveUs !== undefined);
+  const m =
+    sent.find((x) => x.kind === 'keepalive') ??
+    sent.find(
+      (x) => LEASE_TRAFFIC.has(x.kind) && (x.kind !== 'MsgApp' || (x.carries ?? []).some((c) => c.startsWith('Lease'))),
+    );
   return m === undefined ? 0 : Math.round((m.sentUs + m.arriveUs!) / 2);
 }

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /** The picture of the cluster in the page: redrawn each frame from the session at the cursor. */
 import { FaultBook } from '../../../playground/faults.js';
-import { pictureSvg } from '../../../playground/picture.js';
+import { PICTURE_LAYERS, pictureFrame, pictureLayers, type PictureLayers } from '../../../playground/picture.js';
 import type { Session } from '../../../playground/session.js';
 
 /** Real time a message stays drawn after it arrives, so fast play still shows where traffic went. */
@@ -9,11 +9,16 @@ const LINGER_REAL_US = 150_000;
 /** Above this speed heartbeats are left out: a blur that hides the lease traffic. */
 const THIN_ABOVE = 2;
 
+/** Each layer is replaced only when its text changed: at speed the members rarely do, messages always. */
 export class PictureView {
   private faults = new FaultBook([]);
-  private last = '';
+  private readonly shown: Partial<PictureLayers> = {};
+  private readonly groups = new Map<string, Element>();
 
-  constructor(private readonly el: HTMLElement) {}
+  constructor(el: HTMLElement) {
+    el.innerHTML = pictureFrame();
+    for (const l of PICTURE_LAYERS) this.groups.set(l, el.querySelector(`[data-layer="${l}"]`)!);
+  }
 
   adopt(session: Session): void {
     this.faults = new FaultBook(session.fullResult().trace.events);
@@ -21,10 +26,10 @@ export class PictureView {
 
   draw(session: Session, speed: number): void {
     const snap = session.snapshot();
-    const svg =
+    const layers: Partial<PictureLayers> =
       snap === undefined
-        ? ''
-        : pictureSvg({
+        ? {}
+        : pictureLayers({
             snap,
             wire: session.wire,
             faults: this.faults,
@@ -32,9 +37,11 @@ export class PictureView {
             thinHeartbeats: speed > THIN_ABOVE,
             electionTimeoutUs: session.scenario.cluster.electionTimeoutUs,
           });
-    if (svg !== this.last) {
-      this.el.innerHTML = svg;
-      this.last = svg;
+    for (const l of PICTURE_LAYERS) {
+      const html = layers[l] ?? '';
+      if (this.shown[l] === html) continue;
+      this.groups.get(l)!.innerHTML = html;
+      this.shown[l] = html;
     }
   }
 }
