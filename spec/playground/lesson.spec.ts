@@ -221,6 +221,19 @@ describe.skipIf(missing !== undefined)('playground lessons and picture in headle
     expect(errors).toEqual([]);
   }, 40_000);
 
+  it(`a crashed member keeps its last term, greyed; isolating a member cuts its links${SKIPPED}`, async () => {
+    await page.goto('about:blank');
+    await page.goto(`${url}#file=scenarios/promote-demote-timeline.yaml&t=9000000`, { timeout: 10_000 });
+    expect(await page.textContent('#picture [data-node="n1"].crashed')).toContain('last term 1');
+    expect(await page.textContent('#picture [data-node="n2"].role-leader')).toContain('term 2');
+    expect(await page.locator('#picture .link.cut').count()).toBe(0);
+    await page.click('[data-member="n3"] button[data-act="isolate"]');
+    // n3 is cut off from both others.
+    expect(await page.locator('#picture .link.cut[data-b="n3"]').count()).toBe(2);
+    expect(await page.locator('#picture .link.cut').count()).toBe(2);
+    expect(errors).toEqual([]);
+  });
+
   it(`at 390 px wide the page does not scroll sideways${SKIPPED}`, async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('about:blank');
