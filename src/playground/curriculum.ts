@@ -254,7 +254,7 @@ export const COURSE: readonly CourseLesson[] = [
         },
       },
       {
-        at: (f) => f.when('lease-revoke', { lease: 'L1' }),
+        at: (f) => f.midFlight('MsgApp', s(10), { carries: 'LeaseRevoke' }),
         say: (f) =>
           `At ${at(f.when('lease-expired', { lease: 'L1' }))} the primary’s 500 ms run-loop pass found the lease expired and proposed a LeaseRevoke through raft (purple); every member deleted the key in the same revision at ${at(f.keyDeletedAt(LOCK))}.`,
       },

@@ -23,8 +23,8 @@ export interface PictureInput {
 
 export const RUN_LOOP_US = 500_000;
 /** At most this many messages drawn in one frame; per link and kind only the newest few. */
-const MAX_DRAWN = 90;
-const PER_LINK_KIND = 3;
+const MAX_DRAWN = 60;
+const PER_LINK_KIND = 2;
 const LEASE_RINGS = 6;
 
 const W = 760;
@@ -212,7 +212,17 @@ function clientNode(name: string, c: Point, s: Snapshot): string {
   const v = s.clients.find((x) => x.name === name);
   const paused = v?.paused === true;
   const label = name.startsWith('ctl-') ? `etcdctl → ${name.slice(4)}` : name;
-  const sub = v === undefined ? '' : paused ? 'paused' : `${v.keepAlives.filter((k) => k.alive).length} keep-alive`;
+  const alive = v?.keepAlives.filter((k) => k.alive).length ?? 0;
+  const sub =
+    v === undefined
+      ? ''
+      : paused
+        ? 'paused'
+        : alive > 0
+          ? `${alive} keep-alive${alive > 1 ? 's' : ''}`
+          : v.keepAlives.length > 0
+            ? 'keep-alive closed'
+            : '';
   return (
     `<g class="node client${paused ? ' paused' : ''}" data-node="${h(name)}">` +
     `<rect x="${f(c.x - 52)}" y="${f(c.y - 16)}" width="104" height="32" rx="8" fill="${paused ? 'url(#hatch)' : '#fff'}" ` +

@@ -54,13 +54,14 @@ const player = new Player((dUs) => {
   return session.cursor < session.endUs;
 }, draw);
 
-function setPanel(id: string, html: string): void {
+/** Whether the panel changed. */
+function setPanel(id: string, html: string): boolean {
   const el = $(id);
   // Only touched when it changed, so a button under the pointer survives frames that did not move it.
-  if (el.dataset.html !== html) {
-    el.innerHTML = html;
-    el.dataset.html = html;
-  }
+  if (el.dataset.html === html) return false;
+  el.innerHTML = html;
+  el.dataset.html = html;
+  return true;
 }
 
 function show(o: Opened, why: string): boolean {
@@ -126,12 +127,11 @@ function draw(): void {
     setPanel('flow', flowHtml(s, session.inFlight(), committed.map(eventLine)));
   }
   picture.draw(session, player.speed);
-  setPanel(
-    'story',
-    narratedUpTo(story, t, 12)
-      .map((l) => `<li>${h(l.text)}</li>`)
-      .join(''),
-  );
+  const told = narratedUpTo(story, t, 12)
+    .map((l) => `<li>${h(l.text)}</li>`)
+    .join('');
+  // The newest sentence in view.
+  if (setPanel('story', told)) $('story').scrollTop = $('story').scrollHeight;
   setPanel('recent', h(session.recent(14).map(eventLine).join('\n')));
   if (selected !== undefined) {
     const [kind, name] = selected.split(':') as [string, string];
