@@ -261,7 +261,62 @@ export const COURSE: readonly CourseLesson[] = [
       {
         at: (f) => f.when('client-keepalive-closed', { member: 'c1' }),
         say: (f) =>
-          `c1 wakes at 22 s; its keep-alive channel closes at ${at(f.when('client-keepalive-closed', { member: 'c1' }))}. Step 5’s check runs only now, ${span((f.when('client-keepalive-closed', { member: 'c1' }) ?? 0) - (f.keyDeletedAt(LOCK) ?? 0))} after the key was gone. That is why Step 5 never notices the loss in time: the code that would notice was frozen with everything else. Only a fence at the resource (Step 4) stops a stale owner.`,
+          `c1 wakes at 22 s; its keep-alive channel closes at ${at(f.when('client-keepalive-closed', { member: 'c1' }))}. Step 5’s check runs only now, ${span((f.when('client-keepalive-closed', { member: 'c1' }) ?? 0) - (f.keyDeletedAt(LOCK) ?? 0))} after the key was gone. Step 5 could not notice the loss in time: the code that would notice was frozen with everything else, and even now its confirmation misses it (the next lesson shows why). Only a fence at the resource (Step 4) stops a stale owner.`,
+      },
+    ],
+  },
+  {
+    id: 'runbook-step5-confirm',
+    topic: T_RUNBOOK,
+    title: 'Step 5’s confirmation: why onLost is never called',
+    file: 'scenarios/holders/fault1-step5-confirm.runbook.yaml',
+    steps: [
+      {
+        at: s(4.9),
+        say:
+          'Holder a runs the runbook’s Step 5 code: when its keep-alive channel closes it confirms with ' +
+          'TimeToLive, and calls onLost only if that call returns an error. Holder b waits for the same lock. ' +
+          'At 5 s a’s client freezes for 12 s, longer than the 9 s TTL.',
+      },
+      {
+        at: (f) => f.midFlight('MsgApp', s(5), { carries: 'LeaseRevoke' }),
+        say: (f) => {
+          const b = f.first('holder-acquired', { member: 'b', from: s(5) });
+          return `a’s lease ran out while it slept: the revoke deletes the lock key (purple), and b takes the lock at ${at(b === undefined ? undefined : eventTime(b))} with token ${b === undefined ? '?' : eventField(b, 'token')}.`;
+        },
+      },
+      {
+        at: s(16.99),
+        say: 'a wakes at 17 s. Its keep-alive channel closes, and Step 5 asks TimeToLive to confirm.',
+        predict: {
+          question: 'Will Step 5 call onLost?',
+          choices: ['Yes: the lease is gone, so TimeToLive fails', 'No: Step 5 concludes the lock is still held'],
+          revealAt: (f) => {
+            const t = f.when('holder-noticed', { member: 'a', from: s(5) });
+            return t === undefined ? undefined : t + 1000;
+          },
+          outcome: (f) => {
+            const n = f.first('holder-noticed', { member: 'a', from: s(5) });
+            if (n === undefined) return { choice: 0, because: 'a never looked at its lease in this run.' };
+            const held = eventField(n, 'verdict') === 'still-held';
+            return {
+              choice: held ? 1 : 0,
+              because: held
+                ? `etcd answered TimeToLive with TTL ${eventField(n, 'timetolive') ?? '?'} and no error: a lease it no longer has is reported as -1, not as an error. Step 5 calls onLost only on an error, so a goes on believing it holds the lock.`
+                : `TimeToLive answered with an error, and a called onLost at ${at(eventTime(n))}.`,
+            };
+          },
+        },
+      },
+      {
+        at: (f) =>
+          f.when('client-fenced-write', {
+            member: 'a',
+            from: f.when('holder-noticed', { member: 'a', from: s(5) }) ?? s(17),
+            where: (e) => eventField(e, 'accepted') === 'false',
+          }),
+        say: (f) =>
+          `a keeps writing with its old token; the resource has seen b’s larger token and rejects all ${f.all('client-fenced-write', { member: 'a', where: (e) => eventField(e, 'accepted') === 'false' }).length} of a’s later writes. So Step 5 never notices the loss: its check waits for an error etcd never sends, and a frozen client could not act in time anyway. The fence at the resource (Step 4) is what keeps it safe.`,
       },
     ],
   },
