@@ -103,7 +103,8 @@ describe.skipIf(missing !== undefined)('playground lessons and picture in headle
     rmSync(work, { recursive: true, force: true });
   });
 
-  it(`the forwarding lesson: renewals travel c1 → n3 → n1 and back when the trace says, and the verdict comes from the run${SKIPPED}`, async () => {
+  it(`the forwarding lesson: renewals travel c1 → n3 → n1 and back when the trace says, and the verdict comes ` +
+    `from the run${SKIPPED}`, async () => {
     const s = session('scenarios/renew-forwarding.yaml');
     const ev = s.fullResult().trace.events;
     const after = (t: number) => (m: WireMessage) => m.sentUs >= t;

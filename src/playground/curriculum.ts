@@ -74,6 +74,9 @@ const T_RUNBOOK = 'Holding a lock with a lease (the runbook)';
 const T_ARTICLE = 'Inside etcd: forwarding, Promote/Demote, checkpoints (the article)';
 const T_KNOBS = 'The lessor’s knobs (the overview)';
 
+/** A fenced write the resource refused. */
+const rejected = (e: TraceEvent): boolean => eventField(e, 'accepted') === 'false';
+
 const expiryOf = (e: TraceEvent): Micros | undefined => {
   const v = eventExpiry(e);
   return v === undefined || !Number.isFinite(v) ? undefined : v;
@@ -96,7 +99,9 @@ function lateness(f: RunFacts, key: string, lease: string): { readonly choice: n
         `${eventField(promoted, 'remaining')} s remaining, so the lease got expiry ${at(expiryOf(promoted))}.`;
   return {
     choice: late <= MICROS_PER_SECOND ? 0 : late <= 10 * MICROS_PER_SECOND ? 1 : 2,
-    because: `The lease's original deadline was ${at(deadline)}; the key was deleted at ${at(deleted)}, ${span(late)} late.${how}`,
+    because:
+      `The lease's original deadline was ${at(deadline)}; the key was deleted at ${at(deleted)}, ${span(late)} ` +
+      `late.${how}`,
   };
 }
 
@@ -128,14 +133,18 @@ export const COURSE: readonly CourseLesson[] = [
             const expiry = f.expiryAt('L1', applied ?? 0);
             return {
               choice: applied !== undefined && asked !== undefined && applied > asked ? 1 : 0,
-              because: `The request left at ${at(asked)}; n1 applied the LeaseGrant entry once a majority had it, at ${at(applied)}, and only then set the expiry: ${at(expiry)}.`,
+              because:
+                `The request left at ${at(asked)}; n1 applied the LeaseGrant entry once a majority had it, at ` +
+                `${at(applied)}, and only then set the expiry: ${at(expiry)}.`,
             };
           },
         },
       },
       {
         at: (f) => f.midFlight('MsgApp', 0, { carries: 'Put' }),
-        say: `The lock key ${LOCK} is written with the lease attached (a Put, also through raft). From now on the key lives exactly as long as the lease: when the lease goes, etcd deletes the key with it.`,
+        say:
+          `The lock key ${LOCK} is written with the lease attached (a Put, also through raft). From now on the ` +
+          `key lives exactly as long as the lease: when the lease goes, etcd deletes the key with it.`,
       },
       {
         at: s(1),
@@ -176,7 +185,9 @@ export const COURSE: readonly CourseLesson[] = [
             return gone === undefined
               ? {
                   choice: 0,
-                  because: `Renewals reached n1’s lessor at ${renewed.join(', ')}; after the last the lease expires at ${at(f.expiryAt('L1', s(10)))}.`,
+                  because:
+                    `Renewals reached n1’s lessor at ${renewed.join(', ')}; after the last the lease expires at ` +
+                    `${at(f.expiryAt('L1', s(10)))}.`,
                 }
               : { choice: 1, because: `The lease was revoked at ${at(gone)}.` };
           },
@@ -193,11 +204,14 @@ export const COURSE: readonly CourseLesson[] = [
       {
         at: (f) => f.when('kv-put', { key: LOCK }),
         say: (f) =>
-          `Every write gets a revision, one counter for the whole cluster that only grows. c1 took the lock at revision ${eventField(f.first('kv-put', { key: LOCK })!, 'rev')}: that number is its fencing token.`,
+          `Every write gets a revision, one counter for the whole cluster that only grows. c1 took the lock at ` +
+          `revision ${eventField(f.first('kv-put', { key: LOCK })!, 'rev')}: that number is its fencing token.`,
       },
       {
         at: s(22.9),
-        say: 'c1 froze at 10 s and lost the lock (the Step 5 lesson shows how). A second owner now takes the key with a new lease.',
+        say:
+          'c1 froze at 10 s and lost the lock (the Step 5 lesson shows how). A second owner now takes the key ' +
+          'with a new lease.',
         predict: {
           question: 'Will the second owner’s revision be larger than the first owner’s?',
           choices: ['Larger', 'The same', 'Smaller'],
@@ -210,7 +224,9 @@ export const COURSE: readonly CourseLesson[] = [
             const [a, b] = [puts[0] ?? 0, puts[1] ?? 0];
             return {
               choice: b > a ? 0 : b === a ? 1 : 2,
-              because: `The first owner wrote at revision ${a}, the second at ${b}: the revoke and delete in between took revisions of their own.`,
+              because:
+                `The first owner wrote at revision ${a}, the second at ${b}: the revoke and delete in between ` +
+                `took revisions of their own.`,
             };
           },
         },
@@ -247,7 +263,10 @@ export const COURSE: readonly CourseLesson[] = [
             return deleted !== undefined && deleted < s(22)
               ? {
                   choice: 1,
-                  because: `Nothing reached n1 after the renewal that set expiry ${at(f.expiryAt('L1', s(10)))}; the run loop found the lease expired at ${at(f.when('lease-expired', { lease: 'L1' }))} and the key was deleted at ${at(deleted)}, while c1 slept.`,
+                  because:
+                    `Nothing reached n1 after the renewal that set expiry ${at(f.expiryAt('L1', s(10)))}; the ` +
+                    `run loop found the lease expired at ${at(f.when('lease-expired', { lease: 'L1' }))} and the ` +
+                    `key was deleted at ${at(deleted)}, while c1 slept.`,
                 }
               : { choice: 0, because: `The key was still there at 22 s (deleted: ${at(deleted)}).` };
           },
@@ -256,12 +275,19 @@ export const COURSE: readonly CourseLesson[] = [
       {
         at: (f) => f.midFlight('MsgApp', s(10), { carries: 'LeaseRevoke' }),
         say: (f) =>
-          `At ${at(f.when('lease-expired', { lease: 'L1' }))} the primary’s 500 ms run-loop pass found the lease expired and proposed a LeaseRevoke through raft (purple); every member deleted the key in the same revision at ${at(f.keyDeletedAt(LOCK))}.`,
+          `At ${at(f.when('lease-expired', { lease: 'L1' }))} the primary’s 500 ms run-loop pass found the lease ` +
+          `expired and proposed a LeaseRevoke through raft (purple); every member deleted the key in the same ` +
+          `revision at ${at(f.keyDeletedAt(LOCK))}.`,
       },
       {
         at: (f) => f.when('client-keepalive-closed', { member: 'c1' }),
         say: (f) =>
-          `c1 wakes at 22 s; its keep-alive channel closes at ${at(f.when('client-keepalive-closed', { member: 'c1' }))}. Step 5’s check runs only now, ${span((f.when('client-keepalive-closed', { member: 'c1' }) ?? 0) - (f.keyDeletedAt(LOCK) ?? 0))} after the key was gone. Step 5 could not notice the loss in time: the code that would notice was frozen with everything else, and even now its confirmation misses it (the next lesson shows why). Only a fence at the resource (Step 4) stops a stale owner.`,
+          `c1 wakes at 22 s; its keep-alive channel closes at ` +
+          `${at(f.when('client-keepalive-closed', { member: 'c1' }))}. Step 5’s check runs only now, ` +
+          `${span((f.when('client-keepalive-closed', { member: 'c1' }) ?? 0) - (f.keyDeletedAt(LOCK) ?? 0))} ` +
+          `after the key was gone. Step 5 could not notice the loss in time: the code that would notice was ` +
+          `frozen with everything else, and even now its confirmation misses it (the next lesson shows why). ` +
+          `Only a fence at the resource (Step 4) stops a stale owner.`,
       },
     ],
   },
@@ -282,7 +308,11 @@ export const COURSE: readonly CourseLesson[] = [
         at: (f) => f.midFlight('MsgApp', s(5), { carries: 'LeaseRevoke' }),
         say: (f) => {
           const b = f.first('holder-acquired', { member: 'b', from: s(5) });
-          return `a’s lease ran out while it slept: the revoke deletes the lock key (purple), and b takes the lock at ${at(b === undefined ? undefined : eventTime(b))} with token ${b === undefined ? '?' : eventField(b, 'token')}.`;
+          return (
+            `a’s lease ran out while it slept: the revoke deletes the lock key (purple), and b takes the lock at ` +
+            `${at(b === undefined ? undefined : eventTime(b))} with token ` +
+            `${b === undefined ? '?' : eventField(b, 'token')}.`
+          );
         },
       },
       {
@@ -302,7 +332,9 @@ export const COURSE: readonly CourseLesson[] = [
             return {
               choice: held ? 1 : 0,
               because: held
-                ? `etcd answered TimeToLive with TTL ${eventField(n, 'timetolive') ?? '?'} and no error: a lease it no longer has is reported as -1, not as an error. Step 5 calls onLost only on an error, so a goes on believing it holds the lock.`
+                ? `etcd answered TimeToLive with TTL ${eventField(n, 'timetolive') ?? '?'} and no error: a lease ` +
+                  `it no longer has is reported as -1, not as an error. Step 5 calls onLost only on an error, so ` +
+                  `a goes on believing it holds the lock.`
                 : `TimeToLive answered with an error, and a called onLost at ${at(eventTime(n))}.`,
             };
           },
@@ -313,10 +345,14 @@ export const COURSE: readonly CourseLesson[] = [
           f.when('client-fenced-write', {
             member: 'a',
             from: f.when('holder-noticed', { member: 'a', from: s(5) }) ?? s(17),
-            where: (e) => eventField(e, 'accepted') === 'false',
+            where: rejected,
           }),
         say: (f) =>
-          `a keeps writing with its old token; the resource has seen b’s larger token and rejects all ${f.all('client-fenced-write', { member: 'a', where: (e) => eventField(e, 'accepted') === 'false' }).length} of a’s later writes. So Step 5 never notices the loss: its check waits for an error etcd never sends, and a frozen client could not act in time anyway. The fence at the resource (Step 4) is what keeps it safe.`,
+          `a keeps writing with its old token; the resource has seen b’s larger token and rejects all ` +
+          `${f.all('client-fenced-write', { member: 'a', where: rejected }).length} ` +
+          `of a’s later writes. So Step 5 never notices the loss: its check waits for an error etcd never sends, ` +
+          `and a frozen client could not act in time anyway. The fence at the resource (Step 4) is what keeps it ` +
+          `safe.`,
       },
     ],
   },
@@ -345,7 +381,10 @@ export const COURSE: readonly CourseLesson[] = [
             const late = deleted - deadline;
             return {
               choice: late <= 1000 ? 0 : late <= 600_000 ? 1 : 2,
-              because: `etcd keeps no timer per lease. The primary’s run loop passes every 500 ms; the pass at ${at(f.when('lease-expired', { lease: 'L1' }))} found the lease expired, and the revoke committed at ${at(deleted)}: ${span(late)} after the deadline.`,
+              because:
+                `etcd keeps no timer per lease. The primary’s run loop passes every 500 ms; the pass at ` +
+                `${at(f.when('lease-expired', { lease: 'L1' }))} found the lease expired, and the revoke ` +
+                `committed at ${at(deleted)}: ${span(late)} after the deadline.`,
             };
           },
         },
@@ -380,7 +419,12 @@ export const COURSE: readonly CourseLesson[] = [
             return revoked !== undefined && revoked < s(12.5)
               ? {
                   choice: 1,
-                  because: `n2 forwarded a’s renewal to the frozen n1 at ${at(stuck?.sentUs)} and waited; later renewals queued behind it on the same stream. a’s keep-alive channel closed at its deadline (${at(closed)}) and the lease was revoked at ${at(revoked)}, although ${f.leaderAt(s(9)) ?? 'a new leader'} had led since ${at(f.when('raft-role', { where: (e) => eventField(e, 'role') === 'leader', from: s(6.9) }))}.`,
+                  because:
+                    `n2 forwarded a’s renewal to the frozen n1 at ${at(stuck?.sentUs)} and waited; later ` +
+                    `renewals queued behind it on the same stream. a’s keep-alive channel closed at its deadline ` +
+                    `(${at(closed)}) and the lease was revoked at ${at(revoked)}, although ` +
+                    `${f.leaderAt(s(9)) ?? 'a new leader'} had led since ` +
+                    `${at(f.when('raft-role', { where: (e) => eventField(e, 'role') === 'leader', from: s(6.9) }))}.`,
                 }
               : { choice: 0, because: `a’s lease was not revoked by 12.5 s (revoked: ${at(revoked)}).` };
           },
@@ -410,7 +454,10 @@ export const COURSE: readonly CourseLesson[] = [
             const all = new Set(f.all('lease-renew', { lease: 'L1', from: s(1), before: s(4) }).map(eventMember));
             return {
               choice: all.size > 1 ? 2 : who === 'n3' ? 0 : 1,
-              because: `n3’s lessor is demoted: it keeps every lease at forever and would refuse. n3 forwarded the renewal to ${who ?? '?'} over peer HTTP (pink), whose lessor renewed it at ${at(renew === undefined ? undefined : eventTime(renew))}; the answer went back through n3.`,
+              because:
+                `n3’s lessor is demoted: it keeps every lease at forever and would refuse. n3 forwarded the ` +
+                `renewal to ${who ?? '?'} over peer HTTP (pink), whose lessor renewed it at ` +
+                `${at(renew === undefined ? undefined : eventTime(renew))}; the answer went back through n3.`,
             };
           },
         },
@@ -451,7 +498,11 @@ export const COURSE: readonly CourseLesson[] = [
             const rem = Number(eventField(p, 'remaining'));
             return {
               choice: rem >= 9 ? 1 : rem >= 3 ? 0 : 2,
-              because: `${eventMember(p)} became leader and, on applying its own term’s first entry at ${at(eventTime(p))}, promoted its lessor with ${rem} s remaining: no checkpoint had recorded the time already spent, so Promote starts from the granted TTL (plus the 1 s election timeout). New expiry: ${at(expiryOf(p))}.`,
+              because:
+                `${eventMember(p)} became leader and, on applying its own term’s first entry at ` +
+                `${at(eventTime(p))}, promoted its lessor with ${rem} s remaining: no checkpoint had recorded ` +
+                `the time already spent, so Promote starts from the granted TTL (plus the 1 s election timeout). ` +
+                `New expiry: ${at(expiryOf(p))}.`,
             };
           },
         },
@@ -459,7 +510,8 @@ export const COURSE: readonly CourseLesson[] = [
       {
         at: (f) => f.keyDeletedAt('/locks/job'),
         say: (f) =>
-          `The key goes at ${at(f.keyDeletedAt('/locks/job'))}, long after the original 10 s deadline. While no member was primary (between the crash and the promotion) nothing could expire at all.`,
+          `The key goes at ${at(f.keyDeletedAt('/locks/job'))}, long after the original 10 s deadline. While no ` +
+          `member was primary (between the crash and the promotion) nothing could expire at all.`,
       },
     ],
   },
@@ -522,7 +574,9 @@ export const COURSE: readonly CourseLesson[] = [
       {
         at: s(2.4),
         say: (f) =>
-          `Three 2 s leases. B expires at ${at(f.expiryAt('B', s(2.4)))} and C at ${at(f.expiryAt('C', s(2.4)))}. The primary looks for expired leases only on its run-loop passes, every 500 ms (the gold ring).`,
+          `Three 2 s leases. B expires at ${at(f.expiryAt('B', s(2.4)))} and C at ` +
+          `${at(f.expiryAt('C', s(2.4)))}. The primary looks for expired leases only on its run-loop passes, ` +
+          `every 500 ms (the gold ring).`,
         predict: {
           question: 'B and C expire 10 ms apart. How far apart will their keys be deleted?',
           choices: ['About 10 ms', 'About half a second'],
@@ -533,7 +587,9 @@ export const COURSE: readonly CourseLesson[] = [
             const gap = (c ?? 0) - (b ?? 0);
             return {
               choice: gap >= 250_000 ? 1 : 0,
-              because: `/b went at ${at(b)}, /c at ${at(c)}: ${span(gap)} apart. C expired just after the pass that took B, so it waited for the next one.`,
+              because:
+                `/b went at ${at(b)}, /c at ${at(c)}: ${span(gap)} apart. C expired just after the pass that ` +
+                `took B, so it waited for the next one.`,
             };
           },
         },
@@ -561,7 +617,10 @@ export const COURSE: readonly CourseLesson[] = [
             const t = last === undefined ? undefined : eventTime(last);
             return {
               choice: t !== undefined && t > s(6.2) ? 1 : 0,
-              because: `${revokes.length} leases were revoked between ${at(revokes[0] === undefined ? undefined : eventTime(revokes[0]))} and ${at(t)}: one batch of at most 500 per pass, so a mass expiry cannot flood raft.`,
+              because:
+                `${revokes.length} leases were revoked between ` +
+                `${at(revokes[0] === undefined ? undefined : eventTime(revokes[0]))} and ${at(t)}: one batch of ` +
+                `at most 500 per pass, so a mass expiry cannot flood raft.`,
             };
           },
         },
@@ -587,7 +646,10 @@ export const COURSE: readonly CourseLesson[] = [
             const props = f.all('lessor-checkpoint-propose', { member: 'n1', before: s(35) });
             return {
               choice: props.length === 0 ? 0 : props.length < 10 ? 1 : 2,
-              because: `n1 proposed ${props.length}, at ${props.map((e) => at(eventTime(e))).join(', ')}: each applied checkpoint schedules the next one interval later. A shorter interval loses less time on a leader change and costs more raft entries.`,
+              because:
+                `n1 proposed ${props.length}, at ${props.map((e) => at(eventTime(e))).join(', ')}: each applied ` +
+                `checkpoint schedules the next one interval later. A shorter interval loses less time on a ` +
+                `leader change and costs more raft entries.`,
             };
           },
         },

@@ -152,7 +152,8 @@ function memberNode(m: MemberState, c: Point, s: Snapshot, p: PictureInput): str
     crashed || paused ? '#8c959f' : m.role === 'leader' ? '#1a7f37' : m.role === 'candidate' ? '#bc4c00' : '#0969da';
   const out: string[] = [`<g class="node member ${h(m.status)} role-${h(m.role)}" data-node="${h(m.name)}">`];
   out.push(
-    `<circle cx="${f(c.x)}" cy="${f(c.y)}" r="${NODE_R}" fill="${fill}" stroke="${stroke}" stroke-width="${m.name === s.primary ? 4 : 2}"` +
+    `<circle cx="${f(c.x)}" cy="${f(c.y)}" r="${NODE_R}" fill="${fill}" stroke="${stroke}" ` +
+      `stroke-width="${m.name === s.primary ? 4 : 2}"` +
       `${crashed ? ' opacity="0.6"' : ''}/>`,
   );
   const ink = crashed || paused ? '#57606a' : '#1f2328';
@@ -202,7 +203,8 @@ function timerRing(m: MemberState, c: Point, s: Snapshot, p: PictureInput): stri
 function ring(c: Point, r: number, share: number, color: string, width: number, cls: string, data: string): string {
   const len = 2 * Math.PI * r;
   return (
-    `<circle class="${cls}" data-since="${data}" cx="${f(c.x)}" cy="${f(c.y)}" r="${r}" fill="none" stroke="${color}" ` +
+    `<circle class="${cls}" data-since="${data}" cx="${f(c.x)}" cy="${f(c.y)}" r="${r}" fill="none" ` +
+    `stroke="${color}" ` +
     `stroke-width="${width}" stroke-dasharray="${f(share * len)} ${f(len)}" ` +
     `transform="rotate(-90 ${f(c.x)} ${f(c.y)})"/>`
   );
@@ -225,7 +227,8 @@ function clientNode(name: string, c: Point, s: Snapshot): string {
             : '';
   return (
     `<g class="node client${paused ? ' paused' : ''}" data-node="${h(name)}">` +
-    `<rect x="${f(c.x - 52)}" y="${f(c.y - 16)}" width="104" height="32" rx="8" fill="${paused ? 'url(#hatch)' : '#fff'}" ` +
+    `<rect x="${f(c.x - 52)}" y="${f(c.y - 16)}" width="104" height="32" rx="8" ` +
+    `fill="${paused ? 'url(#hatch)' : '#fff'}" ` +
     `stroke="#8c959f"/>${text(c.x, c.y - 2, label, 12, '#1f2328', 'middle', true)}` +
     `${text(c.x, c.y + 11, sub, 9, '#57606a', 'middle')}</g>`
   );
@@ -327,7 +330,8 @@ function leaseRing(l: LeaseState, c: Point): string {
     `<g class="lease-ring" data-lease="${h(name)}" data-share="${share.toFixed(3)}">` +
     `<circle cx="${f(c.x)}" cy="${f(c.y)}" r="15" fill="none" stroke="#eaeef2" stroke-width="6"/>` +
     (forever
-      ? `<circle cx="${f(c.x)}" cy="${f(c.y)}" r="15" fill="none" stroke="${color}" stroke-width="6" stroke-dasharray="3 3"/>`
+      ? `<circle cx="${f(c.x)}" cy="${f(c.y)}" r="15" fill="none" stroke="${color}" stroke-width="6" ` +
+        'stroke-dasharray="3 3"/>'
       : ring(c, 15, share, color, 6, 'fill', share.toFixed(3))) +
     text(
       c.x + 24,

@@ -18,7 +18,8 @@ export function playgroundHtml(bundle: string, baked: Baked): string {
 <select id="lessons" aria-label="lessons"></select></header>
 <div id="controls">
 <button id="play" aria-label="play (space)" title="play or pause (space)">▶ play</button><button id="step" \
-aria-label="step to the next traced event" title="play on to the next traced event (→; ← goes back one)">step ›</button>
+aria-label="step to the next traced event" title="play on to the next traced event (→; ← goes back one)">step ›\
+</button>
 <label>speed <select id="speed">${[0.01, 0.1, 0.5, 1, 2, 5, 10, 100, 1000]
     .map((x) => `<option value="${x}"${x === 1 ? ' selected' : ''}>${x}×</option>`)
     .join('')}</select></label>

@@ -6,7 +6,8 @@ export const STAGE_CSS = `
 #picture svg { display: block; width: 100%; height: auto; max-height: 64vh; }
 .legend { font-size: 11px; color: #57606a; margin: 2px 6px 4px; line-height: 1.5; }
 #stage #lesson { flex: 1 1 300px; padding: 8px 12px; max-height: 72vh; overflow: auto; }
-#stage #lesson h2 { margin: 2px 0 6px; font-size: 13px; text-transform: uppercase; letter-spacing: .06em; color: #57606a; }
+#stage #lesson h2 { margin: 2px 0 6px; font-size: 13px; text-transform: uppercase; letter-spacing: .06em;
+  color: #57606a; }
 #lesson h3 { margin: 4px 0 0; font-size: 16px; } #lesson .topic { margin: 0 0 6px; font-size: 12px; color: #57606a; }
 #lesson .say, #lesson .intro p { font-size: 14px; line-height: 1.45; }
 .predict { border-left: 4px solid #8250df; background: #fbefff; border-radius: 4px; padding: 4px 10px; margin: 8px 0; }

@@ -90,14 +90,17 @@ export class CourseView {
         'changes; or pick the next lesson above.</p>';
     } else {
       const step = l.steps[this.index]!;
-      body = `<p class="stop">step ${this.index + 1} of ${steps}</p><p class="say">${h(stepText(step, this.facts))}</p>`;
+      body =
+        `<p class="stop">step ${this.index + 1} of ${steps}</p>` +
+        `<p class="say">${h(stepText(step, this.facts))}</p>`;
       const p = step.predict;
       if (p !== undefined) {
         body += `<div class="predict"><p class="question"><b>Predict:</b> ${h(p.question)}</p>`;
         body += p.choices
           .map(
             (c, i) =>
-              `<button class="choice${this.picked === i ? ' picked' : ''}" data-choice="${i}"${this.picked === undefined ? '' : ' disabled'}>${h(c)}</button>`,
+              `<button class="choice${this.picked === i ? ' picked' : ''}" data-choice="${i}"` +
+              `${this.picked === undefined ? '' : ' disabled'}>${h(c)}</button>`,
           )
           .join('');
         if (this.playing) body += '<p class="playing">Playing the run to see…</p>';
