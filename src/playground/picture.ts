@@ -190,7 +190,14 @@ function timerRing(m: MemberState, c: Point, s: Snapshot, p: PictureInput): stri
     const flash = since < 60_000;
     return (
       ring(c, r, Math.min(1, since / RUN_LOOP_US), flash ? '#fb8500' : '#d4a72c', 4, 'runloop', `${since}`) +
-      text(c.x, c.y - r - 6, flash ? 'run loop: expiry pass' : 'run loop (500 ms)', 10, '#9a6700', 'middle')
+      text(
+        c.x,
+        c.y - r - 6,
+        flash ? 'run loop: looking for expired leases' : 'run loop (500 ms)',
+        10,
+        '#9a6700',
+        'middle',
+      )
     );
   }
   if (m.role === 'leader') return '';

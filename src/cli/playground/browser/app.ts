@@ -241,7 +241,8 @@ function drawLesson(): void {
   if (course !== undefined) return course.render();
   if (lesson === undefined) {
     $('lesson-text').innerHTML =
-      '<p>Free playground: play, scrub, click faults and actions; pick a lesson above for a guided tour.</p>';
+      '<p>New here? Pick a lesson above: they start with the runbook’s Steps 1–2, and ask you to predict ' +
+      'before the run shows you. Or play, scrub, and click faults on the members: this is a free playground.</p>';
     return;
   }
   const stop = lesson.stops[lessonStop];
