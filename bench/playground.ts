@@ -53,22 +53,26 @@ export async function playgroundBench(): Promise<BenchResult[]> {
 
     await page.selectOption('#speed', '10');
     // Plays PLAY_MS at 10×: frames per second and virtual seconds per real second.
-    const play = async (): Promise<[number, number]> => {
+    // Also the script's own milliseconds per frame (advance and draw); the rest of a frame is the browser's
+    // style, layout and paint.
+    const play = async (): Promise<[number, number, number]> => {
       await page.click('#play');
       await page.waitForTimeout(300);
       const f0 = await page.evaluate<number>('window.playground.frames()');
+      const m0 = await page.evaluate<number>('window.playground.frameMs()');
       const c0 = await page.evaluate<number>('window.playground.cursor()');
       await page.waitForTimeout(PLAY_MS);
       const f1 = await page.evaluate<number>('window.playground.frames()');
+      const m1 = await page.evaluate<number>('window.playground.frameMs()');
       const c1 = await page.evaluate<number>('window.playground.cursor()');
       await page.click('#play');
-      return [((f1 - f0) * 1000) / PLAY_MS, (c1 - c0) / 1e6 / (PLAY_MS / 1000)];
+      return [((f1 - f0) * 1000) / PLAY_MS, (c1 - c0) / 1e6 / (PLAY_MS / 1000), (m1 - m0) / Math.max(1, f1 - f0)];
     };
-    const [fps, virtualRate] = await play();
+    const [fps, virtualRate, scriptMs] = await play();
     // The same with the picture hidden (no layout or paint of it), in the same process and moment: on a
     // loaded machine this says what the picture itself costs better than any absolute figure.
     await page.evaluate<void>("void (document.getElementById('picture-box').style.display = 'none')");
-    const [fpsHidden] = await play();
+    const [fpsHidden, , scriptMsHidden] = await play();
     await page.evaluate<void>("void (document.getElementById('picture-box').style.display = '')");
 
     // Jumps as the scrubber makes them, timed in the page; 0 → the end last is the longest fold.
@@ -100,6 +104,7 @@ export async function playgroundBench(): Promise<BenchResult[]> {
         scenario: `3 members, ${PLAYGROUND_LEASES} leases kept alive, ${PLAYGROUND_MINUTES} virtual min`,
         'fps at 10×': fps.toFixed(1),
         'fps at 10× with the picture hidden': fpsHidden.toFixed(1),
+        'script ms per frame (shown / hidden)': `${scriptMs.toFixed(1)} / ${scriptMsHidden.toFixed(1)}`,
         'virtual s per real s': virtualRate.toFixed(1),
         'slowest jump (ms)': Math.max(...jumps).toFixed(0),
         'open (simulate the whole run, s)': openS.toFixed(1),

@@ -126,7 +126,7 @@ function draw(): void {
     const committed = session.recent(6, (e) => eventMember(e) === s.primary && COMMITTED.has(eventKind(e)));
     setPanel('flow', flowHtml(s, session.inFlight(), committed.map(eventLine)));
   }
-  picture.draw(session, player.speed);
+  picture.draw(session, s, player.speed);
   const told = narratedUpTo(story, t, 12)
     .map((l) => `<li>${h(l.text)}</li>`)
     .join('');
@@ -438,6 +438,7 @@ function stepBack(): void {
   hash: () => session.hash(),
   text: () => session.text,
   frames: () => player.frames,
+  frameMs: () => player.frameMs,
   setSpeed: (x: number) => {
     player.speed = x;
   },

@@ -3,6 +3,7 @@
 import { FaultBook } from '../../../playground/faults.js';
 import { PICTURE_LAYERS, pictureFrame, pictureLayers, type PictureLayers } from '../../../playground/picture.js';
 import type { Session } from '../../../playground/session.js';
+import type { Snapshot } from '../../../playground/snapshot.js';
 
 /** Real time a message stays drawn after it arrives, so fast play still shows where traffic went. */
 const LINGER_REAL_US = 150_000;
@@ -24,8 +25,8 @@ export class PictureView {
     this.faults = new FaultBook(session.fullResult().trace.events);
   }
 
-  draw(session: Session, speed: number): void {
-    const snap = session.snapshot();
+  /** `snap` is the session's snapshot at its cursor, which the page has taken already for its panels. */
+  draw(session: Session, snap: Snapshot | undefined, speed: number): void {
     const layers: Partial<PictureLayers> =
       snap === undefined
         ? {}
