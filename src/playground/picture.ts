@@ -78,25 +78,35 @@ export function messageStyle(m: WireMessage): { readonly color: string; readonly
   }
 }
 
-/** The picture's layers, bottom to top: each is redrawn only when its own text changes. */
-export const PICTURE_LAYERS = ['nodes', 'timers', 'messages', 'leases'] as const;
+/**
+ * The picture's layers, bottom to top: each is redrawn only when its own text changes. The nodes (and
+ * links) sit in a back SVG of their own, so redrawing what moves above them does not repaint them.
+ */
+export const BACK_LAYERS = ['nodes'] as const;
+export const FRONT_LAYERS = ['timers', 'messages', 'leases'] as const;
+export const PICTURE_LAYERS = [...BACK_LAYERS, ...FRONT_LAYERS] as const;
 export type PictureLayers = Record<(typeof PICTURE_LAYERS)[number], string>;
 
-/** The SVG around the layers (drawn once): its size, the hatch pattern, an empty group per layer. */
-export function pictureFrame(layers: Partial<PictureLayers> = {}): string {
+/** The two SVGs, stacked, with an empty group per layer; only the back one defines the hatch pattern. */
+export function pictureFrame(): string {
+  const label = 'role="img" aria-label="the cluster: members, clients, leases and the messages between them"';
+  const svg = (cls: string, defs: string, layers: readonly string[]): string =>
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" class="${cls}" ` +
+    `${cls === 'back' ? label : 'aria-hidden="true"'}>` +
+    defs +
+    layers.map((l) => `<g data-layer="${l}"></g>`).join('') +
+    '</svg>';
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" class="picture" role="img" ` +
-    'aria-label="the cluster: members, clients, leases and the messages between them">' +
-    '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">' +
-    '<rect width="6" height="6" fill="#e6e6e6"/><rect width="3" height="6" fill="#d0d0d0"/></pattern></defs>' +
-    PICTURE_LAYERS.map((l) => `<g data-layer="${l}">${layers[l] ?? ''}</g>`).join('') +
-    '</svg>'
+    '<div class="pic-stack">' +
+    svg(
+      'back',
+      '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">' +
+        '<rect width="6" height="6" fill="#e6e6e6"/><rect width="3" height="6" fill="#d0d0d0"/></pattern></defs>',
+      BACK_LAYERS,
+    ) +
+    svg('front', '', FRONT_LAYERS) +
+    '</div>'
   );
-}
-
-/** The whole picture as one SVG string. */
-export function pictureSvg(p: PictureInput): string {
-  return pictureFrame(pictureLayers(p));
 }
 
 export function pictureLayers(p: PictureInput): PictureLayers {

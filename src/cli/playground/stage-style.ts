@@ -3,7 +3,10 @@ export const STAGE_CSS = `
 #stage { display: flex; flex-wrap: wrap; gap: 12px; padding: 12px 24px 0; }
 #stage > section { background: #fff; border: 1px solid #d8dee4; border-radius: 8px; margin: 0; min-width: 0; }
 #picture-box { flex: 3 1 560px; padding: 4px 6px; }
+#picture .pic-stack { position: relative; }
 #picture svg { display: block; width: 100%; height: auto; max-height: 64vh; }
+#picture svg.back { will-change: transform; }
+#picture svg.front { position: absolute; inset: 0; pointer-events: none; }
 .legend { font-size: 11px; color: #57606a; margin: 2px 6px 4px; line-height: 1.5; }
 #stage #lesson { flex: 1 1 300px; padding: 8px 12px; max-height: 72vh; overflow: auto; }
 #stage #lesson h2 { margin: 2px 0 6px; font-size: 13px; text-transform: uppercase; letter-spacing: .06em;
