@@ -5,7 +5,8 @@ import type { Micros } from '../clock/time.js';
 import { idKey, type IdKey } from '../lessor/lease-id.js';
 import { Marks } from '../trace/marks.js';
 import { Trace, type TraceFields, type TraceKind } from '../trace/trace.js';
-import { Network, Packet, type PacketHandler } from './network/network.js';
+import { Network, Packet, type PacketHandler, type WireLabel } from './network/network.js';
+import type { ClusterObserver } from './observer.js';
 import { RaftTransport } from './raft/transport.js';
 import type {
   ClientRequest,
@@ -46,6 +47,8 @@ export interface ClusterDeps {
   readonly sched?: Scheduler;
   readonly trace?: Trace;
   readonly marks?: Marks;
+  /** An onlooker of messages and run-loop passes (the playground's picture); the trace stays the same. */
+  readonly observer?: ClusterObserver;
 }
 
 /** The goroutines of one member, as separately stoppable processes. */
@@ -76,6 +79,7 @@ export class Cluster {
   readonly prng: Prng;
   readonly names: readonly string[];
   private readonly transport: RaftTransport;
+  private readonly observer: ClusterObserver | undefined;
   private readonly procs = new Map<string, MemberProcesses>();
   private readonly disks = new Map<string, Disk>();
   private readonly servers = new Map<string, EtcdServer>();
@@ -95,6 +99,8 @@ export class Cluster {
       { latencyUs: c.latencyUs, jitterUs: c.jitterUs, lossProbability: c.lossProbability },
       this.trace,
     );
+    this.network.observer = deps.observer;
+    this.observer = deps.observer;
     this.transport = new RaftTransport(this.network);
     this.names = Array.from({ length: c.members }, (_, i) => `n${i + 1}`);
     for (const name of this.names) {
@@ -129,6 +135,7 @@ export class Cluster {
       marks: this.marks,
       disk: this.disks.get(name)!,
       config: this.config,
+      observer: this.observer,
     });
     this.servers.set(name, s);
   }
@@ -146,6 +153,11 @@ export class Cluster {
   }
 
   /** A member's main process (gRPC and lessor); its raft and apply loops run on processes of their own. */
+  /** The term `name` last wrote to its WAL: what a crashed member comes back with. */
+  persistedTerm(name: string): number {
+    return this.disks.get(name)?.wal.term ?? 0;
+  }
+
   process(name: string): Process {
     return this.member(name).main;
   }
@@ -310,6 +322,11 @@ class ClientTransport implements ClusterTransport {
     refused: (p) => {
       if (p.tag === UNARY_REQUEST) p.answer(new Packet(this.unaryCalls, UNARY_RESPONSE, connectionRefused, p.extra));
     },
+    label: (p) => {
+      const m = p.arg as { readonly op?: string; readonly id?: unknown };
+      const lease = typeof m.id === 'bigint' ? m.id : undefined;
+      return { kind: p.tag === UNARY_REQUEST ? 'request' : 'answer', carries: [m.op ?? 'error'], lease };
+    },
   };
 
   openKeepAlive(to: string, handlers: KeepAliveHandlers): KeepAliveStream {
@@ -427,6 +444,12 @@ class ClientKeepAliveStream implements KeepAliveStream, PacketHandler {
 
   /** Neither kind is answered when it meets a dead process. */
   refused(): void {}
+
+  label(p: Packet): WireLabel {
+    return p.tag === REQUEST
+      ? { kind: 'keepalive', lease: p.arg as bigint }
+      : { kind: 'keepalive-answer', lease: (p.arg as KeepAliveResponse).id };
+  }
 
   private open(s: EtcdServer): void {
     if (this.closed) return;

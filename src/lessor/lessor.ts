@@ -111,6 +111,8 @@ export interface LessorDeps {
   readonly bucket?: LeaseBucket;
   readonly trace?: Trace;
   readonly marks?: Marks;
+  /** Told of each run-loop pass (an onlooker's side channel; the trace does not record passes). */
+  readonly onRunLoopPass?: (t: Micros, primary: boolean) => void;
 }
 
 /** newLessor: builds the lessor on `proc`, recovers leases from the bucket and starts the run loop. */
@@ -137,6 +139,7 @@ class LessorImpl implements Lessor {
   /** Leases in scheduled checkpoint proposals not yet answered (read by a proposed fix only). */
   private readonly checkpointsInFlight = new Map<LeaseID, number>();
   private grantSeq = 0;
+  private readonly onRunLoopPass: LessorDeps['onRunLoopPass'];
   /** The run loop's timer, set again after each pass. */
   private readonly loopTimer: ProcessTimer;
   private readonly loopPassDone = (): void => {
@@ -155,6 +158,7 @@ class LessorImpl implements Lessor {
     this.member = deps.member ?? proc.name;
     this.trace = deps.trace ?? NO_TRACE;
     this.marks = deps.marks ?? new Marks();
+    this.onRunLoopPass = deps.onRunLoopPass;
     this.bucket = deps.bucket ?? new LeaseBucket();
     this.initAndRecover();
     // [SIM-CHOICE] The first run-loop iteration runs at creation time, after the constructor returns.
@@ -445,6 +449,7 @@ class LessorImpl implements Lessor {
   /** One iteration, then the next 500 ms after this one ends (3.4/3.5 use time.After, not a ticker). */
   private runLoop(): void {
     if (this.stopc.closed) return;
+    this.onRunLoopPass?.(this.proc.now(), this.isPrimary());
     this.revokeExpiredLeases();
     this.checkpointScheduledLeases(0, this.loopPassDone);
   }

@@ -19,6 +19,7 @@ import { insertStep, setSetting, type SettingPath } from './edit.js';
 import type { Snapshot } from './snapshot.js';
 import { clientNamesOf, StateFold, type RenewalInFlight } from './state-fold.js';
 import { eventTime, type TraceEvent } from './trace-adapter.js';
+import { WireLog } from './wire-log.js';
 
 export type Opened =
   | { readonly ok: true; readonly session: Session }
@@ -29,6 +30,8 @@ const ACTION_GRAIN_US = 1_000;
 
 export class Session {
   private readonly run: ScenarioRun;
+  /** Messages and run-loop passes as the replay goes (the picture's side channel; the trace is unchanged). */
+  readonly wire = new WireLog();
   private state!: StateFold;
   private deadlines!: DeadlineBook;
   private cursorUs = 0;
@@ -38,7 +41,7 @@ export class Session {
     readonly file: string,
     readonly scenario: Scenario,
   ) {
-    this.run = startScenario(scenario, { trace: new Trace() });
+    this.run = startScenario(scenario, { trace: new Trace(), observer: this.wire });
     this.refold();
     this.seek(0);
   }

@@ -10,6 +10,7 @@ export interface MemberState {
   readonly name: string;
   readonly status: 'running' | 'paused' | 'crashed';
   readonly role: string;
+  /** The current term; for a crashed member, the last term it persisted. */
   readonly term: number;
   /** Whether this member's lessor is primary (keeps real expiries) or demoted (every lease at forever). */
   readonly primary: boolean;
@@ -58,7 +59,8 @@ export function snapshot(
 ): Snapshot {
   const members = cluster.names.map((name): MemberState => {
     const s = cluster.server(name);
-    if (s === undefined) return { name, status: 'crashed', role: '-', term: 0, primary: false };
+    if (s === undefined)
+      return { name, status: 'crashed', role: '-', term: cluster.persistedTerm(name), primary: false };
     return {
       name,
       status: cluster.process(name).paused ? 'paused' : 'running',

@@ -208,7 +208,7 @@ export class StateFold {
     const labels = this.labels;
     const members = this.memberNames.map((name): MemberState => {
       const m = this.members.get(name)!;
-      if (m.status === 'crashed') return { name, status: 'crashed', role: '-', term: 0, primary: false };
+      if (m.status === 'crashed') return { name, status: 'crashed', role: '-', term: m.term, primary: false };
       return { name, status: m.status, role: m.role, term: m.term, primary: m.primary };
     });
     const primary = actingPrimary(members);

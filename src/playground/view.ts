@@ -40,7 +40,8 @@ function memberCard(m: MemberState, s: Snapshot): string {
   const tag = m.status === 'paused' ? ' <span class="tag">paused</span>' : '';
   return `<div class="card member ${h(m.status)} role-${h(m.role)}" ${select}>
 <div class="title"><b>${h(m.name)}</b> <span class="role">${role}</span>${tag}</div>
-<div class="facts">term ${m.term}<br>${h(lessor)}${m.name === s.primary ? ' ★' : ''}</div>
+<div class="facts">${m.status === 'crashed' ? 'last term' : 'term'} ${m.term}<br>${h(lessor)}\
+${m.name === s.primary ? ' ★' : ''}</div>
 <div class="acts">${acts}</div></div>`;
 }
 

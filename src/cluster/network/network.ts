@@ -26,6 +26,8 @@ export class Network {
   private readonly config: NetworkConfig;
   private readonly prng: Prng;
   private readonly endpoints = new Map<string, Endpoint>();
+  /** An onlooker told of every message put on the wire (the playground's picture); none by default. */
+  observer: WireObserver | undefined = undefined;
 
   constructor(
     private readonly sched: Scheduler,
@@ -69,18 +71,21 @@ export class Network {
 
   /** `transmit` between endpoints already looked up; `peer` is the kind 'peer'. */
   route(src: Endpoint, dst: Endpoint, peer: boolean, packet: Packet): void {
+    packet.net = this;
+    packet.src = src;
+    packet.dst = dst;
+    packet.peer = peer;
     if (peer) {
-      if (src.group !== dst.group) return;
-      if (this.config.lossProbability > 0 && this.prng.float() < this.config.lossProbability) return;
+      if (src.group !== dst.group) return this.observer?.sent(packet, this.sched.now(), undefined);
+      if (this.config.lossProbability > 0 && this.prng.float() < this.config.lossProbability)
+        return this.observer?.sent(packet, this.sched.now(), undefined);
     }
     const jitter = this.config.jitterUs > 0 ? this.prng.int(0, this.config.jitterUs) : 0;
     const now = this.sched.now();
     const link = src.linkTo(dst, this.config.latencyUs);
     const at = link.arrival(now, jitter);
-    packet.net = this;
-    packet.src = src;
-    packet.dst = dst;
-    packet.peer = peer;
+    // Told before it is queued and never able to change it: traces are the same with or without one.
+    this.observer?.sent(packet, now, at);
     // The common case, a packet not held back by jitter or FIFO order, joins its latency's lane.
     if (at === now + link.latencyUs) this.sched.postInLane(link.laneIn(this.sched), packet);
     else this.sched.post(at, packet);
@@ -144,6 +149,24 @@ export class Network {
 export interface PacketHandler {
   deliver(p: Packet): void;
   refused(p: Packet): void;
+  /** What `p` is, for an onlooker (WireObserver); never called by the simulation itself. */
+  label?(p: Packet): WireLabel;
+}
+
+/** A message as an onlooker names it: its kind, the lease it is about, what raft entries it carries. */
+export interface WireLabel {
+  readonly kind: string;
+  readonly lease?: bigint;
+  readonly carries?: readonly string[];
+}
+
+/**
+ * A side channel for onlookers: each message as it is put on the wire, with its arrival time (undefined
+ * when a partition or loss drops it there). Messages are too many to trace; this channel leaves the
+ * trace as it is.
+ */
+export interface WireObserver {
+  sent(p: Packet, sentUs: Micros, arriveUs: Micros | undefined): void;
 }
 
 /**
@@ -186,6 +209,11 @@ export class Packet extends QueuedEvent implements ProcessTask {
 
   run(): void {
     this.handler.deliver(this);
+  }
+
+  /** What this message is, as its handler names it (for a WireObserver). */
+  label(): WireLabel {
+    return this.handler.label?.(this) ?? { kind: this.peer ? 'peer' : 'client' };
   }
 
   /** Sends `reply` back the way this packet came (a refusal, a response). */

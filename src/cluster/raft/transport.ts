@@ -1,5 +1,6 @@
 import type { Endpoint } from '../network/endpoint.js';
-import { Packet, type Network, type PacketHandler } from '../network/network.js';
+import { Packet, type Network, type PacketHandler, type WireLabel } from '../network/network.js';
+import type { Entry } from './entry.js';
 import type { Message } from './messages.js';
 
 /** Whatever handles a member's raft messages: the RaftNode of its current incarnation. */
@@ -51,6 +52,13 @@ export class RaftTransport implements PacketHandler {
   /** A message to a dead member is lost; raft retries on its own ticks. */
   refused(): void {}
 
+  /** The message type, and for an append the type of each entry it carries ('empty' for a new term's). */
+  label(p: Packet): WireLabel {
+    const m = p.arg as Message;
+    if (m.entries.length === 0) return { kind: m.type };
+    return { kind: m.type, carries: m.entries.map(entryKind) };
+  }
+
   private member(name: string): MemberSlot {
     let m = this.members.get(name);
     if (m === undefined) {
@@ -65,6 +73,12 @@ export class RaftTransport implements PacketHandler {
     m.endpoint ??= this.network.endpointOf(m.name);
     return m.endpoint;
   }
+}
+
+/** An entry's request type (LeaseGrant, Put, ...) as the server proposed it; raft itself does not read it. */
+function entryKind(e: Entry): string {
+  const d = e.data as { readonly type?: unknown } | null;
+  return d === null || d === undefined ? 'empty' : typeof d.type === 'string' ? d.type : 'entry';
 }
 
 /** One member's way out: its messages leave without the transport looking the sender up each time. */

@@ -1,6 +1,7 @@
 import type { Prng } from '../../clock/prng.js';
 import type { Process, ProcessTimer, Receiver } from '../../clock/process.js';
 import type { Micros } from '../../clock/time.js';
+import type { ClusterObserver } from '../observer.js';
 import type { BugName } from '../../lessor/bugs.js';
 import type { FixName } from '../../lessor/fixes.js';
 import { ErrNotPrimary } from '../../lessor/errors.js';
@@ -51,6 +52,8 @@ export interface ServerDeps {
   readonly marks: Marks;
   readonly disk: Disk;
   readonly config: ServerConfig;
+  /** An onlooker of run-loop passes (the playground's picture); none by default. */
+  readonly observer?: ClusterObserver;
 }
 
 /** A stream the member serves (keep-alive, watch) that must end when the member stops or loses its leader. */
@@ -118,7 +121,13 @@ export class EtcdServer {
         profile: c.profile,
         bugs: c.bugs,
       },
-      { member: deps.name, bucket: deps.disk.leases, trace: deps.trace, marks: deps.marks },
+      {
+        member: deps.name,
+        bucket: deps.disk.leases,
+        trace: deps.trace,
+        marks: deps.marks,
+        onRunLoopPass: runLoopObserver(deps),
+      },
     );
     const lessor = this.lessor;
     const leaseIndex: LeaseIndex = {
@@ -279,6 +288,10 @@ export class EtcdServer {
   private readonly forwardedProposals: PacketHandler = {
     deliver: (p) => this.registry(p.to)?.acceptForwardedProposal(p.arg as RaftRequest),
     refused: () => {},
+    label: (p) => {
+      const req = p.arg as RaftRequest;
+      return { kind: 'proposal-forward', carries: [req.type], lease: 'id' in req ? req.id : undefined };
+    },
   };
 
   /** Hands a result to the request's waiter on this member, if it still waits; it runs after the caller. */
@@ -497,4 +510,10 @@ class Proposal {
   settle(r: ApplyResult): void {
     if (this.deadline.settle()) this.cb(r);
   }
+}
+
+/** The lessor's run-loop hook for this member's observer, if it has one. */
+function runLoopObserver(deps: ServerDeps): ((t: Micros, primary: boolean) => void) | undefined {
+  const o = deps.observer;
+  return o === undefined ? undefined : (t, primary) => o.runLoopPass(deps.name, t, primary);
 }

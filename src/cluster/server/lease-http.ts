@@ -2,7 +2,7 @@ import { ErrLeaseNotFound, ErrNotPrimary } from '../../lessor/errors.js';
 import { idKey, type IdKey } from '../../lessor/lease-id.js';
 import type { RenewOutcome } from '../../lessor/lessor.js';
 import { ErrLeaseHTTPTimeout, type AnyServerError } from './errors.js';
-import { Packet, type PacketHandler } from '../network/network.js';
+import { Packet, type PacketHandler, type WireLabel } from '../network/network.js';
 import type { EtcdServer } from './etcd-server.js';
 
 /** leasehttp's answers, as status codes: the forwarding member maps them back to errors. */
@@ -128,6 +128,16 @@ export abstract class PeerCaller<R> implements PacketHandler {
 
   refused(p: Packet): void {
     if (p.tag === REQUEST) p.answer(new Packet(this, REPLY, CONNECTION_REFUSED));
+  }
+
+  /** The call's name on the wire for onlookers (a subclass names its own), its answer with `-answer`. */
+  protected readonly wireKind: string = 'peer-call';
+  protected wireLease(): bigint | undefined {
+    return undefined;
+  }
+
+  label(p: Packet): WireLabel {
+    return { kind: p.tag === REQUEST ? this.wireKind : `${this.wireKind}-answer`, lease: this.wireLease() };
   }
 }
 

@@ -177,6 +177,11 @@ class RenewForward extends ForwardLoop<RenewHTTPResult, LeaseRenewResult> {
     super(s, s.config.profile.forwardRenewThrottleMs * 1000, ctx);
   }
 
+  protected override readonly wireKind = 'renew-forward';
+  protected override wireLease(): bigint {
+    return this.id;
+  }
+
   protected serve(remote: EtcdServer, respond: (r: RenewHTTPResult) => void): void {
     serveRenewHTTP(remote, this.id, respond, this.key);
   }
@@ -206,6 +211,11 @@ class TimeToLiveForward extends ForwardLoop<TimeToLiveHTTPResult, TimeToLiveResu
     private readonly cb: (r: TimeToLiveResult) => void,
   ) {
     super(s, 0, BACKGROUND);
+  }
+
+  protected override readonly wireKind = 'ttl-forward';
+  protected override wireLease(): bigint {
+    return this.id;
   }
 
   protected serve(remote: EtcdServer, respond: (r: TimeToLiveHTTPResult) => void): void {

@@ -3,6 +3,7 @@ import { RunStopped, type RunGuard } from '../../clock/run-guard.js';
 import { Scheduler } from '../../clock/scheduler.js';
 import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import { Cluster } from '../../cluster/cluster.js';
+import type { ClusterObserver } from '../../cluster/observer.js';
 import type { ClientResponse, ClusterTransport, KeepAliveResponse, RpcError } from '../../cluster/server/api.js';
 import { isRpcError } from '../../cluster/server/api.js';
 import {
@@ -58,6 +59,8 @@ export interface RunOptions {
   readonly trace?: Trace;
   /** Called with the cluster once it is built, so a harness can inspect it during the run. */
   readonly onCluster?: (cluster: Cluster) => void;
+  /** An onlooker of messages and run-loop passes (the playground's picture); the trace stays the same. */
+  readonly observer?: ClusterObserver;
   /**
    * An event budget, a poll hook (wall-clock timeout, progress); the livelock threshold overrides livelockThresholdOf.
    */
@@ -276,7 +279,7 @@ function* replayScenario(
   const sched = new Scheduler(-BOOTSTRAP_US);
   let cluster: Cluster;
   try {
-    cluster = new Cluster(cfg, { sched, trace: st.trace, marks: st.marks });
+    cluster = new Cluster(cfg, { sched, trace: st.trace, marks: st.marks, observer: opts.observer });
   } catch (e) {
     // Settings the parser let through but etcd would refuse at start-up: report, never crash.
     return st.result(`the cluster cannot start with these settings: ${e instanceof Error ? e.message : String(e)}`);

@@ -13,10 +13,16 @@ import { lessonOf, type Lesson } from '../../../playground/lessons.js';
 import { Session, type Opened } from '../../../playground/session.js';
 import { decodeShare, encodeShare } from '../../../playground/share.js';
 import { timeAt, timelineOf, type TimelineView } from '../../../playground/timeline.js';
-import { eventKind, eventLease, eventLine, eventMember } from '../../../playground/trace-adapter.js';
+import { eventKind, eventLease, eventLine, eventMember, eventTime } from '../../../playground/trace-adapter.js';
 import { clientsHtml, flowHtml, keysHtml, leasesHtml, membersHtml } from '../../../playground/view.js';
 import { formatLeaseId } from '../../../trace/trace.js';
+import { COURSE, courseLesson, topics } from '../../../playground/curriculum.js';
+import { narratedLines, narratedUpTo, reflow, type NarratedLine } from '../../../playground/narrated.js';
+import { firstMoment } from '../../../playground/picture.js';
+import { RunFacts } from '../../../playground/run-facts.js';
+import { CourseView } from './course-view.js';
 import { readBaked, type LibraryEntry } from './library.js';
+import { PictureView } from './picture-view.js';
 import { Player } from './player.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -30,19 +36,32 @@ let timeline: TimelineView | undefined;
 let lesson: Lesson | undefined;
 let lessonStop = -1;
 let selected: string | undefined;
+let course: CourseView | undefined;
+let story: NarratedLine[] = [];
+/** A lesson's question waits for the run to reach this instant, then `done` gives the verdict. */
+let reveal: { readonly t: number; readonly done: () => void } | undefined;
+const picture = new PictureView($('picture'));
 
 const player = new Player((dUs) => {
-  session.seek(session.cursor + dUs);
+  session.seek(Math.min(reveal?.t ?? session.endUs, session.cursor + dUs));
+  if (reveal !== undefined && session.cursor >= reveal.t) {
+    const done = reveal.done;
+    reveal = undefined;
+    player.speed = Number($<HTMLSelectElement>('speed').value);
+    done();
+    return false;
+  }
   return session.cursor < session.endUs;
 }, draw);
 
-function setPanel(id: string, html: string): void {
+/** Whether the panel changed. */
+function setPanel(id: string, html: string): boolean {
   const el = $(id);
   // Only touched when it changed, so a button under the pointer survives frames that did not move it.
-  if (el.dataset.html !== html) {
-    el.innerHTML = html;
-    el.dataset.html = html;
-  }
+  if (el.dataset.html === html) return false;
+  el.innerHTML = html;
+  el.dataset.html = html;
+  return true;
 }
 
 function show(o: Opened, why: string): boolean {
@@ -66,6 +85,8 @@ function adopt(s: Session): void {
         `many to draw here; <code>lessor-sim render</code> draws its timeline.</p>`
       : '');
   $('hash').textContent = full.setupError === undefined ? full.trace.hash() : '';
+  picture.adopt(s);
+  story = full.setupError === undefined ? narratedLines(full) : [];
   $('errors').textContent = full.setupError ?? '';
   $('title').textContent = s.scenario.name;
   $('passed').textContent =
@@ -81,6 +102,8 @@ function adopt(s: Session): void {
 
 function openText(text: string, file: string): boolean {
   lesson = undefined;
+  course = undefined;
+  reveal = undefined;
   lessonStop = -1;
   const ok = show(Session.open(text, file), `cannot open ${file}`);
   if (ok) drawLesson();
@@ -103,6 +126,12 @@ function draw(): void {
     const committed = session.recent(6, (e) => eventMember(e) === s.primary && COMMITTED.has(eventKind(e)));
     setPanel('flow', flowHtml(s, session.inFlight(), committed.map(eventLine)));
   }
+  picture.draw(session, s, player.speed);
+  const told = narratedUpTo(story, t, 12)
+    .map((l) => `<li>${h(l.text)}</li>`)
+    .join('');
+  // The newest sentence in view.
+  if (setPanel('story', told)) $('story').scrollTop = $('story').scrollHeight;
   setPanel('recent', h(session.recent(14).map(eventLine).join('\n')));
   if (selected !== undefined) {
     const [kind, name] = selected.split(':') as [string, string];
@@ -209,15 +238,19 @@ $('timeline').addEventListener('click', (e) => {
 // ---- Lessons -----------------------------------------------------------------------------------------
 
 function drawLesson(): void {
+  if (course !== undefined) return course.render();
   if (lesson === undefined) {
     $('lesson-text').innerHTML =
-      '<p>Free playground: play, scrub, click faults and actions; pick a lesson above for a guided tour.</p>';
+      '<p>New here? Pick a lesson above: they start with the runbook’s Steps 1–2, and ask you to predict ' +
+      'before the run shows you. Or play, scrub, and click faults on the members: this is a free playground.</p>';
     return;
   }
   const stop = lesson.stops[lessonStop];
   const body =
     lessonStop < 0
-      ? `<p class="intro">${h(lesson.intro)}</p><p>Press <b>next</b> to play to the first moment worth a look.</p>`
+      ? `<div class="intro">${reflow(lesson.intro)
+          .map((p) => `<p>${h(p)}</p>`)
+          .join('')}</div><p>Press <b>next</b> to play to the first moment worth a look.</p>`
       : stop === undefined
         ? '<p>That was the whole scenario. Now it is a free playground: ' +
           'scrub back, click a fault, and see what changes.</p>'
@@ -225,8 +258,32 @@ function drawLesson(): void {
   $('lesson-text').innerHTML = `<h3>${h(lesson.title)}</h3>${body}`;
 }
 
+function openCourse(id: string): void {
+  const l = courseLesson(id);
+  const entry = baked.library.find((e) => e.file === l?.file);
+  if (l === undefined || entry === undefined) return;
+  player.pause();
+  if (!openText(entry.text, entry.file)) return;
+  const host = {
+    seek: (t: number) => {
+      session.seek(t);
+      draw();
+    },
+    playTo: (t: number, done: () => void) => {
+      reveal = { t, done };
+      // About three seconds of real time for whatever stretch the question spans.
+      player.speed = Math.max(0.01, (t - session.cursor) / 3_000_000);
+      player.play();
+      draw();
+    },
+  };
+  course = new CourseView(l, new RunFacts(session.fullResult(), session.wire), host, $('lesson-text'));
+  course.start();
+}
+
 $<HTMLSelectElement>('lessons').addEventListener('change', (e) => {
   const file = (e.target as HTMLSelectElement).value;
+  if (file.startsWith('lesson:')) return openCourse(file.slice('lesson:'.length));
   const entry = baked.library.find((l) => l.file === file);
   if (entry === undefined) return;
   player.pause();
@@ -237,7 +294,10 @@ $<HTMLSelectElement>('lessons').addEventListener('change', (e) => {
   drawLesson();
   draw();
 });
-$('next').addEventListener('click', () => {
+$('next').addEventListener('click', nextStep);
+
+function nextStep(): void {
+  if (course !== undefined) return course.next();
   if (lesson === undefined) return;
   player.pause();
   lessonStop = Math.min(lessonStop + 1, lesson.stops.length);
@@ -245,7 +305,7 @@ $('next').addEventListener('click', () => {
   session.seek(stop?.atUs ?? session.endUs);
   drawLesson();
   draw();
-});
+}
 
 // ---- Settings ----------------------------------------------------------------------------------------
 
@@ -311,9 +371,9 @@ document.addEventListener('drop', (e) => {
   });
 });
 
-function fromUrl(): { entry: LibraryEntry; t: number } {
+function fromUrl(): { entry: LibraryEntry; t: number | undefined } {
   const params = new URLSearchParams(location.hash.slice(1));
-  const t = Number(params.get('t') ?? 0) || 0;
+  const t = params.has('t') ? Number(params.get('t')) || 0 : undefined;
   const shared = params.get('s');
   if (shared !== null) {
     const text = decodeShare(shared);
@@ -326,11 +386,51 @@ function fromUrl(): { entry: LibraryEntry; t: number } {
 
 $('lessons').innerHTML =
   '<option value="">lessons…</option>' +
-  baked.library.map((l) => `<option value="${h(l.file)}">${h(l.file.replace(/^scenarios\//, ''))}</option>`).join('');
+  topics()
+    .map(
+      (topic) =>
+        `<optgroup label="${h(topic)}">${COURSE.filter((l) => l.topic === topic)
+          .map((l) => `<option value="lesson:${h(l.id)}">${h(l.title)}</option>`)
+          .join('')}</optgroup>`,
+    )
+    .join('') +
+  `<optgroup label="every scenario file, as a guided tour">${baked.library
+    .map((l) => `<option value="${h(l.file)}">${h(l.file.replace(/^scenarios\//, ''))}</option>`)
+    .join('')}</optgroup>`;
 const start = fromUrl();
 openText(start.entry.text, start.entry.file);
-session.seek(start.t);
+// With no instant asked for, open where something is happening: the first lease message in flight.
+session.seek(start.t ?? firstMoment(session.wire));
 draw();
+
+// Space plays and pauses; the arrows step (through a lesson when one is open); shift-arrows jump a second.
+document.addEventListener('keydown', (e) => {
+  const t = e.target as HTMLElement;
+  if (t.closest('input, textarea, select') !== null || e.ctrlKey || e.metaKey || e.altKey) return;
+  // A focused button takes space as its own click.
+  if (e.key === ' ' && t.closest('button') !== null) return;
+  if (e.key === ' ') $('play').click();
+  else if (e.key === 'ArrowRight' && e.shiftKey) seekBy(MICROS_PER_SECOND);
+  else if (e.key === 'ArrowLeft' && e.shiftKey) seekBy(-MICROS_PER_SECOND);
+  else if (e.key === 'ArrowRight') course !== undefined && !course.blocked ? nextStep() : $('step').click();
+  else if (e.key === 'ArrowLeft') stepBack();
+  else return;
+  e.preventDefault();
+});
+
+function seekBy(dUs: number): void {
+  player.pause();
+  session.seek(session.cursor + dUs);
+  draw();
+}
+
+/** Back to the last instant before the cursor at which something was traced. */
+function stepBack(): void {
+  player.pause();
+  const prev = session.recent(1, (e) => eventTime(e) < session.cursor)[0];
+  session.seek(prev === undefined ? 0 : eventTime(prev));
+  draw();
+}
 
 /** For the browser tests and the benchmark: read-only views plus the frame counter. */
 (window as unknown as { playground: unknown }).playground = {
@@ -338,6 +438,7 @@ draw();
   hash: () => session.hash(),
   text: () => session.text,
   frames: () => player.frames,
+  frameMs: () => player.frameMs,
   setSpeed: (x: number) => {
     player.speed = x;
   },
