@@ -45,6 +45,7 @@ export function checkJunit(
         properties: [
           ['reproduce', c.reproduce],
           ['runs', String(r.total)],
+          ...(r.interrupted === undefined ? [] : [['partial', `interrupted by ${r.interrupted}`] as [string, string]]),
         ],
         cases,
       },

@@ -41,6 +41,8 @@ export interface CheckReport {
   readonly ran: readonly (readonly [number, number])[];
   /** The runs that violated a property or were stopped, by index. */
   readonly runs: readonly ReportedRun[];
+  /** Set when a signal ended the campaign early: `ran` holds what ran before it, and nothing else did. */
+  readonly interrupted?: string;
   /** How it ran, not what it found: merged reports add these up. */
   readonly workers: number;
   readonly seconds: number;

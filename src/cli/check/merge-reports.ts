@@ -156,7 +156,8 @@ function checkShare(l: LoadedReport, key: CampaignKey): void {
     const { from, to } = shardSlice(key.runs, shard);
     if (countOf(ran) !== to - from)
       refuse(
-        `${name} ran ${countOf(ran)} of the ${to - from} runs of its share (${from}..${to - 1}); it did not finish`,
+        `${name} ran ${countOf(ran)} of the ${to - from} runs of its share (${from}..${to - 1}); it did not finish` +
+          `${l.report.interrupted === undefined ? '' : ` (interrupted by ${l.report.interrupted})`}`,
       );
   }
   for (const r of runs)

@@ -103,6 +103,7 @@ function parseReport(text: string): CheckReport {
   }
   need(Array.isArray(o.runs), 'runs should be a list');
   (o.runs as Json[]).forEach(checkRun);
+  need(o.interrupted === undefined || typeof o.interrupted === 'string', 'interrupted should be a signal name');
   field(o, 'workers', isInt, 'an integer');
   field(o, 'seconds', (v) => typeof v === 'number' && v >= 0, 'a number of seconds');
   return doc as unknown as CheckReport;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { CampaignSpec, RunOutcome } from '../../properties/index.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { catchInterrupt, interruptedExitCode, type Interruption } from '../interrupt.js';
 import { writeOutput } from '../output-path.js';
 import type { CheckReporter } from '../commands/check-reporter.js';
 import { reproduceLine, shardIndices, shardSlice, type CheckCommandOptions } from './check-options.js';
@@ -63,6 +64,7 @@ export async function runCheck(
     else io.err(line);
   };
   const budgetMs = o.budgetUs === undefined ? Infinity : o.budgetUs / 1000;
+  const files = new Map<number, string>();
   const pool = runPool(
     spec,
     o.workers,
@@ -71,28 +73,38 @@ export async function runCheck(
       outcomes.push(r);
       if (r.violation !== undefined) violations++;
       if (r.stopped !== undefined) stopped++;
+      // Written as each arrives, so an interrupted or crashed campaign keeps what it shrank.
+      if (o.out !== undefined && r.violation !== undefined && r.counterexample !== undefined) {
+        const file = counterexampleFile(o.out, o.seed, r.index, r.violation.property);
+        writeOutput(file, r.counterexample);
+        files.set(r.index, file);
+      }
       draw(false);
     },
     () => Date.now() - started >= budgetMs,
     o.timeoutMs,
   );
-  await pool.done;
+  let interrupted: Interruption | undefined;
+  const release = catchInterrupt((signal) => {
+    interrupted = signal;
+    io.err(`lessor-sim check: ${signal}: stopping; writing what ${outcomes.length} runs found (again to quit now)`);
+    pool.interrupt();
+  });
+  try {
+    await pool.done;
+  } finally {
+    release();
+  }
   draw(true);
   const seconds = (Date.now() - started) / 1000;
   outcomes.sort((a, b) => a.index - b.index);
-  const files = new Map<number, string>();
-  for (const r of outcomes)
-    if (o.out !== undefined && r.violation !== undefined && r.counterexample !== undefined) {
-      const file = counterexampleFile(o.out, o.seed, r.index, r.violation.property);
-      writeOutput(file, r.counterexample);
-      files.set(r.index, file);
-    }
   const notable = outcomes.filter((r) => r.violation !== undefined || r.stopped !== undefined);
   const result: CampaignResult = {
     total: outcomes.length,
     first: outcomes[0]?.index,
     last: outcomes.at(-1)?.index,
     notable: notable.map(({ counterexample: _, ...r }) => r),
+    ...(interrupted === undefined ? {} : { interrupted }),
   };
   const context = { reproduce: reproduceLine(o), shrink: o.out !== undefined, files };
   for (const line of summaryLines(result, context)) io.out(line);
@@ -107,7 +119,9 @@ export async function runCheck(
     runs: notable.map((r) => reportedRun(r, files.get(r.index), file)),
     workers: o.workers,
     seconds,
+    ...(interrupted === undefined ? {} : { interrupted }),
   }));
+  if (interrupted !== undefined) return interruptedExitCode(interrupted);
   return o.exitZero ? EXIT.ok : campaignExitCode(result, o.allowKnown);
 }
 

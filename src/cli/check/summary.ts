@@ -15,6 +15,8 @@ export interface CampaignResult {
   readonly last: number | undefined;
   /** Runs that violated a property or were stopped, by index. */
   readonly notable: readonly ReportedRun[];
+  /** The signal that ended the campaign early: the runs above are all that ran. */
+  readonly interrupted?: string;
 }
 
 export interface SummaryContext {
@@ -40,6 +42,7 @@ export function summaryLines(r: CampaignResult, c: SummaryContext): string[] {
     `${r.total} runs (${range}), ${failing.length} with a violation` +
       `${stopped.length === 0 ? '' : `, ${stopped.length} stopped`}`,
   );
+  if (r.interrupted !== undefined) out.push(`partial: interrupted by ${r.interrupted}; only the runs counted here ran`);
   for (const x of failing) {
     const v = x.violation!;
     out.push(
