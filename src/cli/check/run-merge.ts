@@ -11,12 +11,14 @@ import type { CliIO } from '../io.js';
 import { writeOutput } from '../output-path.js';
 import { reproduceLine, type CheckCommandOptions } from './check-options.js';
 import { countOf, reportedRun, type ReportedRun } from './check-report.js';
-import { loadReports, mergeReports, type MergedCampaign } from './merge-reports.js';
+import { mergeReports, type LoadedReport, type MergedCampaign } from './merge-reports.js';
 import { campaignExitCode, summaryLines, type CampaignResult } from './summary.js';
 import { writeCampaignReport } from './write-report.js';
 
+export { loadReports } from './merge-reports.js';
+
 export interface MergeOptions {
-  readonly paths: readonly string[];
+  readonly loaded: readonly LoadedReport[];
   readonly out: string | undefined;
   readonly allowKnown: boolean;
 }
@@ -43,7 +45,7 @@ function wholeCampaign(m: MergedCampaign): CheckCommandOptions {
 }
 
 export function runMerge(o: MergeOptions, io: CliIO, reporter: CheckReporter | undefined): number {
-  const m = mergeReports(loadReports(o.paths));
+  const m = mergeReports(o.loaded);
   const whole = wholeCampaign(m);
   const total = countOf(m.ran);
   io.err(

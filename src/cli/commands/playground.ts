@@ -1,6 +1,7 @@
 import { bool, str, type Command } from '../command.js';
 import { UsageError } from '../errors.js';
-import { checkOutputDir } from '../output-path.js';
+import { join } from 'node:path';
+import { checkOutputDir, refuseInputAsOutput } from '../output-path.js';
 import { loadAll } from './scenario-flags.js';
 
 export const playgroundCommand: Command = {
@@ -27,8 +28,11 @@ export const playgroundCommand: Command = {
       throw new UsageError(`--port takes a port number, got ${JSON.stringify(portText)}`);
     }
     const build = str(inv, 'build');
-    if (build !== undefined) checkOutputDir('--build', build);
     const file = inv.positionals[0];
+    if (build !== undefined) {
+      checkOutputDir('--build', build);
+      refuseInputAsOutput('--build', join(build, 'index.html'), inv.positionals);
+    }
     if (file !== undefined) loadAll([file]);
     const { runPlayground } = await import('../playground/command.js');
     return runPlayground(
