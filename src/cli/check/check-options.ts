@@ -7,6 +7,7 @@ import { PROPERTY_NAMES, isPropertyName, type PropertyName } from '../../propert
 import { formatDuration, parseDuration } from '../../scenario/duration.js';
 import { bool, list as flagList, str, type Invocation } from '../command.js';
 import { UsageError } from '../errors.js';
+import { shellCommand } from '../terminal-text.js';
 import { intFlag, MAX_CAMPAIGN_SEED, MAX_RUNS, MAX_SHARDS, MAX_WORKERS } from '../int-flag.js';
 
 export interface CheckCommandOptions {
@@ -131,13 +132,14 @@ export function* shardIndices(o: Pick<CheckCommandOptions, 'runs' | 'shard'>): G
 
 /** The command line that reproduces this campaign (or shard). */
 export function reproduceLine(o: CheckCommandOptions): string {
-  const parts = ['lessor-sim check', `--seed ${o.seed}`];
-  if (o.runs !== undefined) parts.push(`--runs ${o.runs}`);
-  if (o.budgetUs !== undefined) parts.push(`--time-budget ${formatDuration(o.budgetUs)}`);
-  if (o.properties !== undefined) parts.push(`--property ${o.properties.join(',')}`);
-  if (o.bugs.length > 0) parts.push(`--bugs ${o.bugs.join(',')}`);
-  if (o.fixes.length > 0) parts.push(`--fixes ${o.fixes.length === FIX_NAMES.length ? 'all' : o.fixes.join(',')}`);
-  if (o.shard.count > 1) parts.push(`--shard ${o.shard.index}/${o.shard.count}`);
-  if (o.maxEvents !== undefined) parts.push(`--max-events ${o.maxEvents}`);
-  return parts.join(' ');
+  // Shell-quoted: names read back from a shard report are not trusted to be plain words.
+  const parts = ['lessor-sim', 'check', '--seed', String(o.seed)];
+  if (o.runs !== undefined) parts.push('--runs', String(o.runs));
+  if (o.budgetUs !== undefined) parts.push('--time-budget', formatDuration(o.budgetUs));
+  if (o.properties !== undefined) parts.push('--property', o.properties.join(','));
+  if (o.bugs.length > 0) parts.push('--bugs', o.bugs.join(','));
+  if (o.fixes.length > 0) parts.push('--fixes', o.fixes.length === FIX_NAMES.length ? 'all' : o.fixes.join(','));
+  if (o.shard.count > 1) parts.push('--shard', `${o.shard.index}/${o.shard.count}`);
+  if (o.maxEvents !== undefined) parts.push('--max-events', String(o.maxEvents));
+  return shellCommand(parts);
 }

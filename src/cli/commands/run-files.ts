@@ -10,6 +10,7 @@ import { junitXml, type JUnitCase, type JUnitSuite } from '../junit.js';
 import { exitCodeOf } from '../limits.js';
 import { replay, type ReplayCli } from '../replay.js';
 import { writeOutput } from '../output-path.js';
+import { shellCommand } from '../terminal-text.js';
 
 export interface RunFlags {
   readonly quiet: boolean;
@@ -63,9 +64,14 @@ export function runFiles(
 
 /** The command that replays this result exactly. */
 export function replayCommand(r: RunResult, opts: RunOptions): string {
-  return `npx lessor-sim run ${r.scenario.file}${
-    opts.seed !== undefined ? ` --seed ${r.seed}` : ''
-  }${opts.profile !== undefined ? ` --profile ${r.profile}` : ''}`;
+  return shellCommand([
+    'npx',
+    'lessor-sim',
+    'run',
+    r.scenario.file,
+    ...(opts.seed !== undefined ? ['--seed', String(r.seed)] : []),
+    ...(opts.profile !== undefined ? ['--profile', r.profile] : []),
+  ]);
 }
 
 function suiteOf(r: RunResult, seconds: number, opts: RunOptions): JUnitSuite {
