@@ -7,6 +7,7 @@ import { formatSeconds } from '../../clock/time.js';
 import type { ReportedRun } from './check-report.js';
 import { STOPPED_EXIT_CODE } from '../limits.js';
 import { EXIT } from '../exit-codes.js';
+import { compareCodePoints } from '../../trace/code-point-order.js';
 
 /** What a summary is made of: how many runs ran, from which to which index, and the ones to list. */
 export interface CampaignResult {
@@ -72,7 +73,7 @@ export function summaryLines(r: CampaignResult, c: SummaryContext): string[] {
   if (byClass.size > 0) {
     out.push('violations by finding class (docs/findings/CLASS.md):');
     const order = [...byClass.keys()].sort((a, b) =>
-      a === UNEXPLAINED ? 1 : b === UNEXPLAINED ? -1 : a.localeCompare(b),
+      a === UNEXPLAINED ? 1 : b === UNEXPLAINED ? -1 : compareCodePoints(a, b),
     );
     for (const k of order) {
       const rs = byClass.get(k)!;
