@@ -6,7 +6,6 @@
  * class), 1 otherwise, 2 on bad usage, 3 when none did but a run was stopped by its event budget or the
  * livelock guard; with --exit-zero, 0 for 1 and 3.
  */
-import { join } from 'node:path';
 import type { CampaignSpec, RunOutcome } from '../../properties/index.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
@@ -14,16 +13,12 @@ import { catchInterrupt, interruptedExitCode, type Interruption } from '../inter
 import { writeOutput } from '../output-path.js';
 import type { CheckReporter } from '../commands/check-reporter.js';
 import { reproduceLine, shardIndices, shardSlice, type CheckCommandOptions } from './check-options.js';
-import { campaignKey, rangesOf, reportedRun } from './check-report.js';
+import { campaignKey, counterexampleFile, rangesOf, reportedRun } from './check-report.js';
 import { campaignExitCode, summaryLines, type CampaignResult } from './summary.js';
 import { writeCampaignReport } from './write-report.js';
 import { runPool } from './worker-pool.js';
 
 const PROGRESS_EVERY_MS = 250;
-
-/** Where a counterexample of run `index` is written under --out DIR. */
-export const counterexampleFile = (dir: string, seed: number, index: number, property: string): string =>
-  join(dir, `check-${seed}-${index}-${property}.yaml`);
 
 /** Runs the campaign `o` describes; writes the report `reporter` asks for, when given. */
 export async function runCheck(

@@ -2,7 +2,7 @@
  * `lessor-sim check merge DIR...`: the summary, counterexamples, reports and exit code of the whole
  * campaign from its shards' reports, the same as one process running the campaign would give.
  */
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { FixName } from '../../lessor/fixes.js';
 import type { BugName } from '../../lessor/bugs.js';
 import type { PropertyName } from '../../properties/monitors/property-names.js';
@@ -10,7 +10,7 @@ import type { CheckReporter } from '../commands/check-reporter.js';
 import type { CliIO } from '../io.js';
 import { writeOutput } from '../output-path.js';
 import { reproduceLine, type CheckCommandOptions } from './check-options.js';
-import { countOf, reportedRun, type ReportedRun } from './check-report.js';
+import { countOf, counterexampleFile, reportedRun, type ReportedRun } from './check-report.js';
 import { mergeReports, type LoadedReport, type MergedCampaign } from './merge-reports.js';
 import { campaignExitCode, summaryLines, type CampaignResult } from './summary.js';
 import { writeCampaignReport } from './write-report.js';
@@ -57,7 +57,11 @@ export function runMerge(o: MergeOptions, io: CliIO, reporter: CheckReporter | u
   for (const { run, from } of m.runs) {
     const cx = run.counterexample;
     if (cx === undefined) continue;
-    const file = o.out !== undefined ? join(o.out, basename(cx.file)) : join(dirname(from.file), cx.file);
+    // Under --out, named from (seed, index, property) as one campaign names them: unique, whatever a report says.
+    const file =
+      o.out !== undefined
+        ? counterexampleFile(o.out, m.campaign.seed, run.index, run.violation?.property ?? 'stopped')
+        : join(dirname(from.file), cx.file);
     if (o.out !== undefined) writeOutput(file, cx.yaml);
     files.set(run.index, file);
   }
