@@ -2,9 +2,9 @@
  * Reads a check report back (`check merge`): a file that is not one, or is damaged, is refused in one line
  * naming the file and the first field that is wrong, never a crash.
  */
-import { readFileSync } from 'node:fs';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
+import { readBounded } from '../read-bounded.js';
 import { isBugName } from '../../lessor/bugs.js';
 import { FIXES, isFixName } from '../../lessor/fixes.js';
 import { isPropertyName } from '../../properties/monitors/property-names.js';
@@ -155,16 +155,15 @@ function parseReport(text: string): CheckReport {
   return report;
 }
 
+/** A report lists failing runs with their counterexamples: far below this, even for a large campaign. */
+export const MAX_REPORT_BYTES = 128 * 1024 * 1024;
+
 /** Reads and parses `file`; a problem is one line with exit code 2. */
 export function readReport(file: string): CheckReport {
-  let text: string;
+  const read = readBounded(file, MAX_REPORT_BYTES, 'a check report (128 MiB)');
+  if (!read.ok) throw new CliError(`${file}: ${read.message}`, EXIT.usage);
   try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new CliError(`${file}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`, EXIT.usage);
-  }
-  try {
-    return parseReport(text);
+    return parseReport(read.text);
   } catch (e) {
     if (e instanceof Bad) throw new CliError(`${file}: ${e.message}`, EXIT.usage);
     throw e;
