@@ -311,13 +311,15 @@ document.addEventListener('drop', (e) => {
   });
 });
 
-function fromUrl(): { entry: LibraryEntry; t: number } {
+/** What the URL asks to open, and why a shared scenario in it could not be read. */
+function fromUrl(): { entry: LibraryEntry; t: number; problem?: string } {
   const params = new URLSearchParams(location.hash.slice(1));
   const t = Number(params.get('t') ?? 0) || 0;
   const shared = params.get('s');
   if (shared !== null) {
     const text = decodeShare(shared);
     if (text !== undefined) return { entry: { file: 'shared.yaml', text }, t };
+    return { entry: baked.initial, t: 0, problem: 'the link holds no scenario this page can read (#s= is damaged)' };
   }
   const file = params.get('file');
   const entry = baked.library.find((l) => l.file === file);
@@ -328,8 +330,13 @@ $('lessons').innerHTML =
   '<option value="">lessons…</option>' +
   baked.library.map((l) => `<option value="${h(l.file)}">${h(l.file.replace(/^scenarios\//, ''))}</option>`).join('');
 const start = fromUrl();
-openText(start.entry.text, start.entry.file);
-session.seek(start.t);
+// A link's scenario that does not open still leaves a running page: the first lesson, under the reason.
+let problem = start.problem;
+if (problem === undefined && !openText(start.entry.text, start.entry.file)) problem = $('errors').textContent ?? '';
+if (problem !== undefined) {
+  openText(baked.initial.text, baked.initial.file);
+  $('errors').textContent = `${problem}\nshowing ${baked.initial.file} instead`;
+} else session.seek(start.t);
 draw();
 
 /** For the browser tests and the benchmark: read-only views plus the frame counter. */
