@@ -162,7 +162,7 @@ describe('check merge integrity', () => {
           expect((e as Error).message.split('\n')).toHaveLength(1);
         }
       }),
-      fcParams(300),
+      fcParams(Number(process.env.LESSOR_SIM_FUZZ_RUNS ?? 300)),
     );
   });
 });

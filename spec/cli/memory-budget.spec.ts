@@ -25,7 +25,10 @@ describe('the memory budget', () => {
     });
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(
-      /many\.yaml: stopped at [\d.]+ s of 5\.000000 s virtual, after \d+ events: passed the memory budget \([\d.]+ GiB of heap, budget 0\.0 GiB\): the trace is kept whole/,
+      new RegExp(
+        'many\\.yaml: stopped at [\\d.]+ s of 5\\.000000 s virtual, after \\d+ events: ' +
+          'passed the memory budget \\([\\d.]+ GiB of heap, budget 0\\.0 GiB\\): the trace is kept whole',
+      ),
     );
   });
 });

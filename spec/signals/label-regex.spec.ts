@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seconds } from '../../src/clock/time.js';
 import type { FamilyDef } from '../../src/signals/families.js';
@@ -13,6 +14,7 @@ import { evaluate, SeriesIndex } from '../../src/signals/promql/eval.js';
 import { parsePromQL } from '../../src/signals/promql/parse.js';
 import { formatError } from '../../src/scenario/parse.js';
 import { errorsOf, lines } from '../scenario/support.js';
+import { fcParams } from '../support/fc.js';
 import { ROOT } from './support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lessor-sim-label-regex-'));
@@ -69,6 +71,55 @@ const rule = (expr: string) =>
     '  - at: 2s',
     '    expect: { alert: A, firing: false }',
   );
+
+/** More runs for a longer fuzz (`npm run fuzz`); a few hundred in CI. */
+const RUNS = Number(process.env.LESSOR_SIM_FUZZ_RUNS ?? 300);
+
+describe('generated label regexes (property)', () => {
+  // Patterns from regex syntax pieces, nested: most parse, some do not; none may crash or take long.
+  const piece = fc.constantFrom(
+    'a',
+    'aa',
+    '.',
+    '\\d',
+    '[a-z]',
+    '(?i)',
+    '(',
+    ')',
+    '|',
+    '*',
+    '+',
+    '?',
+    '{2,5}',
+    '^',
+    '$',
+    '\\',
+    '(?=',
+    '\\1',
+    '[^',
+    ']',
+    '\\pL',
+    '{1001}',
+  );
+  const pattern = fc.array(piece, { maxLength: 12 }).map((ps) => ps.join(''));
+
+  it('are parsed or refused with a message, and matched in linear time', () => {
+    const g: FamilyDef = { name: 'g', type: 'gauge', help: 'g', labels: ['x'] };
+    fc.assert(
+      fc.property(pattern, fc.string({ maxLength: 80 }), (p, value) => {
+        const expr = `g{x=~${JSON.stringify(p)}}`;
+        const parsed = parsePromQL(expr);
+        if (!parsed.ok) {
+          expect(parsed.message).not.toBe('');
+          return;
+        }
+        const data = [{ name: 'g', family: g, labels: { x: value }, samples: [{ t: 0, v: 1 }] }];
+        expect(() => evaluate(parsed.expr, new SeriesIndex(data), seconds(1))).not.toThrow();
+      }),
+      fcParams(RUNS),
+    );
+  });
+});
 
 describe('a scenario with a label regex', () => {
   it('names the file, line and column of a pattern RE2 refuses', () => {

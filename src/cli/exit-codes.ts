@@ -9,7 +9,10 @@ export const EXIT = {
    * written. Nothing ran.
    */
   usage: 2,
-  /** A replay was stopped by --max-events, --timeout, the livelock guard or the memory budget (check: and no run violated a property). */
+  /**
+   * A replay was stopped by --max-events, --timeout, the livelock guard or the memory budget (check: and no run
+   * violated a property).
+   */
   stopped: 3,
   /**
    * An output could not be written after the work was done, or an unexpected error inside lessor-sim (a bug): one line,

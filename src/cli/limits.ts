@@ -40,7 +40,8 @@ export function parseLimits(maxEvents: string | undefined, timeout: string | und
 
 /**
  * The guard for one replay: its event budget, and a poll hook that ends it past its wall-clock timeout
- * or its memory budget (memory-budget.ts) and reports progress. `nowMs` is the real clock, read here in the CLI and never in the simulation.
+ * or its memory budget (memory-budget.ts) and reports progress. `nowMs` is the real clock, read here in
+ * the CLI and never in the simulation.
  */
 export function guardFor(
   limits: Limits,

@@ -1,6 +1,7 @@
 /**
  * The real process's output: stdout and stderr lines, a progress line redrawn in place on a terminal,
- * control characters in any line escaped (terminal-text.ts), and a closed stdout (`lessor-sim run … | head -1`) ending the process quietly.
+ * control characters in any line escaped (terminal-text.ts), and a closed stdout (`lessor-sim run … | head -1`)
+ * ending the process quietly.
  */
 import type { CliIO } from './io.js';
 import { escapeControls } from './terminal-text.js';
