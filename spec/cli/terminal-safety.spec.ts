@@ -52,6 +52,17 @@ describe('terminal output', () => {
     expect(JSON.parse(json.stdout)[0].name).toBe('evil\u001b]0;pwned\u0007\u001b[2J');
   });
 
+  it('prints a newline inside a name or key as \\u000a, so it cannot start a fake line', () => {
+    const file = join(dir, 'newline.yaml');
+    writeFileSync(file, EVIL.replaceAll(KEY, '/k\\nALL PASSED').replace(/^name: .*$/m, 'name: "x\\nALL PASSED"'));
+    for (const cmd of ['run', 'trace', 'explain']) {
+      const r = cli(cmd, file);
+      expect(r.status).toBe(0);
+      expect(r.stdout).not.toMatch(/^ALL PASSED/m);
+      expect(r.stdout).toContain('\\u000aALL PASSED');
+    }
+  });
+
   it('escapes every control character and leaves every other character alone (property)', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (s) => {

@@ -6,7 +6,7 @@
 import { runScenario, BOOTSTRAP_US, type RunOptions, type RunResult } from '../scenario/replay/runner.js';
 import type { Scenario } from '../scenario/types.js';
 import type { CliIO } from './io.js';
-import { escapeControls } from './terminal-text.js';
+import { escapeControls, oneLine } from './terminal-text.js';
 import { guardFor, stopLine, type Limits } from './limits.js';
 import { PROGRESS_AFTER_MS, ReplayProgress } from './progress.js';
 
@@ -43,6 +43,6 @@ export function replay(s: Scenario, opts: RunOptions, cli: ReplayCli, io: CliIO)
     progress?.clear();
   }
   const stopped = stopLine(r);
-  if (stopped !== undefined) io.err(stopped);
+  if (stopped !== undefined) io.err(oneLine(stopped));
   return r;
 }

@@ -10,6 +10,10 @@ export function escapeControls(text: string): string {
   return text.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** One line of output holding user text: a newline in a name or key must not start a fake line of its own. */
+export const oneLine = (text: string): string =>
+  text.replace(/\r?\n/g, (m) => (m.length === 2 ? '\\u000d\\u000a' : '\\u000a'));
+
 const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /** One argument as a POSIX shell reads it back unchanged: bare when safe, else in single quotes. */

@@ -9,6 +9,7 @@
 import type { CampaignSpec, RunOutcome } from '../../properties/index.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { oneLine } from '../terminal-text.js';
 import { catchInterrupt, interruptedExitCode, type Interruption } from '../interrupt.js';
 import { writeOutput } from '../output-path.js';
 import type { CheckReporter } from '../commands/check-reporter.js';
@@ -102,7 +103,7 @@ export async function runCheck(
     ...(interrupted === undefined ? {} : { interrupted }),
   };
   const context = { reproduce: reproduceLine(o), shrink: o.out !== undefined, files };
-  for (const line of summaryLines(result, context)) io.out(line);
+  for (const line of summaryLines(result, context)) io.out(oneLine(line));
   io.err(
     `lessor-sim check: ${outcomes.length} runs in ${seconds.toFixed(1)} s, ` +
       `${(outcomes.length / Math.max(seconds, 1e-3)).toFixed(1)} runs/s on ${o.workers} workers`,

@@ -9,6 +9,7 @@ import type { PropertyName } from '../../properties/monitors/property-names.js';
 import type { CheckReporter } from '../commands/check-reporter.js';
 import type { CliIO } from '../io.js';
 import { writeOutput } from '../output-path.js';
+import { oneLine } from '../terminal-text.js';
 import { reproduceLine, type CheckCommandOptions } from './check-options.js';
 import { countOf, counterexampleFile, reportedRun, type ReportedRun } from './check-report.js';
 import { mergeReports, type LoadedReport, type MergedCampaign } from './merge-reports.js';
@@ -72,7 +73,7 @@ export function runMerge(o: MergeOptions, io: CliIO, reporter: CheckReporter | u
     notable: m.runs.map(({ run: { counterexample: _, ...rest } }) => rest),
   };
   const context = { reproduce: reproduceLine(whole), shrink: m.campaign.shrink, files };
-  for (const line of summaryLines(result, context)) io.out(line);
+  for (const line of summaryLines(result, context)) io.out(oneLine(line));
   writeCampaignReport(reporter, whole.properties, result, context, m.seconds, new Date(), (file) => ({
     campaign: m.campaign,
     shard: whole.shard,
