@@ -3,13 +3,15 @@
 // heap floor, campaign-limit.ts), the ratio and its target; a summary of those verdicts comes last.
 // BENCH=name[,name] runs a subset: startup, campaign, differential, cluster-storm, cluster-keepalive,
 // idle-day, trace-digest, playground, lessor-storm; holder-campaign (minutes long) and campaign-warmup (the
-// same runs replayed in passes, to measure JIT warm-up) run only when named.
+// same runs replayed in passes, to measure JIT warm-up) and memory (bytes per lease and per event, minutes)
+// run only when named.
 import { campaignBench } from './campaign.js';
 import { campaignWarmupBench } from './campaign-warmup.js';
 import { clusterKeepAlive } from './cluster-keepalive.js';
 import { differentialRatio } from './differential.js';
 import { holderCampaignBench } from './holder-campaign.js';
 import { idleDay } from './idle-day.js';
+import { memoryBench } from './memory.js';
 import { lessorStorm } from './lessor-storm.js';
 import { playgroundBench } from './playground.js';
 import { traceDigestBench } from './trace-digest.js';
@@ -43,6 +45,7 @@ if (want('trace-digest')) traceDigestBench();
 if (want('playground')) await playgroundBench();
 if (only?.includes('holder-campaign')) holderCampaignBench();
 if (only?.includes('campaign-warmup')) campaignWarmupBench();
+if (only?.includes('memory')) memoryBench();
 
 const judged = results.filter((r) => r.verdict !== undefined);
 if (judged.length > 0) {

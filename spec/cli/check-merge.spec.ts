@@ -5,8 +5,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckReport, ReportedRun } from '../../src/cli/check/check-report.js';
+import { reportDigest, type CheckReport, type ReportedRun } from '../../src/cli/check/check-report.js';
 import { cli } from '../../src/cli/cli.js';
+import { FIXES } from '../../src/lessor/fixes.js';
 import { bufferIO } from '../../src/cli/io.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lessor-merge-'));
@@ -21,11 +22,11 @@ async function run(argv: string[]): Promise<{ code: number; out: string; err: st
 const CAMPAIGN = ['check', '--seed', '3', '--runs', '5', '--property', 'grant-bounds', '--workers', '1'];
 const reports: CheckReport[] = [];
 
-/** Writes `r` as the only report in a fresh folder `name`, and returns the folder. */
+/** Writes `r` (with its digest, as check writes it) as the only report in a fresh folder `name`; returns the folder. */
 function shardDir(name: string, r: CheckReport | string): string {
   const d = join(dir, name);
   mkdirSync(d, { recursive: true });
-  writeFileSync(join(d, 'report.json'), typeof r === 'string' ? r : JSON.stringify(r));
+  writeFileSync(join(d, 'report.json'), typeof r === 'string' ? r : JSON.stringify({ ...r, digest: reportDigest(r) }));
   return d;
 }
 
@@ -40,6 +41,7 @@ beforeAll(async () => {
   }
 }, 120_000);
 
+const KNOWN = FIXES['confirm-leadership-by-read-index'].finding;
 const violation = (index: number, finding: string | undefined): ReportedRun => ({
   index,
   runSeed: 7,
@@ -69,7 +71,7 @@ describe('lessor-sim check merge', () => {
 
   it('exits as the campaign would: 1 on a violation, 0 with --allow-known if all are known, 3 on a stop', async () => {
     const [a, b] = reports as [CheckReport, CheckReport];
-    const known = shardDir('known', { ...b, runs: [violation(3, 'some-finding')] });
+    const known = shardDir('known', { ...b, runs: [violation(3, KNOWN)] });
     const plain = await run(['check', 'merge', join(dir, 'real-0'), known]);
     expect(plain.code).toBe(1);
     expect(plain.out).toContain('  run 3 (run seed 7): grant-bounds at 2.000000 s, trace line 4: a made-up violation');
@@ -160,8 +162,8 @@ describe('lessor-sim check merge', () => {
         /report\.json: ran should be a list of \[first, last\] ranges$/,
       ],
       [
-        [join(dir, 'real-0'), shardDir('later', { ...b, formatVersion: 2 } as unknown as CheckReport)],
-        /formatVersion 2; this lessor-sim reads 1$/,
+        [join(dir, 'real-0'), shardDir('later', { ...b, formatVersion: 3 } as unknown as CheckReport)],
+        /formatVersion 3; this lessor-sim reads 2$/,
       ],
       [[join(dir, 'nothing-here')], /nothing-here: no such file or folder$/],
       [[shardDir('other', '{"some": "json"}')], /other: holds no check report/],

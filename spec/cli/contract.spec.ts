@@ -164,7 +164,11 @@ describe('errors', () => {
     const usage = JSON.parse((await run(['run', '--json', RUNBOOK, '--seed', 'x'])).out) as {
       error: { exitCode: number; message: string };
     };
-    expect(usage.error).toEqual({ exitCode: 2, message: '--seed takes a non-negative integer, got "x"', problems: [] });
+    expect(usage.error).toEqual({
+      exitCode: 2,
+      message: '--seed takes an integer from 0 to 9007199254740991, got "x"',
+      problems: [],
+    });
     const internal = JSON.parse((await run(['boom', '--json'], [boom])).out) as { error: { exitCode: number } };
     expect(internal.error.exitCode).toBe(4);
   });

@@ -43,7 +43,7 @@ describe('lessor-sim playground', () => {
       expect(c.err.join('\n')).toMatch(/bad\.yaml:4:\d+: .*time order/);
       const p = capture();
       expect(await runPlayground(['--port', 'abc'], p.io)).toBe(2);
-      expect(p.err.join('\n')).toContain('--port takes a port number');
+      expect(p.err.join('\n')).toContain('--port takes an integer from 0 to 65535');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

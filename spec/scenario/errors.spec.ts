@@ -192,8 +192,20 @@ describe('values', () => {
       withSteps('- {at: 0s, grant-many: {prefix: P, count: 0, ttl: 5}}'),
       3,
       '0,',
-      'a lease count from 1 to 1000000',
+      'a lease count from 1 to 250000',
     ));
+  it('grant-many leases past the memory budget, in all the steps of a file, refused before anything runs', () =>
+    expect(
+      errorsOf(
+        withSteps(
+          '- {at: 0s, grant-many: {prefix: P, count: 200000, ttl: 5}}',
+          '- {at: 1s, grant-many: {prefix: Q, count: 50001, ttl: 5}}',
+        ),
+      ).map(formatError),
+    ).toEqual([
+      'scenarios/test.yaml:4:45: the grant-many steps of this file ask for 250001 leases in all, more than 250000, ' +
+        'the most that fit the 4 GiB memory budget of a replay',
+    ]));
   it('ttl range with min above max', () =>
     expectError(
       withSteps(GRANT_L, '- {at: 0s, expect: {lease: L, ttl: {min: 5, max: 4}}}'),

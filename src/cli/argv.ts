@@ -28,7 +28,7 @@ export function parseCommandArgs(cmd: Command, args: readonly string[]): Parsed 
   }
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: negativeValues(args, flags), options, allowPositionals: true, strict: true });
   } catch (e) {
     throw new UsageError(rephrase((e as Error).message, cmd, Object.keys(flags)));
   }
@@ -57,6 +57,24 @@ export function parseCommandArgs(cmd: Command, args: readonly string[]): Parsed 
   return { flags: values, positionals: parsed.positionals };
 }
 
+/**
+ * `--seed -1`: node:util reads `-1` as a flag and calls the value ambiguous; a dash and a digit is never one
+ * of our flags, so it is the value, and the flag's own check refuses it in words.
+ */
+function negativeValues(args: readonly string[], flags: Readonly<Record<string, Command['flags'][string]>>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const next = args[i + 1];
+    const name = /^--([^=]+)$/.exec(a)?.[1];
+    if (name !== undefined && flags[name]?.type === 'string' && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
 /** node:util's messages name the internals ("strict: true", "allowPositionals"); say it as a user would. */
 function rephrase(message: string, cmd: Command, known: readonly string[]): string {
   const unknown = /^Unknown option '(-{1,2})([^']+)'/.exec(message);
@@ -69,6 +87,9 @@ function rephrase(message: string, cmd: Command, known: readonly string[]): stri
   }
   const needsValue = /^Option '(?:-\w, )?--([^ ]+) <value>' argument missing/.exec(message);
   if (needsValue !== null) return `--${needsValue[1]} needs a value`;
+  const ambiguous = /^Option '(?:-\w, )?--([^ ']+)(?: <value>)?' argument is ambiguous/.exec(message);
+  if (ambiguous !== null)
+    return `--${ambiguous[1]} needs a value; for one that starts with a dash, write --${ambiguous[1]}=VALUE`;
   const noValue = /^Option '(?:-\w, )?--([^']+)' does not take an argument/.exec(message);
   if (noValue !== null) return `--${noValue[1]} takes no value`;
   return message.split('\n')[0]!;

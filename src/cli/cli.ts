@@ -11,6 +11,7 @@ import { CliError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { commandHelp, globalHelp, synopsis } from './help.js';
 import type { CliIO } from './io.js';
+import { oneLine } from './terminal-text.js';
 
 export interface CliOptions {
   readonly version: string;
@@ -94,7 +95,7 @@ function report(e: unknown, io: CliIO, current: Command | undefined, json: boole
     );
     return exitCode;
   }
-  for (const p of problems) io.err(problemLine(p));
+  for (const p of problems) io.err(oneLine(problemLine(p)));
   io.err(`lessor-sim: ${message}`);
   if (stack !== undefined) io.err(stack);
   else if (!known) io.err('(a bug in lessor-sim: rerun with --debug for the stack trace, and please report it)');

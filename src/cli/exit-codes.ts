@@ -9,7 +9,10 @@ export const EXIT = {
    * written. Nothing ran.
    */
   usage: 2,
-  /** A replay was stopped by --max-events, --timeout or the livelock guard (check: and no run violated a property). */
+  /**
+   * A replay was stopped by --max-events, --timeout, the livelock guard or the memory budget (check: and no run
+   * violated a property).
+   */
   stopped: 3,
   /**
    * An output could not be written after the work was done, or an unexpected error inside lessor-sim (a bug): one line,
@@ -23,7 +26,7 @@ export const EXIT_CODES_HELP = `exit codes:
   1  an assertion failed (check: a property was violated; diff: a verdict differs or etcd could not run)
   2  bad usage: unknown command or flag, bad value, invalid scenario file, unwritable output path;
      reported before anything runs
-  3  a replay was stopped by --max-events, --timeout or the livelock guard (check: a run was
-     stopped and none violated a property)
+  3  a replay was stopped by --max-events, --timeout, the livelock guard or the memory budget
+     (check: a run was stopped and none violated a property)
   4  an output could not be written once the work was done, or an unexpected error inside
      lessor-sim (rerun with --debug for the stack trace)`;

@@ -7,6 +7,7 @@ import { formatSeconds } from '../clock/time.js';
 import { formatDuration, parseDuration } from '../scenario/duration.js';
 import type { RunResult } from '../scenario/replay/runner.js';
 import { EXIT } from './exit-codes.js';
+import { pastMemoryBudget } from './memory-budget.js';
 
 /** The exit code of a command when a replay was ended by --max-events, --timeout or the livelock guard. */
 export const STOPPED_EXIT_CODE = EXIT.stopped;
@@ -39,7 +40,8 @@ export function parseLimits(maxEvents: string | undefined, timeout: string | und
 
 /**
  * The guard for one replay: its event budget, and a poll hook that ends it past its wall-clock timeout
- * and reports progress. `nowMs` is the real clock, read here in the CLI and never in the simulation.
+ * or its memory budget (memory-budget.ts) and reports progress. `nowMs` is the real clock, read here in
+ * the CLI and never in the simulation.
  */
 export function guardFor(
   limits: Limits,
@@ -54,7 +56,7 @@ export function guardFor(
       onPoll?.(virtualUs, events);
       if (timeoutMs !== undefined && nowMs() - started > timeoutMs)
         return `passed its wall-clock timeout of ${formatDuration(timeoutMs * 1000)} (--timeout)`;
-      return undefined;
+      return pastMemoryBudget();
     },
   };
 }

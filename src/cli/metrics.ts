@@ -19,6 +19,7 @@ import { prometheusText } from '../signals/export/prometheus-text.js';
 import { seriesJson } from '../signals/export/series-json.js';
 import { recordSignals } from '../signals/recorder.js';
 import { scrape } from '../signals/sample.js';
+import { shellCommand } from './terminal-text.js';
 
 export const METRICS_FORMATS = ['prometheus', 'openmetrics', 'json', 'logs', 'otlp', 'alerts'] as const;
 export type MetricsFormat = (typeof METRICS_FORMATS)[number];
@@ -87,7 +88,7 @@ export function metricsCommand(r: RunResult, req: MetricsRequest): string {
     writeFileSync(join(req.promtoolDir, 'test.yml'), files.test);
     return (
       `wrote ${join(req.promtoolDir, 'rules.yml')} and ${join(req.promtoolDir, 'test.yml')}` +
-      `; check them with: promtool test rules ${join(req.promtoolDir, 'test.yml')}\n`
+      `; check them with: ${shellCommand(['promtool', 'test', 'rules', join(req.promtoolDir, 'test.yml')])}\n`
     );
   }
   switch (format) {

@@ -1,8 +1,10 @@
 /**
  * The real process's output: stdout and stderr lines, a progress line redrawn in place on a terminal,
- * and a closed stdout (`lessor-sim run … | head -1`) ending the process quietly.
+ * control characters in any line escaped (terminal-text.ts), and a closed stdout (`lessor-sim run … | head -1`)
+ * ending the process quietly.
  */
 import type { CliIO } from './io.js';
+import { escapeControls } from './terminal-text.js';
 
 export function processIO(): CliIO {
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -18,15 +20,15 @@ export function processIO(): CliIO {
   return {
     out: (line) => {
       endProgress();
-      process.stdout.write(`${line}\n`);
+      process.stdout.write(`${escapeControls(line)}\n`);
     },
     err: (line) => {
       endProgress();
-      process.stderr.write(`${line}\n`);
+      process.stderr.write(`${escapeControls(line)}\n`);
     },
     errIsTTY: process.stderr.isTTY === true,
     progress: (line) => {
-      process.stderr.write(`\r\x1b[K${line}`);
+      process.stderr.write(`\r\x1b[K${escapeControls(line)}`);
       drawn = true;
     },
   };

@@ -6,6 +6,7 @@
 import { runScenario, BOOTSTRAP_US, type RunOptions, type RunResult } from '../scenario/replay/runner.js';
 import type { Scenario } from '../scenario/types.js';
 import type { CliIO } from './io.js';
+import { escapeControls, oneLine } from './terminal-text.js';
 import { guardFor, stopLine, type Limits } from './limits.js';
 import { PROGRESS_AFTER_MS, ReplayProgress } from './progress.js';
 
@@ -26,7 +27,7 @@ export function replay(s: Scenario, opts: RunOptions, cli: ReplayCli, io: CliIO)
   const progress =
     io.errIsTTY && !cli.json
       ? new ReplayProgress(
-          s.file,
+          escapeControls(s.file),
           -BOOTSTRAP_US,
           s.durationUs,
           { write: (t) => err.write(t), columns: err.columns || 80 },
@@ -42,6 +43,6 @@ export function replay(s: Scenario, opts: RunOptions, cli: ReplayCli, io: CliIO)
     progress?.clear();
   }
   const stopped = stopLine(r);
-  if (stopped !== undefined) io.err(stopped);
+  if (stopped !== undefined) io.err(oneLine(stopped));
   return r;
 }

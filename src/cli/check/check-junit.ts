@@ -4,6 +4,7 @@
  */
 import { PROPERTY_NAMES } from '../../properties/monitors/property-names.js';
 import { junitXml, type JUnitCase } from '../junit.js';
+import { shellQuote } from '../terminal-text.js';
 import type { CampaignResult, SummaryContext } from './summary.js';
 
 export function checkJunit(
@@ -19,7 +20,8 @@ export function checkJunit(
     const lines = bad.map((x) => {
       const v = x.violation!;
       const file = c.files.get(x.index);
-      const replay = file !== undefined ? `npx lessor-sim run ${file}` : `npx ${c.reproduce} --property ${p} --out DIR`;
+      const replay =
+        file !== undefined ? `npx lessor-sim run ${shellQuote(file)}` : `npx ${c.reproduce} --property ${p} --out DIR`;
       return (
         `run ${x.index} (run seed ${x.runSeed}) at ${(v.atUs / 1e6).toFixed(6)}` +
         ` s, trace line ${v.traceLine}: ${v.message}\nreplay: ${replay}`
@@ -45,6 +47,7 @@ export function checkJunit(
         properties: [
           ['reproduce', c.reproduce],
           ['runs', String(r.total)],
+          ...(r.interrupted === undefined ? [] : [['partial', `interrupted by ${r.interrupted}`] as [string, string]]),
         ],
         cases,
       },

@@ -7,6 +7,8 @@ import { PROPERTY_NAMES, isPropertyName, type PropertyName } from '../../propert
 import { formatDuration, parseDuration } from '../../scenario/duration.js';
 import { bool, list as flagList, str, type Invocation } from '../command.js';
 import { UsageError } from '../errors.js';
+import { shellCommand } from '../terminal-text.js';
+import { intFlag, MAX_CAMPAIGN_SEED, MAX_RUNS, MAX_SHARDS, MAX_WORKERS } from '../int-flag.js';
 
 export interface CheckCommandOptions {
   readonly runs: number | undefined;
@@ -32,12 +34,6 @@ const list = (vs: readonly string[]): string[] =>
     .flatMap((v) => v.split(','))
     .map((s) => s.trim())
     .filter((s) => s !== '');
-
-function int(flag: string, v: string, min: number): number {
-  if (!/^\d+$/.test(v) || Number(v) < min)
-    throw new UsageError(`${flag} takes an integer of at least ${min}, got ${JSON.stringify(v)}`);
-  return Number(v);
-}
 
 /** The campaign `check`'s flags ask for; `randomSeed` draws the seed when none is given. */
 export function checkOptions(inv: Pick<Invocation, 'flags'>, randomSeed: () => number): CheckCommandOptions {
@@ -76,14 +72,17 @@ export function checkOptions(inv: Pick<Invocation, 'flags'>, randomSeed: () => n
     // 0-based, as a Kubernetes Indexed Job's JOB_COMPLETION_INDEX, so the index passes through unchanged.
     const m = /^(\d+)\/(\d+)$/.exec(v.shard);
     const [i, n] = m === null ? [-1, 0] : [Number(m[1]), Number(m[2])];
-    if (n < 1 || i < 0 || i >= n)
-      throw new UsageError(`--shard takes i/n with 0 <= i < n (0-based), got ${JSON.stringify(v.shard)}`);
+    if (n < 1 || i < 0 || i >= n || n > MAX_SHARDS)
+      throw new UsageError(
+        `--shard takes i/n with 0 <= i < n <= ${MAX_SHARDS} (0-based), got ${JSON.stringify(v.shard)}`,
+      );
     shard = { index: i, count: n };
   }
-  const runs = v.runs !== undefined ? int('--runs', v.runs, 0) : budgetUs === undefined ? 1000 : undefined;
+  const runs =
+    v.runs !== undefined ? intFlag('--runs', v.runs, 0, MAX_RUNS) : budgetUs === undefined ? 1000 : undefined;
   return {
     runs,
-    seed: v.seed !== undefined ? int('--seed', v.seed, 0) : randomSeed(),
+    seed: v.seed !== undefined ? intFlag('--seed', v.seed, 0, MAX_CAMPAIGN_SEED) : randomSeed(),
     seedGiven: v.seed !== undefined,
     budgetUs,
     properties: properties.length > 0 ? (properties as PropertyName[]) : undefined,
@@ -93,8 +92,8 @@ export function checkOptions(inv: Pick<Invocation, 'flags'>, randomSeed: () => n
     exitZero: bool(inv, 'exit-zero'),
     out: v.out,
     shard,
-    workers: v.workers !== undefined ? int('--workers', v.workers, 1) : availableParallelism(),
-    maxEvents: v['max-events'] !== undefined ? int('--max-events', v['max-events'], 1) : undefined,
+    workers: v.workers !== undefined ? intFlag('--workers', v.workers, 1, MAX_WORKERS) : availableParallelism(),
+    maxEvents: v['max-events'] !== undefined ? intFlag('--max-events', v['max-events'], 1) : undefined,
     timeoutMs: timeoutOf(v.timeout),
   };
 }
@@ -133,13 +132,14 @@ export function* shardIndices(o: Pick<CheckCommandOptions, 'runs' | 'shard'>): G
 
 /** The command line that reproduces this campaign (or shard). */
 export function reproduceLine(o: CheckCommandOptions): string {
-  const parts = ['lessor-sim check', `--seed ${o.seed}`];
-  if (o.runs !== undefined) parts.push(`--runs ${o.runs}`);
-  if (o.budgetUs !== undefined) parts.push(`--time-budget ${formatDuration(o.budgetUs)}`);
-  if (o.properties !== undefined) parts.push(`--property ${o.properties.join(',')}`);
-  if (o.bugs.length > 0) parts.push(`--bugs ${o.bugs.join(',')}`);
-  if (o.fixes.length > 0) parts.push(`--fixes ${o.fixes.length === FIX_NAMES.length ? 'all' : o.fixes.join(',')}`);
-  if (o.shard.count > 1) parts.push(`--shard ${o.shard.index}/${o.shard.count}`);
-  if (o.maxEvents !== undefined) parts.push(`--max-events ${o.maxEvents}`);
-  return parts.join(' ');
+  // Shell-quoted: names read back from a shard report are not trusted to be plain words.
+  const parts = ['lessor-sim', 'check', '--seed', String(o.seed)];
+  if (o.runs !== undefined) parts.push('--runs', String(o.runs));
+  if (o.budgetUs !== undefined) parts.push('--time-budget', formatDuration(o.budgetUs));
+  if (o.properties !== undefined) parts.push('--property', o.properties.join(','));
+  if (o.bugs.length > 0) parts.push('--bugs', o.bugs.join(','));
+  if (o.fixes.length > 0) parts.push('--fixes', o.fixes.length === FIX_NAMES.length ? 'all' : o.fixes.join(','));
+  if (o.shard.count > 1) parts.push('--shard', `${o.shard.index}/${o.shard.count}`);
+  if (o.maxEvents !== undefined) parts.push('--max-events', String(o.maxEvents));
+  return shellCommand(parts);
 }

@@ -4,12 +4,13 @@
  * counterexample. Passing runs are only counted, as ranges of indices, so a report stays small at any
  * number of runs. `check merge` joins the reports of a campaign's shards.
  */
-import { dirname, relative, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { RunOutcome } from '../../properties/index.js';
 import type { CheckCommandOptions, Shard } from './check-options.js';
 
 export const REPORT_FORMAT = 'lessor-sim check report';
-export const REPORT_FORMAT_VERSION = 1;
+export const REPORT_FORMAT_VERSION = 2;
 
 /** Every input that shapes a run's outcome: shards of one campaign have the same key. */
 export interface CampaignKey {
@@ -41,9 +42,22 @@ export interface CheckReport {
   readonly ran: readonly (readonly [number, number])[];
   /** The runs that violated a property or were stopped, by index. */
   readonly runs: readonly ReportedRun[];
+  /** Set when a signal ended the campaign early: `ran` holds what ran before it, and nothing else did. */
+  readonly interrupted?: string;
   /** How it ran, not what it found: merged reports add these up. */
   readonly workers: number;
   readonly seconds: number;
+  /** sha256 over what it found (reportDigest): a report edited or damaged since it was written is refused. */
+  readonly digest: string;
+}
+
+/**
+ * The digest of a report: campaign, shard, what ran, every listed run and the interruption, in the order
+ * written. It catches a dropped or repeated run and a hand-edited class; it is a checksum, not a signature.
+ */
+export function reportDigest(r: Omit<CheckReport, 'digest'>): string {
+  const sealed = [r.campaign, r.shard, r.ran, r.runs, r.interrupted ?? null];
+  return `sha256:${createHash('sha256').update(JSON.stringify(sealed)).digest('hex')}`;
 }
 
 export function campaignKey(o: CheckCommandOptions, version: string): CampaignKey {
@@ -60,6 +74,10 @@ export function campaignKey(o: CheckCommandOptions, version: string): CampaignKe
     timeoutMs: o.timeoutMs ?? null,
   };
 }
+
+/** Where a counterexample of run `index` is written under --out DIR: unique per run of a campaign. */
+export const counterexampleFile = (dir: string, seed: number, index: number, property: string): string =>
+  join(dir, `check-${seed}-${index}-${property}.yaml`);
 
 /** Sorted indices as inclusive ranges. */
 export function rangesOf(sorted: readonly number[]): [number, number][] {

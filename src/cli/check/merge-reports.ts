@@ -3,10 +3,11 @@
  * campaign exactly once, and joins them into the result a single process would have had. A set of
  * reports that is not that is refused in one line, exit code 2, before anything is written.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
+import { readHead } from '../read-bounded.js';
 import { inShard, shardSlice } from './check-options.js';
 import { countOf, type CampaignKey, type CheckReport, type ReportedRun } from './check-report.js';
 import { looksLikeReport, readReport } from './read-report.js';
@@ -30,11 +31,10 @@ const refuse = (message: string): never => {
   throw new CliError(`check merge: ${message}`, EXIT.usage);
 };
 
-/** Whether `p` is a folder, a file, or neither (missing, or a broken link). */
+/** Whether `p` is a folder, something else (a file, or a FIFO or device readReport refuses), or missing. */
 function kindOf(p: string): 'dir' | 'file' | undefined {
   try {
-    const st = statSync(p);
-    return st.isDirectory() ? 'dir' : st.isFile() ? 'file' : undefined;
+    return statSync(p).isDirectory() ? 'dir' : 'file';
   } catch {
     return undefined;
   }
@@ -54,7 +54,11 @@ export function loadReports(paths: readonly string[]): LoadedReport[] {
     const files = entries
       .filter((f) => f.endsWith('.json'))
       .map((f) => join(p, f))
-      .filter((f) => kindOf(f) === 'file' && looksLikeReport(readFileSync(f, 'utf8')));
+      .filter((f) => {
+        // The format line comes first in a report: its head says, without reading a large file whole.
+        const head = readHead(f, 4096);
+        return head !== undefined && looksLikeReport(head);
+      });
     if (files.length === 0) {
       const sub = entries.some((f) => kindOf(join(p, f)) === 'dir');
       refuse(
@@ -156,7 +160,8 @@ function checkShare(l: LoadedReport, key: CampaignKey): void {
     const { from, to } = shardSlice(key.runs, shard);
     if (countOf(ran) !== to - from)
       refuse(
-        `${name} ran ${countOf(ran)} of the ${to - from} runs of its share (${from}..${to - 1}); it did not finish`,
+        `${name} ran ${countOf(ran)} of the ${to - from} runs of its share (${from}..${to - 1}); it did not finish` +
+          `${l.report.interrupted === undefined ? '' : ` (interrupted by ${l.report.interrupted})`}`,
       );
   }
   for (const r of runs)

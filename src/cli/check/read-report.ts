@@ -2,10 +2,14 @@
  * Reads a check report back (`check merge`): a file that is not one, or is damaged, is refused in one line
  * naming the file and the first field that is wrong, never a crash.
  */
-import { readFileSync } from 'node:fs';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { REPORT_FORMAT, REPORT_FORMAT_VERSION, type CheckReport } from './check-report.js';
+import { readBounded } from '../read-bounded.js';
+import { isBugName } from '../../lessor/bugs.js';
+import { FIXES, isFixName } from '../../lessor/fixes.js';
+import { isPropertyName } from '../../properties/monitors/property-names.js';
+import { MAX_CAMPAIGN_SEED, MAX_RUNS, MAX_SHARDS } from '../int-flag.js';
+import { reportDigest, REPORT_FORMAT, REPORT_FORMAT_VERSION, type CheckReport } from './check-report.js';
 
 type Json = unknown;
 
@@ -13,7 +17,23 @@ class Bad extends Error {}
 
 const isObj = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isInt = (v: Json): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
-const isStrings = (v: Json): boolean => Array.isArray(v) && v.every((s) => typeof s === 'string');
+const isNames =
+  (known: (s: string) => boolean) =>
+  (v: Json): boolean =>
+    Array.isArray(v) && v.every((s) => typeof s === 'string' && known(s));
+const upTo =
+  (max: number) =>
+  (v: Json): boolean =>
+    isInt(v) && v <= max;
+const FINDINGS: ReadonlySet<string> = new Set(Object.values(FIXES).map((f) => f.finding));
+/** A counterexample's file, relative to its report: a plain path inside the report's folder. */
+const isRelativeFile = (v: Json): boolean =>
+  typeof v === 'string' &&
+  v !== '' &&
+  !v.startsWith('/') &&
+  !/^[A-Za-z]:/.test(v) &&
+  !/[\u0000-\u001f\\]/.test(v) &&
+  v.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
 
 function need(ok: boolean, what: string): void {
   if (!ok) throw new Bad(what);
@@ -32,11 +52,12 @@ function checkCampaign(c: Json): void {
   need(isObj(c), 'campaign should be an object');
   const o = c as Record<string, Json>;
   field(o, 'version', (v) => typeof v === 'string', 'a string');
-  field(o, 'seed', isInt, 'an integer');
-  for (const f of ['runs', 'timeBudgetUs', 'maxEvents', 'timeoutMs']) field(o, f, orNull(isInt), 'an integer or null');
-  field(o, 'properties', orNull(isStrings), 'a list of names or null');
-  field(o, 'bugs', isStrings, 'a list of names');
-  field(o, 'fixes', isStrings, 'a list of names');
+  field(o, 'seed', upTo(MAX_CAMPAIGN_SEED), `an integer up to ${MAX_CAMPAIGN_SEED}`);
+  field(o, 'runs', orNull(upTo(MAX_RUNS)), `an integer up to ${MAX_RUNS} or null`);
+  for (const f of ['timeBudgetUs', 'maxEvents', 'timeoutMs']) field(o, f, orNull(isInt), 'an integer or null');
+  field(o, 'properties', orNull(isNames(isPropertyName)), 'a list of property names or null');
+  field(o, 'bugs', isNames(isBugName), 'a list of bug names');
+  field(o, 'fixes', isNames(isFixName), 'a list of fix names');
   field(o, 'shrink', (v) => typeof v === 'boolean', 'true or false');
 }
 
@@ -50,13 +71,23 @@ function checkRun(r: Json, i: number): void {
     need(isObj(v), `runs[${i}].violation should be an object`);
     const w = v as Record<string, Json>;
     need(typeof w.property === 'string' && typeof w.message === 'string', `runs[${i}].violation is incomplete`);
+    need(isPropertyName(w.property as string), `runs[${i}].violation.property is not a property of this lessor-sim`);
     need(isInt(w.atUs) && isInt(w.traceLine), `runs[${i}].violation is incomplete`);
   }
   const c = o.classification;
   if (c !== undefined) {
-    need(isObj(c) && isStrings((c as Record<string, Json>).fixes), `runs[${i}].classification should list fixes`);
+    need(
+      isObj(c) && isNames(isFixName)((c as Record<string, Json>).fixes),
+      `runs[${i}].classification should list fixes`,
+    );
+    const fixes = (c as Record<string, Json>).fixes as (keyof typeof FIXES)[];
     const f = (c as Record<string, Json>).finding;
-    need(f === undefined || typeof f === 'string', `runs[${i}].classification.finding should be a string`);
+    // The class is the first fix's, as classifyViolation names it: a made-up class cannot pass --allow-known.
+    need(
+      f === (fixes[0] === undefined ? undefined : FIXES[fixes[0]].finding) &&
+        (f === undefined || FINDINGS.has(f as string)),
+      `runs[${i}].classification.finding is not the class of its first fix`,
+    );
   }
   const s = o.stopped;
   if (s !== undefined) {
@@ -70,6 +101,7 @@ function checkRun(r: Json, i: number): void {
     need(isObj(x), `runs[${i}].counterexample should be an object`);
     const t = x as Record<string, Json>;
     need(typeof t.file === 'string' && typeof t.yaml === 'string', `runs[${i}].counterexample is incomplete`);
+    need(isRelativeFile(t.file), `runs[${i}].counterexample.file should be a path inside the report's folder`);
   }
 }
 
@@ -90,8 +122,12 @@ function parseReport(text: string): CheckReport {
   checkCampaign(o.campaign);
   const s = o.shard as Record<string, Json>;
   need(
-    isObj(s) && isInt(s.index) && isInt(s.count) && s.count >= 1 && s.index < s.count,
-    'shard should be {index, count}',
+    isObj(s) &&
+      isInt(s.index) &&
+      upTo(MAX_SHARDS)(s.count) &&
+      (s.count as number) >= 1 &&
+      s.index < (s.count as number),
+    `shard should be {index, count} with index < count <= ${MAX_SHARDS}`,
   );
   need(Array.isArray(o.ran), 'ran should be a list of [first, last] ranges');
   let prev = -1;
@@ -103,21 +139,31 @@ function parseReport(text: string): CheckReport {
   }
   need(Array.isArray(o.runs), 'runs should be a list');
   (o.runs as Json[]).forEach(checkRun);
+  let last = -1;
+  for (const r of o.runs as { index: number }[]) {
+    need(r.index > last, `runs should list each run once, by index (run ${r.index} after ${last})`);
+    last = r.index;
+  }
+  need(o.interrupted === undefined || typeof o.interrupted === 'string', 'interrupted should be a signal name');
   field(o, 'workers', isInt, 'an integer');
   field(o, 'seconds', (v) => typeof v === 'number' && v >= 0, 'a number of seconds');
-  return doc as unknown as CheckReport;
+  const report = doc as unknown as CheckReport;
+  need(
+    o.digest === reportDigest(report),
+    'digest does not match its runs: the report was edited or damaged since check wrote it',
+  );
+  return report;
 }
+
+/** A report lists failing runs with their counterexamples: far below this, even for a large campaign. */
+export const MAX_REPORT_BYTES = 128 * 1024 * 1024;
 
 /** Reads and parses `file`; a problem is one line with exit code 2. */
 export function readReport(file: string): CheckReport {
-  let text: string;
+  const read = readBounded(file, MAX_REPORT_BYTES, 'a check report (128 MiB)');
+  if (!read.ok) throw new CliError(`${file}: ${read.message}`, EXIT.usage);
   try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new CliError(`${file}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`, EXIT.usage);
-  }
-  try {
-    return parseReport(text);
+    return parseReport(read.text);
   } catch (e) {
     if (e instanceof Bad) throw new CliError(`${file}: ${e.message}`, EXIT.usage);
     throw e;

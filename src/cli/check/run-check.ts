@@ -6,23 +6,20 @@
  * class), 1 otherwise, 2 on bad usage, 3 when none did but a run was stopped by its event budget or the
  * livelock guard; with --exit-zero, 0 for 1 and 3.
  */
-import { join } from 'node:path';
 import type { CampaignSpec, RunOutcome } from '../../properties/index.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { oneLine } from '../terminal-text.js';
+import { catchInterrupt, interruptedExitCode, type Interruption } from '../interrupt.js';
 import { writeOutput } from '../output-path.js';
 import type { CheckReporter } from '../commands/check-reporter.js';
 import { reproduceLine, shardIndices, shardSlice, type CheckCommandOptions } from './check-options.js';
-import { campaignKey, rangesOf, reportedRun } from './check-report.js';
+import { campaignKey, counterexampleFile, rangesOf, reportedRun } from './check-report.js';
 import { campaignExitCode, summaryLines, type CampaignResult } from './summary.js';
 import { writeCampaignReport } from './write-report.js';
 import { runPool } from './worker-pool.js';
 
 const PROGRESS_EVERY_MS = 250;
-
-/** Where a counterexample of run `index` is written under --out DIR. */
-export const counterexampleFile = (dir: string, seed: number, index: number, property: string): string =>
-  join(dir, `check-${seed}-${index}-${property}.yaml`);
 
 /** Runs the campaign `o` describes; writes the report `reporter` asks for, when given. */
 export async function runCheck(
@@ -63,6 +60,7 @@ export async function runCheck(
     else io.err(line);
   };
   const budgetMs = o.budgetUs === undefined ? Infinity : o.budgetUs / 1000;
+  const files = new Map<number, string>();
   const pool = runPool(
     spec,
     o.workers,
@@ -71,31 +69,41 @@ export async function runCheck(
       outcomes.push(r);
       if (r.violation !== undefined) violations++;
       if (r.stopped !== undefined) stopped++;
+      // Written as each arrives, so an interrupted or crashed campaign keeps what it shrank.
+      if (o.out !== undefined && r.violation !== undefined && r.counterexample !== undefined) {
+        const file = counterexampleFile(o.out, o.seed, r.index, r.violation.property);
+        writeOutput(file, r.counterexample);
+        files.set(r.index, file);
+      }
       draw(false);
     },
     () => Date.now() - started >= budgetMs,
     o.timeoutMs,
   );
-  await pool.done;
+  let interrupted: Interruption | undefined;
+  const release = catchInterrupt((signal) => {
+    interrupted = signal;
+    io.err(`lessor-sim check: ${signal}: stopping; writing what ${outcomes.length} runs found (again to quit now)`);
+    pool.interrupt();
+  });
+  try {
+    await pool.done;
+  } finally {
+    release();
+  }
   draw(true);
   const seconds = (Date.now() - started) / 1000;
   outcomes.sort((a, b) => a.index - b.index);
-  const files = new Map<number, string>();
-  for (const r of outcomes)
-    if (o.out !== undefined && r.violation !== undefined && r.counterexample !== undefined) {
-      const file = counterexampleFile(o.out, o.seed, r.index, r.violation.property);
-      writeOutput(file, r.counterexample);
-      files.set(r.index, file);
-    }
   const notable = outcomes.filter((r) => r.violation !== undefined || r.stopped !== undefined);
   const result: CampaignResult = {
     total: outcomes.length,
     first: outcomes[0]?.index,
     last: outcomes.at(-1)?.index,
     notable: notable.map(({ counterexample: _, ...r }) => r),
+    ...(interrupted === undefined ? {} : { interrupted }),
   };
   const context = { reproduce: reproduceLine(o), shrink: o.out !== undefined, files };
-  for (const line of summaryLines(result, context)) io.out(line);
+  for (const line of summaryLines(result, context)) io.out(oneLine(line));
   io.err(
     `lessor-sim check: ${outcomes.length} runs in ${seconds.toFixed(1)} s, ` +
       `${(outcomes.length / Math.max(seconds, 1e-3)).toFixed(1)} runs/s on ${o.workers} workers`,
@@ -107,7 +115,9 @@ export async function runCheck(
     runs: notable.map((r) => reportedRun(r, files.get(r.index), file)),
     workers: o.workers,
     seconds,
+    ...(interrupted === undefined ? {} : { interrupted }),
   }));
+  if (interrupted !== undefined) return interruptedExitCode(interrupted);
   return o.exitZero ? EXIT.ok : campaignExitCode(result, o.allowKnown);
 }
 

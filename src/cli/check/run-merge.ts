@@ -2,21 +2,24 @@
  * `lessor-sim check merge DIR...`: the summary, counterexamples, reports and exit code of the whole
  * campaign from its shards' reports, the same as one process running the campaign would give.
  */
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { FixName } from '../../lessor/fixes.js';
 import type { BugName } from '../../lessor/bugs.js';
 import type { PropertyName } from '../../properties/monitors/property-names.js';
 import type { CheckReporter } from '../commands/check-reporter.js';
 import type { CliIO } from '../io.js';
 import { writeOutput } from '../output-path.js';
+import { oneLine } from '../terminal-text.js';
 import { reproduceLine, type CheckCommandOptions } from './check-options.js';
-import { countOf, reportedRun, type ReportedRun } from './check-report.js';
-import { loadReports, mergeReports, type MergedCampaign } from './merge-reports.js';
+import { countOf, counterexampleFile, reportedRun, type ReportedRun } from './check-report.js';
+import { mergeReports, type LoadedReport, type MergedCampaign } from './merge-reports.js';
 import { campaignExitCode, summaryLines, type CampaignResult } from './summary.js';
 import { writeCampaignReport } from './write-report.js';
 
+export { loadReports } from './merge-reports.js';
+
 export interface MergeOptions {
-  readonly paths: readonly string[];
+  readonly loaded: readonly LoadedReport[];
   readonly out: string | undefined;
   readonly allowKnown: boolean;
 }
@@ -43,7 +46,7 @@ function wholeCampaign(m: MergedCampaign): CheckCommandOptions {
 }
 
 export function runMerge(o: MergeOptions, io: CliIO, reporter: CheckReporter | undefined): number {
-  const m = mergeReports(loadReports(o.paths));
+  const m = mergeReports(o.loaded);
   const whole = wholeCampaign(m);
   const total = countOf(m.ran);
   io.err(
@@ -55,7 +58,11 @@ export function runMerge(o: MergeOptions, io: CliIO, reporter: CheckReporter | u
   for (const { run, from } of m.runs) {
     const cx = run.counterexample;
     if (cx === undefined) continue;
-    const file = o.out !== undefined ? join(o.out, basename(cx.file)) : join(dirname(from.file), cx.file);
+    // Under --out, named from (seed, index, property) as one campaign names them: unique, whatever a report says.
+    const file =
+      o.out !== undefined
+        ? counterexampleFile(o.out, m.campaign.seed, run.index, run.violation?.property ?? 'stopped')
+        : join(dirname(from.file), cx.file);
     if (o.out !== undefined) writeOutput(file, cx.yaml);
     files.set(run.index, file);
   }
@@ -66,7 +73,7 @@ export function runMerge(o: MergeOptions, io: CliIO, reporter: CheckReporter | u
     notable: m.runs.map(({ run: { counterexample: _, ...rest } }) => rest),
   };
   const context = { reproduce: reproduceLine(whole), shrink: m.campaign.shrink, files };
-  for (const line of summaryLines(result, context)) io.out(line);
+  for (const line of summaryLines(result, context)) io.out(oneLine(line));
   writeCampaignReport(reporter, whole.properties, result, context, m.seconds, new Date(), (file) => ({
     campaign: m.campaign,
     shard: whole.shard,

@@ -7,6 +7,7 @@ import { formatSeconds } from '../../clock/time.js';
 import type { ReportedRun } from './check-report.js';
 import { STOPPED_EXIT_CODE } from '../limits.js';
 import { EXIT } from '../exit-codes.js';
+import { compareCodePoints } from '../../trace/code-point-order.js';
 
 /** What a summary is made of: how many runs ran, from which to which index, and the ones to list. */
 export interface CampaignResult {
@@ -15,6 +16,8 @@ export interface CampaignResult {
   readonly last: number | undefined;
   /** Runs that violated a property or were stopped, by index. */
   readonly notable: readonly ReportedRun[];
+  /** The signal that ended the campaign early: the runs above are all that ran. */
+  readonly interrupted?: string;
 }
 
 export interface SummaryContext {
@@ -40,6 +43,7 @@ export function summaryLines(r: CampaignResult, c: SummaryContext): string[] {
     `${r.total} runs (${range}), ${failing.length} with a violation` +
       `${stopped.length === 0 ? '' : `, ${stopped.length} stopped`}`,
   );
+  if (r.interrupted !== undefined) out.push(`partial: interrupted by ${r.interrupted}; only the runs counted here ran`);
   for (const x of failing) {
     const v = x.violation!;
     out.push(
@@ -69,7 +73,7 @@ export function summaryLines(r: CampaignResult, c: SummaryContext): string[] {
   if (byClass.size > 0) {
     out.push('violations by finding class (docs/findings/CLASS.md):');
     const order = [...byClass.keys()].sort((a, b) =>
-      a === UNEXPLAINED ? 1 : b === UNEXPLAINED ? -1 : a.localeCompare(b),
+      a === UNEXPLAINED ? 1 : b === UNEXPLAINED ? -1 : compareCodePoints(a, b),
     );
     for (const k of order) {
       const rs = byClass.get(k)!;

@@ -22,6 +22,8 @@ function startWorker(workerData: WorkerData): Worker {
 export interface PoolRun {
   /** Resolves when every index has run, or `shouldStop` said to stop handing out more. */
   readonly done: Promise<void>;
+  /** Ends every worker now: runs in flight are dropped, those already reported are kept. */
+  interrupt(): void;
 }
 
 /**
@@ -36,6 +38,8 @@ export function runPool(
   shouldStop: () => boolean,
   timeoutMs?: number,
 ): PoolRun {
+  const started: Worker[] = [];
+  let interrupted = false;
   const done = new Promise<void>((resolve, reject) => {
     let live = 0;
     const next = (w: Worker): void => {
@@ -49,7 +53,9 @@ export function runPool(
     for (let k = 0; k < workers; k++) {
       const w = startWorker({ spec, timeoutMs });
       live++;
+      started.push(w);
       w.on('message', (m: FromWorker) => {
+        if (interrupted) return;
         if (m.type === 'done') onOutcome(m.outcome);
         next(w);
       });
@@ -59,5 +65,9 @@ export function runPool(
       });
     }
   });
-  return { done };
+  const interrupt = (): void => {
+    interrupted = true;
+    for (const w of started) void w.terminate();
+  };
+  return { done, interrupt };
 }

@@ -1,5 +1,5 @@
 import { bool, str, type Command } from '../command.js';
-import { checkOutputDir } from '../output-path.js';
+import { checkOutputDir, refuseInputAsOutput } from '../output-path.js';
 import { CHECK_REPORTER_FLAGS, checkReporter } from './check-reporter.js';
 
 export const checkMergeCommand: Command = {
@@ -26,7 +26,11 @@ export const checkMergeCommand: Command = {
     const reporter = checkReporter(inv);
     const out = str(inv, 'out');
     if (out !== undefined) checkOutputDir('--out', out);
-    const { runMerge } = await import('../check/run-merge.js');
-    return runMerge({ paths: inv.positionals, out, allowKnown: bool(inv, 'allow-known') }, inv.io, reporter);
+    const { loadReports, runMerge } = await import('../check/run-merge.js');
+    const loaded = loadReports(inv.positionals);
+    // Before anything is written: the merged report must not overwrite a report it reads.
+    if (reporter !== undefined)
+      refuseInputAsOutput('--output', reporter.file, [...inv.positionals, ...loaded.map((l) => l.file)]);
+    return runMerge({ loaded, out, allowKnown: bool(inv, 'allow-known') }, inv.io, reporter);
   },
 };

@@ -64,6 +64,8 @@ export const checkCommand: Command = {
   details: [
     'Run i of a campaign is generated from (seed, i) alone, so shards and worker counts never change a',
     "run's verdict. Prints the seed to reproduce, a progress line on stderr when it is a terminal, and a summary.",
+    'Ctrl-C (SIGINT) or SIGTERM ends it early: counterexamples already written stay, the summary and report',
+    'are finished with the runs that ran, marked partial, and it exits 130 (143 on SIGTERM); a second signal quits.',
     'A shard (--shard i/n, i from 0 as JOB_COMPLETION_INDEX) writes its part with --reporter json --output FILE;',
     'lessor-sim check merge DIR... joins the parts into the summary of the whole campaign (docs/scale-out.md).',
     'Each violation is replayed with each proposed fix on and named after the finding class whose fix removes',

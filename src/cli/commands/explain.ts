@@ -2,6 +2,7 @@ import { str, type Command } from '../command.js';
 import { UsageError } from '../errors.js';
 import { exitCodeOf } from '../limits.js';
 import { SCENARIO_FLAGS, replayOneFile } from './scenario-flags.js';
+import { oneLine } from '../terminal-text.js';
 
 export const explainCommand: Command = {
   name: 'explain',
@@ -25,8 +26,8 @@ export const explainCommand: Command = {
       );
     }
     const s = r.scenario;
-    if (s.description !== undefined) inv.io.out(`${s.name}: ${s.description.trim()}\n`);
-    for (const line of explain(r, label)) inv.io.out(line);
+    if (s.description !== undefined) inv.io.out(`${oneLine(s.name)}: ${s.description.trim()}\n`);
+    for (const line of explain(r, label)) inv.io.out(oneLine(line));
     return exitCodeOf([r]);
   },
 };

@@ -1,6 +1,8 @@
 import { bool, str, type Command } from '../command.js';
 import type { MetricsRequest } from '../metrics.js';
+import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { checkOutputDir, refuseInputAsOutput } from '../output-path.js';
 import { exitCodeOf } from '../limits.js';
 import { SCENARIO_FLAGS, replayOneFile } from './scenario-flags.js';
 
@@ -44,6 +46,11 @@ export const metricsCommand: Command = {
     };
     let req: MetricsRequest | undefined;
     const r = await replayOneFile(inv, (s) => {
+      if (flags.promtoolDir !== undefined) {
+        checkOutputDir('--promtool', flags.promtoolDir);
+        for (const f of ['rules.yml', 'test.yml'])
+          refuseInputAsOutput('--promtool', join(flags.promtoolDir, f), inv.positionals);
+      }
       try {
         req = metricsRequest(s, flags);
       } catch (e) {

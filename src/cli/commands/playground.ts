@@ -1,6 +1,7 @@
 import { bool, str, type Command } from '../command.js';
-import { UsageError } from '../errors.js';
-import { checkOutputDir } from '../output-path.js';
+import { intFlag } from '../int-flag.js';
+import { join } from 'node:path';
+import { checkOutputDir, refuseInputAsOutput } from '../output-path.js';
 import { loadAll } from './scenario-flags.js';
 
 export const playgroundCommand: Command = {
@@ -23,18 +24,15 @@ export const playgroundCommand: Command = {
   ].join('\n'),
   run: async (inv) => {
     const portText = str(inv, 'port');
-    if (portText !== undefined && (!/^\d+$/.test(portText) || Number(portText) > 65535)) {
-      throw new UsageError(`--port takes a port number, got ${JSON.stringify(portText)}`);
-    }
+    const port = portText === undefined ? 0 : intFlag('--port', portText, 0, 65535);
     const build = str(inv, 'build');
-    if (build !== undefined) checkOutputDir('--build', build);
     const file = inv.positionals[0];
+    if (build !== undefined) {
+      checkOutputDir('--build', build);
+      refuseInputAsOutput('--build', join(build, 'index.html'), inv.positionals);
+    }
     if (file !== undefined) loadAll([file]);
     const { runPlayground } = await import('../playground/command.js');
-    return runPlayground(
-      file,
-      { port: portText === undefined ? 0 : Number(portText), open: bool(inv, 'open'), build },
-      inv.io,
-    );
+    return runPlayground(file, { port, open: bool(inv, 'open'), build }, inv.io);
   },
 };

@@ -14,7 +14,7 @@ export const renderCommand: Command = {
   },
   run: async (inv) => {
     const out = str(inv, 'out')!;
-    const r = await replayOneFile(inv, () => checkOutputFile('-o', out));
+    const r = await replayOneFile(inv, () => checkOutputFile('-o', out, inv.positionals));
     const { renderTimelineHtml } = await import('../../report/render/index.js');
     writeOutput(out, renderTimelineHtml(r));
     inv.io.out(

@@ -19,6 +19,7 @@ export const REPORTER_FLAGS: Readonly<Record<string, FlagSpec>> = {
 export function reporterOf<K extends string>(
   inv: Invocation,
   kinds: readonly K[],
+  inputs: readonly string[] = [],
 ): { readonly kind: K; readonly file: string } | undefined {
   const reporter = str(inv, 'reporter');
   const output = str(inv, 'output');
@@ -31,11 +32,11 @@ export function reporterOf<K extends string>(
   if (kind === undefined)
     throw new UsageError(`--reporter takes ${kinds.join(' or ')}, got ${JSON.stringify(reporter)}`);
   if (output === undefined) throw new UsageError(`--reporter ${kind} needs --output FILE`);
-  checkOutputFile('--output', output);
+  checkOutputFile('--output', output, inputs);
   return { kind, file: output };
 }
 
-/** The JUnit output file, or undefined when no reporter was asked for. */
-export function junitOutput(inv: Invocation): string | undefined {
-  return reporterOf(inv, ['junit'] as const)?.file;
+/** The JUnit output file, or undefined when no reporter was asked for; it must not be one of `inputs`. */
+export function junitOutput(inv: Invocation, inputs: readonly string[]): string | undefined {
+  return reporterOf(inv, ['junit'] as const, inputs)?.file;
 }

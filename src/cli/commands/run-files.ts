@@ -10,6 +10,7 @@ import { junitXml, type JUnitCase, type JUnitSuite } from '../junit.js';
 import { exitCodeOf } from '../limits.js';
 import { replay, type ReplayCli } from '../replay.js';
 import { writeOutput } from '../output-path.js';
+import { oneLine, shellCommand } from '../terminal-text.js';
 
 export interface RunFlags {
   readonly quiet: boolean;
@@ -32,11 +33,11 @@ export function runFiles(
     const r = replay(s, opts, cli, io);
     results.push({ r, seconds: (performance.now() - t0) / 1000 });
     if (flags.json) continue;
-    io.out(`== ${s.name} (${s.file}): profile ${r.profile}, seed ${r.seed}, ${s.cluster.members} members`);
+    io.out(oneLine(`== ${s.name} (${s.file}): profile ${r.profile}, seed ${r.seed}, ${s.cluster.members} members`));
     // A stopped replay's timeline is cut short (and a livelock's is a million lines): its stop line says enough.
     if (!flags.quiet && r.stopped === undefined)
-      for (const line of narrate(r, { verbose: flags.verbose })) io.out(line);
-    for (const line of summary(r)) io.out(line);
+      for (const line of narrate(r, { verbose: flags.verbose })) io.out(oneLine(line));
+    for (const line of summary(r)) io.out(oneLine(line));
     io.out('');
   }
   const stopped = results.filter(({ r }) => r.stopped !== undefined).length;
@@ -67,9 +68,14 @@ export function runFiles(
 
 /** The command that replays this result exactly. */
 export function replayCommand(r: RunResult, opts: RunOptions): string {
-  return `npx lessor-sim run ${r.scenario.file}${
-    opts.seed !== undefined ? ` --seed ${r.seed}` : ''
-  }${opts.profile !== undefined ? ` --profile ${r.profile}` : ''}`;
+  return shellCommand([
+    'npx',
+    'lessor-sim',
+    'run',
+    r.scenario.file,
+    ...(opts.seed !== undefined ? ['--seed', String(r.seed)] : []),
+    ...(opts.profile !== undefined ? ['--profile', r.profile] : []),
+  ]);
 }
 
 function suiteOf(r: RunResult, seconds: number, opts: RunOptions): JUnitSuite {

@@ -18,7 +18,7 @@ export const runCommand: Command = {
   run: async (inv) => {
     const opts = runOptions(inv);
     const cli = replayCli(inv, bool(inv, 'json'));
-    const junit = junitOutput(inv);
+    const junit = junitOutput(inv, inv.positionals);
     const scenarios = loadAll(inv.positionals);
     const { runFiles } = await import('./run-files.js');
     return runFiles(

@@ -4,6 +4,7 @@ import type { RunOptions, RunResult } from '../../scenario/replay/runner.js';
 import type { Scenario, ScenarioError } from '../../scenario/types.js';
 import { str, type FlagSpec, type Invocation } from '../command.js';
 import { InvalidScenarioError, UsageError } from '../errors.js';
+import { intFlag } from '../int-flag.js';
 import { parseLimits } from '../limits.js';
 import { loadScenario } from '../load.js';
 import type { ReplayCli } from '../replay.js';
@@ -26,10 +27,7 @@ export function runOptions(inv: Invocation): RunOptions {
   const seed = str(inv, 'seed');
   const profile = str(inv, 'profile');
   const out: { seed?: number; profile?: 'v3.4' | 'v3.5' } = {};
-  if (seed !== undefined) {
-    if (!/^\d+$/.test(seed)) throw new UsageError(`--seed takes a non-negative integer, got ${JSON.stringify(seed)}`);
-    out.seed = Number(seed);
-  }
+  if (seed !== undefined) out.seed = intFlag('--seed', seed, 0);
   if (profile !== undefined) {
     if (profile !== 'v3.4' && profile !== 'v3.5')
       throw new UsageError(`--profile takes v3.4 or v3.5, got ${JSON.stringify(profile)}`);

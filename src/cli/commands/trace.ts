@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { exitCodeOf } from '../limits.js';
 import { SCENARIO_FLAGS, replayOneFile } from './scenario-flags.js';
+import { oneLine } from '../terminal-text.js';
 
 export const traceCommand: Command = {
   name: 'trace',
@@ -11,7 +12,7 @@ export const traceCommand: Command = {
   run: async (inv) => {
     const r = await replayOneFile(inv);
     const { formatEvent } = await import('../../trace/trace.js');
-    for (const e of r.trace.events) inv.io.out(formatEvent(e));
+    for (const e of r.trace.events) inv.io.out(oneLine(formatEvent(e)));
     return exitCodeOf([r]);
   },
 };

@@ -2,6 +2,9 @@
  * Every process and directory the real-etcd driver creates, so that each one is ended (by PID, with
  * SIGKILL: etcd's graceful SIGTERM shutdown can stall for seconds trying to hand leadership to peers that
  * are already gone) and removed on success, on failure and on SIGINT/SIGTERM/SIGHUP of this process.
+ * Each child runs in its own process group, which the reaper (reaper.ts) kills if the driver dies
+ * without cleaning up (SIGKILL, SIGQUIT …). A watched child (an etcd member) that exits without the
+ * driver ending it is recorded: the real run was then not the scenario's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DriverError } from './errors.js';
+import { dirGone, groupGone, reapDir, reapGroup } from './reaper.js';
 import { within } from './wall-clock.js';
 
 export interface Exit {
@@ -22,6 +26,8 @@ export class Child {
   private readonly lineListeners: Array<(line: string) => void> = [];
   exitInfo: Exit | undefined;
   readonly exited: Promise<Exit>;
+  /** Set when the driver sends a signal that ends it: its exit is then part of the plan. */
+  endedByDriver = false;
 
   constructor(
     readonly name: string,
@@ -109,17 +115,30 @@ export class ChildRegistry {
     watchProcess(this);
   }
 
+  /** Watched children that exited without the driver ending them, each described once. */
+  private readonly unplanned: string[] = [];
+
   /** A fresh directory under os.tmpdir(), removed by close(). */
   tempDir(prefix: string): string {
     const d = mkdtempSync(join(tmpdir(), prefix));
+    reapDir(d);
     this.dirs.add(d);
     this.createdDirs.push(d);
     return d;
   }
 
-  /** Starts a tracked child; a binary that cannot be executed is a DriverError naming it. */
-  async spawn(name: string, cmd: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<Child> {
-    const proc = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });
+  /**
+   * Starts a tracked child in its own process group; a binary that cannot be executed is a DriverError
+   * naming it. With `watch`, an exit the driver did not cause is recorded (unplannedExits).
+   */
+  async spawn(
+    name: string,
+    cmd: string,
+    args: readonly string[],
+    env?: NodeJS.ProcessEnv,
+    watch = false,
+  ): Promise<Child> {
+    const proc = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env, detached: true });
     await new Promise<void>((resolve, reject) => {
       proc.once('spawn', resolve);
       proc.once('error', (e: NodeJS.ErrnoException) =>
@@ -127,16 +146,27 @@ export class ChildRegistry {
       );
     });
     const pid = proc.pid!;
+    reapGroup(pid);
     const child = new Child(name, pid, proc);
     this.children.set(pid, child);
     this.startedPids.push(pid);
-    void child.exited.then(() => this.children.delete(pid));
+    void child.exited.then(() => {
+      this.children.delete(pid);
+      groupGone(pid);
+      if (watch && !child.endedByDriver) this.unplanned.push(`${name} (pid ${pid}) ${child.describeExit()}`);
+    });
     return child;
+  }
+
+  /** Watched children that exited though the driver did not end them (another process killed them). */
+  unplannedExits(): readonly string[] {
+    return [...this.unplanned];
   }
 
   /** Sends a signal by PID; false if the child has already exited. */
   signal(child: Child, sig: NodeJS.Signals): boolean {
     if (!child.running) return false;
+    if (sig === 'SIGKILL' || sig === 'SIGTERM') child.endedByDriver = true;
     try {
       process.kill(child.pid, sig);
       return true;
@@ -161,6 +191,7 @@ export class ChildRegistry {
   /** The same, synchronously, for signal and exit handlers (no waiting for reaping). */
   closeSync(): void {
     for (const c of this.children.values()) {
+      c.endedByDriver = true;
       try {
         process.kill(c.pid, 'SIGKILL');
       } catch {
@@ -174,6 +205,7 @@ export class ChildRegistry {
     for (const d of this.dirs) {
       rmSync(d, { recursive: true, force: true, maxRetries: 3 });
       this.dirs.delete(d);
+      dirGone(d);
     }
   }
 }

@@ -102,6 +102,8 @@ export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<File
   } finally {
     await registry.close();
   }
+  // A member someone else killed (or that died) mid-run: the real run was not the scenario's.
+  const unplanned = registry.unplannedExits().map((u) => `unplanned exit of ${u}: not a step of the scenario`);
 
   const assertions = pairAssertions(sim.assertions, real.assertions);
   const events = pairEvents(simObserved(sim), real.observed);
@@ -121,11 +123,11 @@ export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<File
     simNotes,
     assertions,
     events,
-    realNotes: real.notes,
+    realNotes: [...unplanned, ...real.notes],
     simWallUs,
     clusterStartUs,
     realReplayUs,
-    agree: assertionsAgree && unexpected.length === 0,
+    agree: assertionsAgree && unexpected.length === 0 && unplanned.length === 0,
     assertionsAgree,
     largest,
     eventsOutside,

@@ -58,7 +58,7 @@ export class EtcdMember {
   }
 
   async start(registry: ChildRegistry, etcd: string): Promise<void> {
-    this.child = await registry.spawn(`etcd ${this.name}`, etcd, this.args);
+    this.child = await registry.spawn(`etcd ${this.name}`, etcd, this.args, undefined, true);
     this.paused = false;
   }
 

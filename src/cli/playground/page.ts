@@ -4,7 +4,12 @@ import type { Baked } from './browser/library.js';
 import { STAGE_CSS } from './stage-style.js';
 import { PLAYGROUND_CSS } from './style.js';
 
-/** Text inside a <script> element must never close it. */
+/**
+ * JSON inside a <script> element: every `<` as `\u003c`, which JSON.parse reads back as `<`, so no file's
+ * text can close the element or open an HTML comment (`<\!--` would not be JSON).
+ */
+const jsonInScript = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c');
+/** Script text inside a <script> element must never close it. */
 const scriptSafe = (s: string): string => s.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
 
 export function playgroundHtml(bundle: string, baked: Baked): string {
@@ -64,7 +69,7 @@ scenario file on the page to load it.</p>
 YAML"></textarea></section>
 </main>
 <div id="timeline-wrap"><div id="timeline"></div><div id="cursor"></div></div>
-<script type="application/json" id="baked">${scriptSafe(JSON.stringify(baked))}</script>
+<script type="application/json" id="baked">${jsonInScript(baked)}</script>
 <script>${scriptSafe(bundle)}</script>
 </body></html>
 `;

@@ -10,6 +10,7 @@ import { selectorsOf } from '../../signals/promql/ast.js';
 import { recordSignals } from '../../signals/recorder.js';
 import { scrape, type Scraped } from '../../signals/sample.js';
 import { formatLabels } from '../../signals/export/labels.js';
+import { compareCodePoints } from '../../trace/code-point-order.js';
 
 export interface AlertBand {
   readonly fromUs: Micros;
@@ -74,7 +75,7 @@ export function signalPanel(r: RunResult): SignalPanel | undefined {
       (a, b) =>
         Number(flat(a)) - Number(flat(b)) ||
         names.indexOf(a.name) - names.indexOf(b.name) ||
-        `${a.name}${formatLabels(a.labels)}`.localeCompare(`${b.name}${formatLabels(b.labels)}`),
+        compareCodePoints(`${a.name}${formatLabels(a.labels)}`, `${b.name}${formatLabels(b.labels)}`),
     );
   const series = all.slice(0, MAX_SERIES).map((s) => ({
     label: `${s.name}${formatLabels(s.labels)}`,

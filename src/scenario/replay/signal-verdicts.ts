@@ -8,6 +8,7 @@ import { recordSignals, type Signals } from '../../signals/recorder.js';
 import { valueAt } from '../../signals/sample.js';
 import type { TraceEvent } from '../../trace/trace.js';
 import type { Selector } from '../../signals/promql/ast.js';
+import { labelRegexMatches } from '../../signals/promql/label-regex.js';
 import type { AlertGroup } from '../../signals/alerts/rule.js';
 import type { SignalAssertion } from '../signal-assertion-types.js';
 import type { AssertionVerdict as Verdict } from './assertions.js';
@@ -35,7 +36,7 @@ function matchesSelector(sel: Selector, name: string, labels: Readonly<Record<st
   if (name !== sel.name) return false;
   return sel.matchers.every((m) => {
     const v = labels[m.label] ?? '';
-    const re = () => new RegExp(`^(?:${m.value})$`).test(v);
+    const re = () => labelRegexMatches(m.value, v);
     return m.op === '=' ? v === m.value : m.op === '!=' ? v !== m.value : m.op === '=~' ? re() : !re();
   });
 }

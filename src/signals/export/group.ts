@@ -1,6 +1,7 @@
 /** Series grouped by family in a stable order, as exposition formats require. */
 import type { FamilyDef } from '../families.js';
 import { leOrder } from './labels.js';
+import { compareCodePoints } from '../../trace/code-point-order.js';
 
 export interface Named {
   readonly name: string;
@@ -27,10 +28,10 @@ export function byFamily<T extends Named>(series: readonly T[]): [FamilyDef, T[]
   for (const [, list] of out.values()) {
     list.sort(
       (a, b) =>
-        rest(a.labels).localeCompare(rest(b.labels)) ||
+        compareCodePoints(rest(a.labels), rest(b.labels)) ||
         suffixRank(a) - suffixRank(b) ||
         leOrder(a.labels.le) - leOrder(b.labels.le),
     );
   }
-  return [...out.values()].sort((a, b) => a[0].name.localeCompare(b[0].name));
+  return [...out.values()].sort((a, b) => compareCodePoints(a[0].name, b[0].name));
 }

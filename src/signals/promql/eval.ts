@@ -6,6 +6,7 @@
  */
 import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import type { Sample, Scraped } from '../sample.js';
+import { labelRegexMatches } from './label-regex.js';
 import { COMPARISONS, SET_OPS, type BinaryOp, type Expr, type Matcher, type Matching, type Selector } from './ast.js';
 
 export const LOOKBACK_US: Micros = 5 * 60 * MICROS_PER_SECOND;
@@ -52,9 +53,9 @@ function matches(m: Matcher, v: string): boolean {
     case '!=':
       return v !== m.value;
     case '=~':
-      return new RegExp(`^(?:${m.value})$`).test(v);
+      return labelRegexMatches(m.value, v);
     case '!~':
-      return !new RegExp(`^(?:${m.value})$`).test(v);
+      return !labelRegexMatches(m.value, v);
   }
 }
 

@@ -6,6 +6,7 @@ import { parser } from '@prometheus-io/lezer-promql';
 import type { SyntaxNode } from '@lezer/common';
 import { COMPARISONS, type BinaryOp, type Expr, type Matcher, type Selector } from './ast.js';
 import { promDuration } from './duration.js';
+import { labelRegexError } from './label-regex.js';
 
 export type ParsedExpr =
   | { readonly ok: true; readonly expr: Expr }
@@ -154,6 +155,10 @@ class Builder {
             this.refuse(m, 'this label matcher');
           const v = this.string(value);
           const l = this.src(label);
+          const o = this.src(op);
+          const bad = o === '=~' || o === '!~' ? labelRegexError(v) : undefined;
+          if (bad !== undefined)
+            throw new Refused(value.from, `label regex at character ${value.from + 1} is not RE2 syntax: ${bad}`);
           if (l === '__name__' && this.src(op) === '=') name = v;
           else matchers.push({ label: l, op: this.src(op) as Matcher['op'], value: v });
         }

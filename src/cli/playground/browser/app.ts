@@ -371,13 +371,15 @@ document.addEventListener('drop', (e) => {
   });
 });
 
-function fromUrl(): { entry: LibraryEntry; t: number | undefined } {
+/** What the URL asks to open, and why a shared scenario in it could not be read. */
+function fromUrl(): { entry: LibraryEntry; t: number | undefined; problem?: string } {
   const params = new URLSearchParams(location.hash.slice(1));
   const t = params.has('t') ? Number(params.get('t')) || 0 : undefined;
   const shared = params.get('s');
   if (shared !== null) {
     const text = decodeShare(shared);
     if (text !== undefined) return { entry: { file: 'shared.yaml', text }, t };
+    return { entry: baked.initial, t: 0, problem: 'the link holds no scenario this page can read (#s= is damaged)' };
   }
   const file = params.get('file');
   const entry = baked.library.find((l) => l.file === file);
@@ -398,9 +400,15 @@ $('lessons').innerHTML =
     .map((l) => `<option value="${h(l.file)}">${h(l.file.replace(/^scenarios\//, ''))}</option>`)
     .join('')}</optgroup>`;
 const start = fromUrl();
-openText(start.entry.text, start.entry.file);
+// A link's scenario that does not open still leaves a running page: the first lesson, under the reason.
+let problem = start.problem;
+if (problem === undefined && !openText(start.entry.text, start.entry.file)) problem = $('errors').textContent ?? '';
+if (problem !== undefined) {
+  openText(baked.initial.text, baked.initial.file);
+  $('errors').textContent = `${problem}\nshowing ${baked.initial.file} instead`;
+}
 // With no instant asked for, open where something is happening: the first lease message in flight.
-session.seek(start.t ?? firstMoment(session.wire));
+session.seek(problem === undefined && start.t !== undefined ? start.t : firstMoment(session.wire));
 draw();
 
 // Space plays and pauses; the arrows step (through a lesson when one is open); shift-arrows jump a second.
