@@ -1,5 +1,5 @@
 export { KvBackend } from './backend.js';
-export type { EventType, KeyValue, KvRecord, WatchEvent } from './kv.js';
+export type { EventType, KeyValue, KvEvent, KvRecord, WatchEvent } from './kv.js';
 export type { LeaseIndex } from './lease-index.js';
 export { MvccStore, newStore, restore, type RangeOptions, type StoreOptions } from './store.js';
 export type { DeleteResult, PutFailed, PutOk, PutResult, TxnWrite } from './txn.js';

@@ -1,7 +1,7 @@
 import { ErrLeaseNotFound, LeaseError } from '../../lessor/errors.js';
 import type { Lessor } from '../../lessor/lessor.js';
 import type { KeyValue, MvccStore } from '../mvcc/index.js';
-import type { OpResponse, RangeRequest, TxnOp } from './api.js';
+import type { Compare, OpResponse, RangeBody, RangeRequest, TxnOp } from './api.js';
 import type { AnyServerError } from './errors.js';
 import type { RaftRequest } from './raft-request.js';
 
@@ -64,13 +64,17 @@ function applyValue(
 }
 
 function applyTxn(
-  compare: readonly { key: string; createRevision: number }[],
+  compare: readonly Compare[],
   success: readonly TxnOp[],
   failure: readonly TxnOp[],
   lessor: Lessor,
   store: MvccStore,
 ): ApplyValue | { readonly ok: false; readonly err: AnyServerError } {
-  const succeeded = compare.every((c) => (store.range(c.key)?.createRevision ?? 0) === c.createRevision);
+  const succeeded = compare.every((c) => {
+    if (c.target !== 'CREATE' || c.result !== 'EQUAL' || c.rangeEnd !== undefined)
+      throw new Error('applier: only single-key CREATE = compares are modelled so far');
+    return (store.range(c.key)?.createRevision ?? 0) === (c.createRevision ?? 0);
+  });
   const ops = succeeded ? success : failure;
   // etcd checks every Put's lease before running any operation of the Txn.
   for (const op of ops)
@@ -79,11 +83,12 @@ function applyTxn(
   const txn = writes ? store.txnWrite() : undefined;
   const responses: OpResponse[] = [];
   for (const op of ops) {
-    if (op.op === 'Range') responses.push({ op: 'Range', kvs: rangeKvs(op, store) });
+    if (op.op === 'Txn') throw new Error('applier: nested Txn is not modelled so far');
+    if (op.op === 'Range') responses.push({ op: 'Range', revision: 0, ...rangeBody(rangeKvs(op, store)) });
     else if (op.op === 'Put') {
       const r = txn!.put(op.key, op.value, op.lease);
       responses.push({ op: 'Put', revision: r.ok ? r.revision : store.currentRevision });
-    } else responses.push({ op: 'DeleteRange', deleted: txn!.deleteRange(op.key).deleted });
+    } else responses.push({ op: 'DeleteRange', revision: 0, deleted: txn!.deleteRange(op.key).deleted });
   }
   txn?.end();
   return { op: 'Txn', succeeded, responses };
@@ -104,4 +109,8 @@ export function rangeKvs(r: RangeRequest, store: MvccStore): KeyValue[] {
     return kv === undefined ? [] : [kv];
   }
   return store.range(r.key, { prefix: true });
+}
+
+export function rangeBody(kvs: KeyValue[]): RangeBody {
+  return { kvs, more: false, count: kvs.length };
 }

@@ -1,6 +1,6 @@
 import { ErrLeaseNotFound } from '../../lessor/errors.js';
 import type { ClientRequest, ClientResponse, ResponseHeader, RpcError } from './api.js';
-import { rangeKvs, type ApplyResult } from './applier.js';
+import { rangeBody, rangeKvs, type ApplyResult } from './applier.js';
 import { toRpcError } from './errors.js';
 import type { EtcdServer } from './etcd-server.js';
 import { leaseTimeToLive } from './lease-ops.js';
@@ -60,7 +60,7 @@ export function serveUnary(s: EtcdServer, req: ClientRequest, reply: (r: ClientR
         ),
       );
     case 'Range': {
-      const answer = (): void => reply({ op: 'Range', kvs: rangeKvs(req, s.store), header: s.header() });
+      const answer = (): void => reply({ op: 'Range', ...rangeBody(rangeKvs(req, s.store)), header: s.header() });
       if (req.serializable === true) return answer();
       return linearizableRead(s, (err) => (err === undefined ? answer() : reply(toRpcError(err))));
     }
