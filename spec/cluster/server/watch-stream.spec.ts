@@ -37,7 +37,7 @@ describe('Watch stream (etcd v3rpc serverWatchStream)', () => {
     ]);
   });
 
-  it('replays history from start_revision in one response headed by the current revision (TestWatchWithStartRevision)', () => {
+  it('replays history from start_revision in one response at the current revision (TestWatchWithStartRevision)', () => {
     const h = kvHarness();
     h.put('a', '1');
     h.put('a', '2');
@@ -47,7 +47,7 @@ describe('Watch stream (etcd v3rpc serverWatchStream)', () => {
     expect(show(w.got)).toEqual(['id=0 rev=4 created', 'id=0 rev=4 PUT a@2 PUT a@3(prev 1) DELETE a@4(prev 2)']);
   });
 
-  it('cancels a watch whose start is compacted, with compact_revision and header revision 0 (TestWatchCompactRevision)', () => {
+  it('cancels a compacted start with compact_revision and header revision 0 (TestWatchCompactRevision)', () => {
     const h = kvHarness();
     for (let i = 0; i < 4; i++) h.put('a', `${i}`);
     h.ok('Compaction', { op: 'Compaction', revision: 4 });
