@@ -62,6 +62,20 @@ describe('Watch stream (etcd v3rpc serverWatchStream)', () => {
     ]);
   });
 
+  it('sends history in responses of at most 1000 revisions, each headed by the current revision', () => {
+    const h = kvHarness();
+    const t = h.c.server('n1')!.store;
+    // Written straight into the member's store: 1,500 revisions without 1,500 raft round trips.
+    for (let i = 0; i < 1500; i++) t.put('k', `${i}`);
+    const w = h.watch();
+    w.send({ op: 'WatchCreate', key: 'k', startRevision: 2 });
+    const batches = w.got.slice(1).map((r) => [r.header.revision, r.events.length, r.events[0]?.kv.modRevision]);
+    expect(batches).toEqual([
+      [1501, 1000, 2],
+      [1501, 500, 1002],
+    ]);
+  });
+
   it('filters NOPUT and NODELETE and drops a response left empty', () => {
     const h = kvHarness();
     const w = h.watch();
