@@ -37,6 +37,7 @@ const DEFAULT_CLUSTER: ScenarioCluster = {
   lossProbability: 0,
   preVote: false,
   snapshotCount: 100_000,
+  resumeOrder: 'seeded',
 };
 
 const at = (line: number, col: number) => ({ file: FILE, line, col });

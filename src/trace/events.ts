@@ -48,7 +48,8 @@ export interface TraceFields {
   'member-crash': Empty;
   'member-restart': Empty;
   'member-pause': Empty;
-  'member-resume': Empty;
+  /** `order`: what the resumed member did first (Cluster's resume order). */
+  'member-resume': { readonly order: 'timers-first' | 'input-first' };
   'member-stall': { readonly loop: string };
   'member-unstall': { readonly loop: string };
   'member-clock-jump': { readonly delta: Micros };

@@ -6,7 +6,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Micros } from '../../clock/time.js';
 import { runScenario } from '../../scenario/replay/runner.js';
-import type { ExpectedDifference, Scenario } from '../../scenario/types.js';
+import type { RunResult } from '../../scenario/replay/runner.js';
+import { RACE_BRANCHES, type DeclaredRace, type ExpectedDifference, type Scenario } from '../../scenario/types.js';
 import type { EtcdBinaries } from './binaries.js';
 import { ChildRegistry } from './children.js';
 import { pairAssertions, pairEvents, sortDifferences, type AssertionPair, type EventPair } from './compare.js';
@@ -46,6 +47,20 @@ export interface FileDiff {
   readonly unexpected: readonly EventPair[];
   /** Declarations that matched no differing event (the difference did not show this time). */
   readonly unmatched: readonly ExpectedDifference[];
+  /**
+   * A declared race (`races:`): the simulation ran down each branch, and this diff is the comparison with
+   * the branch etcd matched (the first that agrees), else with the one closest to it (most assertions
+   * agreeing); `others` says how each other branch compared.
+   */
+  readonly race?: {
+    readonly declared: DeclaredRace;
+    readonly branch: string;
+    readonly others: ReadonlyArray<{
+      readonly branch: string;
+      readonly agree: boolean;
+      readonly assertionsAgreeing: number;
+    }>;
+  };
 }
 
 export interface DiffFileOptions {
@@ -60,13 +75,27 @@ export interface DiffFileOptions {
 
 export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<FileDiff> {
   const simStart = performance.now();
+  // A declared race: one simulation per branch, each with the cluster forced down it.
+  const declared = s.races?.find((r) => r.race === 'resume-order');
+  const branches: ReadonlyArray<{ branch: string; scenario: Scenario }> =
+    declared === undefined
+      ? [{ branch: '', scenario: s }]
+      : RACE_BRANCHES['resume-order'].map((b) => ({
+          branch: b,
+          scenario: { ...s, cluster: { ...s.cluster, resumeOrder: b } },
+        }));
   // The real side's scenario clients are etcdctl processes given one endpoint; so are the simulation's here.
-  const sim = runScenario(s, { profile: 'v3.4', clientEndpoints: 'one' });
+  const sims = branches.map((b) => ({
+    ...b,
+    sim: runScenario(b.scenario, { profile: 'v3.4', clientEndpoints: 'one' }),
+  }));
   const simWallUs = Math.round((performance.now() - simStart) * 1000);
   const simNotes: string[] = [];
   if (s.profile !== 'v3.4')
     simNotes.push(`the file asks for profile ${s.profile}; the simulation runs it as v3.4 to match etcd 3.4.23`);
-  if (sim.setupError !== undefined) simNotes.push(`simulation setup failed: ${sim.setupError}`);
+  for (const { branch, sim } of sims)
+    if (sim.setupError !== undefined)
+      simNotes.push(`simulation${branch === '' ? '' : ` (${branch})`} setup failed: ${sim.setupError}`);
 
   const registry = opts.registry ?? new ChildRegistry();
   let real: RealRun;
@@ -104,6 +133,57 @@ export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<File
     await registry.close();
   }
 
+  const compared = sims.map(({ branch, sim }) => ({ branch, ...compareWith(s, sim, real) }));
+  const chosen =
+    compared.find((c) => c.agree) ??
+    compared.reduce((m, c) =>
+      c.assertions.filter((a) => a.agree).length > m.assertions.filter((a) => a.agree).length ? c : m,
+    );
+  const { branch, ...comparison } = chosen;
+  return {
+    file: s.file,
+    name: s.name,
+    members: s.cluster.members,
+    etcdVersion,
+    simNotes,
+    realNotes: real.notes,
+    simWallUs,
+    clusterStartUs,
+    realReplayUs,
+    ...comparison,
+    ...(declared === undefined
+      ? {}
+      : {
+          race: {
+            declared,
+            branch,
+            others: compared
+              .filter((c) => c !== chosen)
+              .map((c) => ({
+                branch: c.branch,
+                agree: c.agree,
+                assertionsAgreeing: c.assertions.filter((a) => a.agree).length,
+              })),
+          },
+        }),
+  };
+}
+
+type Comparison = Pick<
+  FileDiff,
+  | 'assertions'
+  | 'events'
+  | 'agree'
+  | 'assertionsAgree'
+  | 'largest'
+  | 'eventsOutside'
+  | 'expected'
+  | 'unexpected'
+  | 'unmatched'
+>;
+
+/** One simulated run against the real one: assertions and events paired and judged. */
+function compareWith(s: Scenario, sim: RunResult, real: RealRun): Comparison {
   const assertions = pairAssertions(sim.assertions, real.assertions);
   const events = pairEvents(simObserved(sim), real.observed);
   const paired = events.filter((e) => e.deltaUs !== undefined);
@@ -115,17 +195,8 @@ export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<File
   const { expected, unexpected, unmatched } = sortDifferences(eventsOutside, s.expectedDifferences ?? []);
   const assertionsAgree = sim.setupError === undefined && assertions.every((a) => a.agree);
   return {
-    file: s.file,
-    name: s.name,
-    members: s.cluster.members,
-    etcdVersion,
-    simNotes,
     assertions,
     events,
-    realNotes: real.notes,
-    simWallUs,
-    clusterStartUs,
-    realReplayUs,
     agree: assertionsAgree && unexpected.length === 0,
     assertionsAgree,
     largest,

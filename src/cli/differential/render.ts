@@ -43,6 +43,20 @@ export function renderFileDiff(d: FileDiff): string[] {
       `, simulation profile v3.4 vs etcd ${d.etcdVersion}`,
   );
   for (const n of d.simNotes) out.push(`   note: ${n}`);
+  if (d.race !== undefined) {
+    const r = d.race;
+    const others = r.others
+      .map(
+        (o) =>
+          `${o.branch}: ${o.agree ? 'agrees too' : `${o.assertionsAgreeing} of ${d.assertions.length} assertions agree`}`,
+      )
+      .join('; ');
+    out.push(
+      `   race ${r.declared.race} (declared at line ${r.declared.line}): the simulation ran every branch; ` +
+        `${d.agree ? 'etcd matched' : 'none agrees; closest is'} the ${r.branch} branch, compared below (${others})`,
+    );
+    out.push(`     reason: ${r.declared.reason}`);
+  }
   out.push('assertions (at, line, what: simulation | etcd):');
   for (const a of d.assertions) {
     const late =
