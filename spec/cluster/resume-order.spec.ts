@@ -42,7 +42,7 @@ describe('the resume order', () => {
       const o = outcome(base, seed);
       expect(outcome(base, seed)).toEqual(o);
       expect(o.revoked).toBe(o.order === 'input-first');
-      seen.set(o.order, (seen.get(o.order) ?? 0) + 1);
+      seen.set(String(o.order), (seen.get(String(o.order)) ?? 0) + 1);
     }
     expect([...seen.keys()].sort()).toEqual(['input-first', 'timers-first']);
   });

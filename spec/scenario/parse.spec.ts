@@ -37,6 +37,7 @@ const DEFAULT_CLUSTER: ScenarioCluster = {
   lossProbability: 0,
   preVote: false,
   snapshotCount: 100_000,
+  initialElectionTickAdvance: true,
   resumeOrder: 'seeded',
 };
 

@@ -137,6 +137,8 @@ function describe(
       return 'crashed (SIGKILL): volatile state lost';
     case 'member-restart':
       return 'restarted from its WAL and backend';
+    case 'server-tick-advance':
+      return `fast-forwarded ${String(e.fields?.ticks)} election ticks (${String(e.fields?.peers)} active peers)`;
     case 'member-pause':
       return 'paused (SIGSTOP)';
     case 'member-resume':

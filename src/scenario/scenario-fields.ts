@@ -89,6 +89,13 @@ const CLUSTER_FIELDS: FieldsFor<ScenarioCluster> = {
     'Extension: --snapshot-count, applied entries between snapshots; a snapshot ' +
       'saves the consistent index, which in v3.4 bounds what a restart applies again.',
   ),
+  initialElectionTickAdvance: def(
+    'initial-election-tick-advance',
+    bool,
+    true,
+    '--initial-election-tick-advance: a restarted member fast-forwards its election clock once more ' +
+      'than one peer is active (a single member always does).',
+  ),
   resumeOrder: def(
     'resume-order',
     oneOf(RESUME_ORDERS),

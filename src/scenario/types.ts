@@ -90,6 +90,8 @@ export interface ScenarioCluster {
   readonly expiredLeaseRetryUs?: Micros;
   /** --snapshot-count: applied entries between snapshots (which save the consistent index). */
   readonly snapshotCount: number;
+  /** --initial-election-tick-advance */
+  readonly initialElectionTickAdvance: boolean;
   /** What a member resumed from SIGSTOP does first (ClusterConfig.resumeOrder). */
   readonly resumeOrder: ResumeOrder;
 }

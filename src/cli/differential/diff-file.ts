@@ -113,6 +113,7 @@ export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<File
         leaseCheckpointPersist: s.cluster.leaseCheckpointPersist,
         preVote: s.cluster.preVote,
         snapshotCount: s.cluster.snapshotCount,
+        initialElectionTickAdvance: s.cluster.initialElectionTickAdvance,
       },
       binaries: opts.binaries,
       registry,
