@@ -14,6 +14,7 @@ import { pairAssertions, pairEvents, sortDifferences, type AssertionPair, type E
 import { EtcdCluster } from './etcd-cluster.js';
 import { simObserved } from './observed.js';
 import type { PortPicker } from './ports.js';
+import { LoadProbe, type LoadReading } from './load-probe.js';
 import { replayOnEtcd, type RealRun } from './real-replay.js';
 import { nowUs } from './wall-clock.js';
 
@@ -37,6 +38,14 @@ export interface FileDiff {
   readonly agree: boolean;
   /** Every assertion has the same verdict on both. */
   readonly assertionsAgree: boolean;
+  /**
+   * agree; disagree; or timing-under-load: every assertion agrees, every undeclared difference is an
+   * event both sides saw with the same value at times further apart than its tolerance, and the driver
+   * measured its host busy while etcd ran (`load`). Never counted as agreement.
+   */
+  readonly verdict: 'agree' | 'disagree' | 'timing-under-load';
+  /** The driver's timer lag while the real replay ran. */
+  readonly load: LoadReading;
   /** The paired event with the largest |Δ|. */
   readonly largest: EventPair | undefined;
   /** Paired events outside tolerance or with differing values, and events seen on one side only. */
@@ -102,6 +111,7 @@ export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<File
   let clusterStartUs: Micros;
   let realReplayUs: Micros;
   let etcdVersion = '3.4';
+  let load: LoadReading | undefined;
   try {
     const t0 = nowUs();
     const cluster = await EtcdCluster.start({
@@ -123,9 +133,12 @@ export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<File
     });
     etcdVersion = (await cluster.members[0]!.rpc.status(2000).catch(() => undefined))?.version ?? etcdVersion;
     const t1 = nowUs();
+    const probe = new LoadProbe();
+    probe.start();
     try {
       real = await replayOnEtcd(s, cluster, registry, opts.binaries);
     } finally {
+      load = probe.stop();
       await cluster.stop();
     }
     clusterStartUs = t1 - t0;
@@ -141,6 +154,7 @@ export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<File
       c.assertions.filter((a) => a.agree).length > m.assertions.filter((a) => a.agree).length ? c : m,
     );
   const { branch, ...comparison } = chosen;
+  const verdict = verdictOf(comparison, load!);
   return {
     file: s.file,
     name: s.name,
@@ -152,6 +166,8 @@ export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<File
     clusterStartUs,
     realReplayUs,
     ...comparison,
+    verdict,
+    load: load!,
     ...(declared === undefined
       ? {}
       : {
@@ -168,6 +184,20 @@ export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<File
           },
         }),
   };
+}
+
+/**
+ * agree; timing-under-load when every assertion agrees, every undeclared difference is an event both
+ * sides saw with the same value (only its time is outside tolerance) and the host was busy; else disagree.
+ */
+export function verdictOf(
+  c: Pick<FileDiff, 'agree' | 'assertionsAgree' | 'unexpected'>,
+  load: Pick<LoadReading, 'busy'>,
+): FileDiff['verdict'] {
+  if (c.agree) return 'agree';
+  const timingOnly =
+    c.assertionsAgree && c.unexpected.every((e) => e.sim !== undefined && e.real !== undefined && e.valuesAgree);
+  return timingOnly && load.busy ? 'timing-under-load' : 'disagree';
 }
 
 type Comparison = Pick<
