@@ -200,9 +200,13 @@ export class Cluster {
     this.emit(name, 'member-restart', {});
     this.boot(name);
     // Start's adjustTicks. Active peers: running (a stopped etcd answers no stream handshake) and reachable.
-    this.servers.get(name)!.adjustTicks(this.names.length, () =>
-      this.names.filter((n) => n !== name && this.member(n).main.running && this.network.connected(name, n)).length,
-    );
+    this.servers
+      .get(name)!
+      .adjustTicks(
+        this.names.length,
+        () =>
+          this.names.filter((n) => n !== name && this.member(n).main.running && this.network.connected(name, n)).length,
+      );
   }
 
   /** SIGSTOP: every goroutine of the member stops. */

@@ -143,8 +143,10 @@ function describe(
       return 'paused (SIGSTOP)';
     case 'member-resume':
       return e.fields?.order === 'input-first'
-        ? 'resumed (SIGCONT): held timers fire now; the raft loop reads the waiting peer messages before their proposals'
-        : 'resumed (SIGCONT): held timers fire now, and what they propose before the raft loop reads the waiting peer messages';
+        ? 'resumed (SIGCONT): held timers fire now; the raft loop reads the waiting peer messages before ' +
+            'their proposals'
+        : 'resumed (SIGCONT): held timers fire now, and what they propose before the raft loop reads the ' +
+            'waiting peer messages';
     case 'member-clock-jump':
       return `wall clock jumped ${formatSecondsShort(e.fields?.delta ?? Number.NaN)} s (monotonic clock unchanged)`;
     case 'net-partition':

@@ -69,7 +69,9 @@ const FIXED: ReadonlyArray<{ key: string; ok: (s: Scenario) => boolean; shown: (
       key: 'resume-order',
       ok: (s) => s.cluster.resumeOrder === 'seeded',
       shown: (s) => s.cluster.resumeOrder,
-      why: "Go's scheduler picks the order on real etcd; declare `races: [{ race: resume-order, reason: … }]` instead, and diff runs both branches",
+      why:
+        "Go's scheduler picks the order on real etcd; declare `races: [{ race: resume-order, reason: … }]` " +
+        'instead, and diff runs both branches',
     },
   ];
 

@@ -52,10 +52,10 @@ export function renderFileDiff(d: FileDiff): string[] {
   if (d.race !== undefined) {
     const r = d.race;
     const others = r.others
-      .map(
-        (o) =>
-          `${o.branch}: ${o.agree ? 'agrees too' : `${o.assertionsAgreeing} of ${d.assertions.length} assertions agree`}`,
-      )
+      .map((o) => {
+        const how = o.agree ? 'agrees too' : `${o.assertionsAgreeing} of ${d.assertions.length} assertions agree`;
+        return `${o.branch}: ${how}`;
+      })
       .join('; ');
     out.push(
       `   race ${r.declared.race} (declared at line ${r.declared.line}): the simulation ran every branch; ` +
