@@ -16,6 +16,7 @@ import type {
   KeepAliveResponse,
   KeepAliveStream,
   RpcError,
+  StreamOptions,
   WatchHandlers,
   WatchRequestStream,
   WatchStream,
@@ -36,7 +37,16 @@ export interface ClusterConfig extends ServerConfig {
   readonly jitterUs: Micros;
   readonly lossProbability: number;
   readonly seed: number | string;
+  /**
+   * What a member resumed from SIGSTOP does first: run its held timers ('timers-first'), read the network
+   * input that waited ('input-first'), or either, drawn per resume from the seed ('seeded', the default).
+   * Go's scheduler gives no order between a due ticker and a readable socket.
+   */
+  readonly resumeOrder: ResumeOrder;
 }
+
+export type ResumeOrder = 'seeded' | 'timers-first' | 'input-first';
+export const RESUME_ORDERS: readonly ResumeOrder[] = ['seeded', 'timers-first', 'input-first'];
 
 export const defaultClusterConfig: ClusterConfig = {
   ...defaultServerConfig,
@@ -45,6 +55,7 @@ export const defaultClusterConfig: ClusterConfig = {
   jitterUs: 0,
   lossProbability: 0,
   seed: 1,
+  resumeOrder: 'seeded',
 };
 
 export interface ClusterDeps {
@@ -81,6 +92,7 @@ export class Cluster {
   readonly marks: Marks;
   readonly network: Network;
   readonly prng: Prng;
+  private resumePrng: Prng | undefined;
   readonly names: readonly string[];
   private readonly transport: RaftTransport;
   private readonly observer: ClusterObserver | undefined;
@@ -203,6 +215,14 @@ export class Cluster {
     for (const p of [m.main, m.raft, m.apply]) p.restart();
     this.emit(name, 'member-restart', {});
     this.boot(name);
+    // Start's adjustTicks. Active peers: running (a stopped etcd answers no stream handshake) and reachable.
+    this.servers
+      .get(name)!
+      .adjustTicks(
+        this.names.length,
+        () =>
+          this.names.filter((n) => n !== name && this.member(n).main.running && this.network.connected(name, n)).length,
+      );
   }
 
   /** SIGSTOP: every goroutine of the member stops. */
@@ -214,9 +234,29 @@ export class Cluster {
 
   resume(name: string): void {
     const m = this.member(name);
-    this.emit(name, 'member-resume', {});
-    // The raft loop first: what it hands on (applies, soft state) then runs in order.
-    for (const p of [m.raft, m.apply, m.main]) p.resume();
+    const order = this.resumeOrderNow();
+    this.emit(name, 'member-resume', { order });
+    if (order === 'timers-first') {
+      // The raft loop first: its held tick, then what it hands on (applies, soft state), in order; the
+      // lessor's overdue pass then proposes to a raft loop that has not yet read the peers' messages.
+      for (const p of [m.raft, m.apply, m.main]) p.resume();
+      return;
+    }
+    // The other branch of the race: the stream readers (on the main process here) get the CPU first and
+    // queue the peers' messages for the raft loop, then the lessor's overdue pass offers a lease on its
+    // stale deadline; the raft loop then reads those messages (steps down, follows the new leader)
+    // before the revoke's proposal reaches it, and forwards that to the new leader, which commits it.
+    m.main.resume(true);
+    m.apply.resume();
+    m.raft.resume();
+  }
+
+  /** One draw per resume from its own stream, so the choice shifts no other component's draws. */
+  private resumeOrderNow(): 'timers-first' | 'input-first' {
+    const o = this.config.resumeOrder;
+    if (o !== 'seeded') return o;
+    this.resumePrng ??= this.prng.fork('resume-order');
+    return this.resumePrng.float() < 0.5 ? 'timers-first' : 'input-first';
   }
 
   /**
@@ -359,6 +399,11 @@ class ClientTransport implements ClusterTransport, WatchStreamTransport {
             this.toClient(to, () => !closed && handlers.onError(err));
           },
         };
+        // The stream interceptor refuses a require-leader stream at once on a member that knows no leader.
+        if (stream.requireLeader && s.leader() === undefined) {
+          this.toClient(to, () => !closed && handlers.onError(toRpcError(ErrNoLeader)));
+          return;
+        }
         served = stream;
         s.addStream(stream);
         server = new ServerWatchStream(s, (r) => this.toClient(to, () => !closed && handlers.onResponse(r)));
@@ -377,14 +422,14 @@ class ClientTransport implements ClusterTransport, WatchStreamTransport {
     };
   }
 
-  openKeepAlive(to: string, handlers: KeepAliveHandlers): KeepAliveStream {
-    return new ClientKeepAliveStream(this.cluster, this.client, to, handlers);
+  openKeepAlive(to: string, handlers: KeepAliveHandlers, opts?: StreamOptions): KeepAliveStream {
+    return new ClientKeepAliveStream(this.cluster, this.client, to, handlers, opts?.requireLeader === true);
   }
 
   watch(
     to: string,
     key: string,
-    opts: { prefix?: boolean; fromRevision?: number },
+    opts: { prefix?: boolean; fromRevision?: number; requireLeader?: boolean },
     handlers: WatchHandlers,
   ): WatchStream {
     let closed = false;
@@ -394,7 +439,7 @@ class ClientTransport implements ClusterTransport, WatchStreamTransport {
       (s) => {
         if (closed) return;
         const stream: ServedStream = {
-          requireLeader: true,
+          requireLeader: opts.requireLeader === true,
           abort: (reason) => {
             cancel?.();
             s.removeStream(stream);
@@ -404,6 +449,11 @@ class ClientTransport implements ClusterTransport, WatchStreamTransport {
             );
           },
         };
+        // The stream interceptor refuses a require-leader stream at once on a member that knows no leader.
+        if (stream.requireLeader && s.leader() === undefined) {
+          this.toClient(to, () => !closed && handlers.onError(toRpcError(ErrNoLeader)));
+          return;
+        }
         s.addStream(stream);
         const watchOpts = {
           ...(opts.prefix === true ? { prefix: true } : {}),
@@ -448,6 +498,8 @@ class ClientKeepAliveStream implements KeepAliveStream, PacketHandler {
     private readonly client: string,
     private readonly to: string,
     private readonly handlers: KeepAliveHandlers,
+    /** The stream's context carries `hasleader`. */
+    private readonly requireLeader: boolean,
   ) {
     cluster.network.send(
       client,
@@ -507,6 +559,7 @@ class ClientKeepAliveStream implements KeepAliveStream, PacketHandler {
       s,
       (r, key) => net.transmit(this.to, this.client, 'client', new Packet(this, RESPONSE, r, key)),
       (e) => net.send(this.to, this.client, 'client', () => !this.closed && this.handlers.onError(e)),
+      this.requireLeader,
     );
     const server = this.server;
     const keys = this.pendingKeys.splice(0);
