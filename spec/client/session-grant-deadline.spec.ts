@@ -19,6 +19,6 @@ describe('NewSession', () => {
     const p = parseScenario(YAML, 'session-grant-no-deadline.yaml');
     if (!p.ok) throw new Error(JSON.stringify(p.errors));
     const r = runScenario(p.scenario);
-    expect(r.assertions.map((a) => [a.pass, a.got])).toEqual([[true, expect.stringContaining('after 8.006s')]]);
+    expect(r.assertions.map((a) => [a.passed, a.got])).toEqual([[true, expect.stringContaining('after 8.006s')]]);
   });
 });

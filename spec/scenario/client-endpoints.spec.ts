@@ -13,7 +13,7 @@ describe('clientEndpoints', () => {
   if (!p.ok) throw new Error('client-one-endpoint.yaml does not parse');
   const failing = (clientEndpoints: 'all' | 'one') =>
     runScenario(p.scenario, { profile: 'v3.4', clientEndpoints })
-      .assertions.filter((a) => !a.pass)
+      .assertions.filter((a) => !a.passed)
       .map((a) => a.step.pos.line);
 
   it("'one': the keep-alive through the killed member cannot fail over, and the lease expires", () => {
