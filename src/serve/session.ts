@@ -1,0 +1,480 @@
+/**
+ * The simulated side of `serve`: every real connection is a client process attached to the simulated network,
+ * and every call becomes that client's request to its member, so latency, pauses and partitions apply to it as
+ * to the built-in clients. Deterministic: the same inputs at the same virtual instants give the same trace,
+ * whether they come from sockets (serve) or from a record (run --input). Answers go to a Sink: the gRPC
+ * calls when serving, nowhere when replaying.
+ */
+import { Process } from '../clock/process.js';
+import type { Cluster } from '../cluster/cluster.js';
+import type { KeyValue, WatchEvent } from '../cluster/mvcc/index.js';
+import {
+  isRpcError,
+  type ClientRequest,
+  type ClientResponse,
+  type ClusterTransport,
+  type KeepAliveStream,
+  type OpResponse,
+  type ResponseHeader,
+  type RpcError,
+  type TxnOp,
+  type WatchStream,
+} from '../cluster/server/api.js';
+import type { EtcdServer } from '../cluster/server/etcd-server.js';
+import type { ClusterIds } from './ids.js';
+import type { Input, UnaryMethod } from './inputs.js';
+import {
+  AUTH_NOT_ENABLED,
+  EMPTY_KEY,
+  big,
+  bytesOf,
+  headerOf,
+  int,
+  keyOf,
+  notModelled,
+  planRange,
+  wireError,
+  type Json,
+  type RangePlan,
+  type WireError,
+} from './wire.js';
+
+/** Where answers go. */
+export interface Sink {
+  /** A unary call's response. */
+  reply(call: number, res: Json): void;
+  /** A call ends with an error status. */
+  fail(call: number, e: WireError): void;
+  /** A message on a stream. */
+  write(call: number, msg: Json): void;
+  /** A stream ends with OK. */
+  end(call: number): void;
+}
+
+export const NO_SINK: Sink = { reply() {}, fail() {}, write() {}, end() {} };
+
+export interface SessionOptions {
+  /** Each member's client URL, for MemberList (absent when replaying). */
+  readonly clientUrls?: Readonly<Record<string, string>>;
+  /** The etcd version Status reports. */
+  readonly version: string;
+}
+
+interface Conn {
+  readonly name: string;
+  readonly member: string;
+  readonly transport: ClusterTransport;
+}
+
+interface KeepAliveCall {
+  readonly kind: 'keepalive';
+  readonly stream: KeepAliveStream;
+  sent: number;
+  answered: number;
+  halfClosed: boolean;
+}
+
+interface Watcher {
+  stream: WatchStream | undefined;
+  created: boolean;
+  /** Events that arrived before the created answer was written. */
+  readonly early: Json[];
+}
+
+interface WatchCall {
+  readonly kind: 'watch';
+  readonly conn: Conn;
+  readonly watchers: Map<number, Watcher>;
+  nextId: number;
+}
+
+type Call = { readonly kind: 'unary' } | KeepAliveCall | WatchCall;
+
+export class ServeSession {
+  private readonly conns = new Map<number, Conn>();
+  private readonly calls = new Map<number, Call>();
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly ids: ClusterIds,
+    private readonly sink: Sink,
+    private readonly opts: SessionOptions,
+  ) {}
+
+  apply(input: Input): void {
+    switch (input.kind) {
+      case 'connect': {
+        if (!this.cluster.names.includes(input.member)) return;
+        const name = `grpc${input.conn}`;
+        const process = new Process(name, this.cluster.sched);
+        this.conns.set(input.conn, { name, member: input.member, transport: this.cluster.connect(name, process) });
+        return;
+      }
+      case 'unary': {
+        const conn = this.conns.get(input.conn);
+        if (conn === undefined) return;
+        this.calls.set(input.call, { kind: 'unary' });
+        return this.unary(conn, input.call, input.method, input.req);
+      }
+      case 'open': {
+        const conn = this.conns.get(input.conn);
+        if (conn === undefined) return;
+        if (input.method === 'LeaseKeepAlive') return this.openKeepAlive(conn, input.call);
+        this.calls.set(input.call, { kind: 'watch', conn, watchers: new Map(), nextId: 0 });
+        return;
+      }
+      case 'send': {
+        const c = this.calls.get(input.call);
+        if (c?.kind === 'keepalive') {
+          c.sent++;
+          return c.stream.send(big(input.req.ID));
+        }
+        if (c?.kind === 'watch') return this.watchRequest(input.call, c, input.req);
+        return;
+      }
+      case 'half-close': {
+        const c = this.calls.get(input.call);
+        if (c?.kind !== 'keepalive') return;
+        c.halfClosed = true;
+        return this.finishIfOwedNothing(input.call, c);
+      }
+      case 'cancel': {
+        const c = this.calls.get(input.call);
+        this.calls.delete(input.call);
+        if (c?.kind === 'keepalive') c.stream.close();
+        if (c?.kind === 'watch') for (const w of c.watchers.values()) w.stream?.close();
+        return;
+      }
+    }
+  }
+
+  // ---- Unary ---------------------------------------------------------------------------------------
+
+  private done(call: number): boolean {
+    if (!this.calls.has(call)) return false;
+    this.calls.delete(call);
+    return true;
+  }
+
+  private reply(call: number, res: Json): void {
+    if (this.done(call)) this.sink.reply(call, res);
+  }
+
+  private fail(call: number, e: WireError): void {
+    if (this.done(call)) this.sink.fail(call, e);
+  }
+
+  private header(h: ResponseHeader): Json {
+    return headerOf(this.ids, h);
+  }
+
+  /** Sends a model request; the answer (or its error) comes back on the connection's process. */
+  private model(conn: Conn, call: number, req: ClientRequest, answer: (res: ClientResponse) => Json): void {
+    conn.transport.unary(conn.member, req, (res) => {
+      if (isRpcError(res)) this.fail(call, wireError(res as RpcError));
+      else this.reply(call, { header: this.header(res.header), ...answer(res) });
+    });
+  }
+
+  /**
+   * A request the member answers from its own state without raft (Status, MemberList, Authenticate): a
+   * round trip over the simulated network to the member's process.
+   */
+  private local(conn: Conn, fn: (s: EtcdServer) => void): void {
+    const net = this.cluster.network;
+    net.send(conn.name, conn.member, 'client', () => {
+      const s = this.cluster.server(conn.member);
+      if (s !== undefined) net.send(conn.member, conn.name, 'client', () => fn(s));
+    });
+  }
+
+  private unary(conn: Conn, call: number, method: UnaryMethod, r: Json): void {
+    switch (method) {
+      case 'LeaseGrant':
+        return this.model(conn, call, { op: 'LeaseGrant', ttl: int(r.TTL), id: big(r.ID) }, (res) =>
+          res.op === 'LeaseGrant' ? { ID: String(res.id), TTL: String(res.ttl), error: '' } : {},
+        );
+      case 'LeaseRevoke':
+        return this.model(conn, call, { op: 'LeaseRevoke', id: big(r.ID) }, () => ({}));
+      case 'LeaseTimeToLive':
+        return this.model(conn, call, { op: 'LeaseTimeToLive', id: big(r.ID), keys: r.keys === true }, (res) =>
+          res.op === 'LeaseTimeToLive'
+            ? {
+                ID: String(res.id),
+                TTL: String(res.ttl),
+                grantedTTL: String(res.grantedTTL),
+                keys: res.keys.map(bytesOf),
+              }
+            : {},
+        );
+      case 'LeaseLeases':
+        return this.model(conn, call, { op: 'LeaseLeases' }, (res) =>
+          res.op === 'LeaseLeases' ? { leases: res.ids.map((id) => ({ ID: String(id) })) } : {},
+        );
+      case 'Range': {
+        const plan = planRange(r);
+        if (!('model' in plan)) return this.fail(call, plan);
+        return this.model(conn, call, plan.model, (res) => (res.op === 'Range' ? plan.answer(res.kvs) : {}));
+      }
+      case 'Put': {
+        const put = planPut(r);
+        if ('code' in put) return this.fail(call, put);
+        return this.model(conn, call, put, () => ({}));
+      }
+      case 'DeleteRange': {
+        const del = planDelete(r);
+        if ('code' in del) return this.fail(call, del);
+        return this.model(conn, call, del, (res) =>
+          res.op === 'DeleteRange' ? { deleted: String(res.deleted), prev_kvs: [] } : {},
+        );
+      }
+      case 'Txn':
+        return this.txn(conn, call, r);
+      case 'Compact':
+        return this.fail(call, notModelled('Compact (the model keeps no history)'));
+      case 'Status':
+        return this.local(conn, (s) =>
+          this.reply(call, {
+            header: this.header(s.header()),
+            version: this.opts.version,
+            dbSize: '24576',
+            leader: s.leader() === undefined ? '0' : this.ids.memberId(s.leader()!),
+            raftIndex: String(s.raft.commitIndex),
+            raftTerm: String(s.raft.term),
+            raftAppliedIndex: String(s.appliedIndex),
+            errors: [],
+            dbSizeInUse: '24576',
+            isLearner: false,
+          }),
+        );
+      case 'MemberList':
+        return this.local(conn, (s) =>
+          this.reply(call, {
+            header: this.header(s.header()),
+            members: this.cluster.names.map((n) => ({
+              ID: this.ids.memberId(n),
+              name: n,
+              peerURLs: [`http://${n}.lessor-sim:2380`],
+              clientURLs: this.opts.clientUrls?.[n] !== undefined ? [this.opts.clientUrls[n]] : [],
+              isLearner: false,
+            })),
+          }),
+        );
+      case 'Authenticate':
+        return this.local(conn, () => this.fail(call, AUTH_NOT_ENABLED));
+    }
+  }
+
+  private txn(conn: Conn, call: number, r: Json): void {
+    const compare: { key: string; createRevision: number }[] = [];
+    for (const c of (r.compare as Json[] | undefined) ?? []) {
+      const target = c.target ?? 'VERSION';
+      if (target !== 'CREATE' || (c.result ?? 'EQUAL') !== 'EQUAL' || keyOf(c.range_end) !== '')
+        return this.fail(call, notModelled(`a Txn compare other than CREATE == on one key (${String(target)})`));
+      compare.push({ key: keyOf(c.key), createRevision: int(c.create_revision) });
+    }
+    const success = planOps((r.success as Json[] | undefined) ?? []);
+    if ('code' in success) return this.fail(call, success);
+    const failure = planOps((r.failure as Json[] | undefined) ?? []);
+    if ('code' in failure) return this.fail(call, failure);
+    const req: ClientRequest = { op: 'Txn', compare, success: success.ops, failure: failure.ops };
+    conn.transport.unary(conn.member, req, (res) => {
+      if (isRpcError(res)) return this.fail(call, wireError(res as RpcError));
+      if (res.op !== 'Txn') return;
+      const ran = res.succeeded ? success : failure;
+      const nested = { revision: String(res.header.revision) };
+      this.reply(call, {
+        header: this.header(res.header),
+        succeeded: res.succeeded,
+        responses: res.responses.map((o, i) => opResponse(o, ran.plans[i], nested)),
+      });
+    });
+  }
+
+  // ---- Lease keep-alive ----------------------------------------------------------------------------
+
+  private openKeepAlive(conn: Conn, call: number): void {
+    const c: KeepAliveCall = {
+      kind: 'keepalive',
+      sent: 0,
+      answered: 0,
+      halfClosed: false,
+      stream: conn.transport.openKeepAlive(conn.member, {
+        onResponse: (r) => {
+          if (this.calls.get(call) !== c) return;
+          c.answered++;
+          this.sink.write(call, { header: this.header(r.header), ID: String(r.id), TTL: String(r.ttl) });
+          this.finishIfOwedNothing(call, c);
+        },
+        onError: (e) => {
+          if (this.calls.get(call) !== c) return;
+          this.calls.delete(call);
+          c.stream.close();
+          this.sink.fail(call, wireError(e));
+        },
+      }),
+    };
+    this.calls.set(call, c);
+  }
+
+  /** A half-closed stream ends with OK once every request it carried is answered. */
+  private finishIfOwedNothing(call: number, c: KeepAliveCall): void {
+    if (!c.halfClosed || c.answered < c.sent) return;
+    this.calls.delete(call);
+    c.stream.close();
+    this.sink.end(call);
+  }
+
+  // ---- Watch ---------------------------------------------------------------------------------------
+
+  private watchRequest(call: number, c: WatchCall, r: Json): void {
+    const create = r.create_request as Json | undefined;
+    const cancel = r.cancel_request as Json | undefined;
+    if (r.request_union === 'create_request' && create !== undefined) return this.createWatch(call, c, create);
+    if (r.request_union === 'cancel_request' && cancel !== undefined) {
+      const id = int(cancel.watch_id);
+      const w = c.watchers.get(id);
+      if (w === undefined) return;
+      c.watchers.delete(id);
+      w.stream?.close();
+      return this.local(c.conn, (s) =>
+        this.watchWrite(call, c, { header: this.header(s.header()), watch_id: String(id), canceled: true }),
+      );
+    }
+    if (r.request_union === 'progress_request')
+      // Not tied to one watcher: etcd answers with watch ID -1.
+      return this.local(c.conn, (s) => this.watchWrite(call, c, { header: this.header(s.header()), watch_id: '-1' }));
+  }
+
+  private watchWrite(call: number, c: WatchCall, msg: Json): void {
+    if (this.calls.get(call) === c) this.sink.write(call, msg);
+  }
+
+  private createWatch(call: number, c: WatchCall, r: Json): void {
+    let id = int(r.watch_id);
+    if (id === 0) {
+      while (c.watchers.has(c.nextId)) c.nextId++;
+      id = c.nextId++;
+    }
+    const key = keyOf(r.key);
+    const end = keyOf(r.range_end);
+    const w: Watcher = { stream: undefined, created: false, early: [] };
+    c.watchers.set(id, w);
+    const watchId = String(id);
+    // The created answer first: it is read at the member before the watcher is registered there, and events
+    // that overtake it wait for it.
+    this.local(c.conn, (s) => {
+      this.watchWrite(call, c, { header: this.header(s.header()), watch_id: watchId, created: true });
+      w.created = true;
+      for (const m of w.early.splice(0)) this.watchWrite(call, c, m);
+      if (r.prev_kv === true) {
+        c.watchers.delete(id);
+        w.stream?.close();
+        this.watchWrite(call, c, {
+          header: this.header(s.header()),
+          watch_id: watchId,
+          canceled: true,
+          cancel_reason: notModelled('a watch with prev_kv').message,
+        });
+      }
+    });
+    if (r.prev_kv === true) return;
+    const filters = new Set((r.filters as string[] | undefined) ?? []);
+    const fromKey = end === '\0';
+    const single = end === '';
+    let prefix = '';
+    if (!single && !fromKey)
+      while (prefix.length < key.length && key[prefix.length] === end[prefix.length]) prefix += key[prefix.length];
+    const start = int(r.start_revision);
+    w.stream = c.conn.transport.watch(
+      c.conn.member,
+      single ? key : prefix,
+      { ...(single ? {} : { prefix: true }), ...(start > 0 ? { fromRevision: start } : {}) },
+      {
+        onEvents: (events, header) => {
+          if (c.watchers.get(id) !== w) return;
+          const kept = events.filter(
+            (e) =>
+              (single || (e.key >= key && (fromKey || e.key < end))) &&
+              !(e.type === 'PUT' && filters.has('NOPUT')) &&
+              !(e.type === 'DELETE' && filters.has('NODELETE')),
+          );
+          if (kept.length === 0) return;
+          const msg = { header: this.header(header), watch_id: watchId, events: kept.map(eventOf) };
+          if (w.created) this.watchWrite(call, c, msg);
+          else w.early.push(msg);
+        },
+        onError: (e) => {
+          if (this.calls.get(call) !== c) return;
+          this.calls.delete(call);
+          for (const x of c.watchers.values()) x.stream?.close();
+          this.sink.fail(call, wireError(e));
+        },
+      },
+    );
+  }
+}
+
+function eventOf(e: WatchEvent): Json {
+  const kv = e as WatchEvent & Partial<Pick<KeyValue, 'createRevision' | 'version'>>;
+  return {
+    type: e.type,
+    kv: {
+      key: bytesOf(e.key),
+      create_revision: String(e.type === 'PUT' ? (kv.createRevision ?? 0) : 0),
+      mod_revision: String(e.revision),
+      version: String(e.type === 'PUT' ? (kv.version ?? 0) : 0),
+      value: bytesOf(e.value ?? ''),
+      lease: String(e.lease),
+    },
+  };
+}
+
+function planPut(r: Json): Extract<ClientRequest, { op: 'Put' }> | WireError {
+  const key = keyOf(r.key);
+  if (key === '') return EMPTY_KEY;
+  if (r.prev_kv === true) return notModelled('Put with prev_kv');
+  if (r.ignore_value === true || r.ignore_lease === true) return notModelled('Put with ignore_value or ignore_lease');
+  return { op: 'Put', key, value: keyOf(r.value), lease: big(r.lease) };
+}
+
+function planDelete(r: Json): Extract<ClientRequest, { op: 'DeleteRange' }> | WireError {
+  const key = keyOf(r.key);
+  if (key === '') return EMPTY_KEY;
+  if (keyOf(r.range_end) !== '') return notModelled('DeleteRange of a key range');
+  if (r.prev_kv === true) return notModelled('DeleteRange with prev_kv');
+  return { op: 'DeleteRange', key };
+}
+
+/** A Txn branch: the model's ops and, for each Range among them, how to shape its answer. */
+function planOps(ops: readonly Json[]): { ops: TxnOp[]; plans: (RangePlan | undefined)[] } | WireError {
+  const out: TxnOp[] = [];
+  const plans: (RangePlan | undefined)[] = [];
+  for (const o of ops) {
+    let op: TxnOp | WireError;
+    let plan: RangePlan | undefined;
+    if (o.request === 'request_range') {
+      const p = planRange(o.request_range as Json);
+      if ('code' in p) return p;
+      plan = p;
+      op = p.model;
+    } else if (o.request === 'request_put') op = planPut(o.request_put as Json);
+    else if (o.request === 'request_delete_range') op = planDelete(o.request_delete_range as Json);
+    else return notModelled('a nested Txn');
+    if ('code' in op) return op;
+    out.push(op);
+    plans.push(plan);
+  }
+  return { ops: out, plans };
+}
+
+function opResponse(o: OpResponse, plan: RangePlan | undefined, header: Json): Json {
+  switch (o.op) {
+    case 'Range':
+      return { response_range: { header, ...(plan?.answer(o.kvs) ?? {}) } };
+    case 'Put':
+      return { response_put: { header } };
+    case 'DeleteRange':
+      return { response_delete_range: { header, deleted: String(o.deleted), prev_kvs: [] } };
+  }
+}
