@@ -5,6 +5,7 @@
  * closes the listening port, so connections are refused, and resets the open ones; `up` serves again.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
+import { AuthorityRewriter } from './h2-authority.js';
 
 export type MemberWire = 'up' | 'frozen' | 'down';
 
@@ -74,15 +75,15 @@ export class Relay {
     this.pairs.add(p);
     client.setNoDelay(true);
     upstream.setNoDelay(true);
-    const forward = (from: Socket, to: Socket): void => {
-      from.on('data', (d) => {
-        if (!to.write(d)) from.pause();
+    const forward = (from: Socket, to: Socket, rewrite?: AuthorityRewriter): void => {
+      from.on('data', (d: Buffer) => {
+        if (!to.write(rewrite === undefined ? d : rewrite.push(d))) from.pause();
       });
       to.on('drain', () => {
         if (this.state === 'up') from.resume();
       });
     };
-    forward(client, upstream);
+    forward(client, upstream, new AuthorityRewriter());
     forward(upstream, client);
     const end = (): void => this.drop(p);
     client.on('close', end).on('error', end);
