@@ -15,6 +15,7 @@ import type {
   KeepAliveResponse,
   KeepAliveStream,
   RpcError,
+  StreamOptions,
   WatchHandlers,
   WatchStream,
 } from './server/api.js';
@@ -312,14 +313,14 @@ class ClientTransport implements ClusterTransport {
     },
   };
 
-  openKeepAlive(to: string, handlers: KeepAliveHandlers): KeepAliveStream {
-    return new ClientKeepAliveStream(this.cluster, this.client, to, handlers);
+  openKeepAlive(to: string, handlers: KeepAliveHandlers, opts?: StreamOptions): KeepAliveStream {
+    return new ClientKeepAliveStream(this.cluster, this.client, to, handlers, opts?.requireLeader === true);
   }
 
   watch(
     to: string,
     key: string,
-    opts: { prefix?: boolean; fromRevision?: number },
+    opts: { prefix?: boolean; fromRevision?: number; requireLeader?: boolean },
     handlers: WatchHandlers,
   ): WatchStream {
     let closed = false;
@@ -329,7 +330,7 @@ class ClientTransport implements ClusterTransport {
       (s) => {
         if (closed) return;
         const stream: ServedStream = {
-          requireLeader: true,
+          requireLeader: opts.requireLeader === true,
           abort: (reason) => {
             cancel?.();
             s.removeStream(stream);
@@ -339,6 +340,11 @@ class ClientTransport implements ClusterTransport {
             );
           },
         };
+        // The stream interceptor refuses a require-leader stream at once on a member that knows no leader.
+        if (stream.requireLeader && s.leader() === undefined) {
+          this.toClient(to, () => !closed && handlers.onError(toRpcError(ErrNoLeader)));
+          return;
+        }
         s.addStream(stream);
         const watchOpts = {
           ...(opts.prefix === true ? { prefix: true } : {}),
@@ -383,6 +389,8 @@ class ClientKeepAliveStream implements KeepAliveStream, PacketHandler {
     private readonly client: string,
     private readonly to: string,
     private readonly handlers: KeepAliveHandlers,
+    /** The stream's context carries `hasleader`. */
+    private readonly requireLeader: boolean,
   ) {
     cluster.network.send(
       client,
@@ -436,6 +444,7 @@ class ClientKeepAliveStream implements KeepAliveStream, PacketHandler {
       s,
       (r, key) => net.transmit(this.to, this.client, 'client', new Packet(this, RESPONSE, r, key)),
       (e) => net.send(this.to, this.client, 'client', () => !this.closed && this.handlers.onError(e)),
+      this.requireLeader,
     );
     const server = this.server;
     const keys = this.pendingKeys.splice(0);

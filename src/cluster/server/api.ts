@@ -146,6 +146,12 @@ export interface WatchStream {
   close(): void;
 }
 
+/** Per-stream options a client's gRPC context carries. */
+export interface StreamOptions {
+  /** etcd's `hasleader` metadata (clientv3.WithRequireLeader): the member cancels the stream with ErrNoLeader when it loses its leader. Default false, as etcd. */
+  readonly requireLeader?: boolean;
+}
+
 /**
  * How a client reaches the cluster: every call goes to one named member over the simulated network.
  * Callbacks run on the client's own process (held while it is paused, dropped if it is killed). A call
@@ -154,11 +160,11 @@ export interface WatchStream {
 export interface ClusterTransport {
   readonly members: readonly string[];
   unary(to: string, req: ClientRequest, cb: (res: ClientResponse | RpcError) => void): void;
-  openKeepAlive(to: string, handlers: KeepAliveHandlers): KeepAliveStream;
+  openKeepAlive(to: string, handlers: KeepAliveHandlers, opts?: StreamOptions): KeepAliveStream;
   watch(
     to: string,
     key: string,
-    opts: { prefix?: boolean; fromRevision?: number },
+    opts: { prefix?: boolean; fromRevision?: number; requireLeader?: boolean },
     handlers: WatchHandlers,
   ): WatchStream;
 }
