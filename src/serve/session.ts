@@ -14,10 +14,8 @@ import {
   type ClientResponse,
   type ClusterTransport,
   type KeepAliveStream,
-  type OpResponse,
   type ResponseHeader,
   type RpcError,
-  type TxnOp,
   type WatchStream,
 } from '../cluster/server/api.js';
 import type { EtcdServer } from '../cluster/server/etcd-server.js';
@@ -25,17 +23,22 @@ import type { ClusterIds } from './ids.js';
 import type { Input, UnaryMethod } from './inputs.js';
 import {
   AUTH_NOT_ENABLED,
-  EMPTY_KEY,
   big,
   bytesOf,
+  deleteBodyOf,
+  deleteOf,
   headerOf,
   int,
   keyOf,
   notModelled,
-  planRange,
+  putBodyOf,
+  putOf,
+  rangeBodyOf,
+  rangeOf,
+  txnBodyOf,
+  txnOf,
   wireError,
   type Json,
-  type RangePlan,
   type WireError,
 } from './wire.js';
 
@@ -86,6 +89,8 @@ interface WatchCall {
   readonly conn: Conn;
   readonly watchers: Map<number, Watcher>;
   nextId: number;
+  /** The stream carried `hasleader`: its watches end with ErrNoLeader when the member loses its leader. */
+  readonly requireLeader: boolean;
 }
 
 type Call = { readonly kind: 'unary' } | KeepAliveCall | WatchCall;
@@ -119,8 +124,14 @@ export class ServeSession {
       case 'open': {
         const conn = this.conns.get(input.conn);
         if (conn === undefined) return;
-        if (input.method === 'LeaseKeepAlive') return this.openKeepAlive(conn, input.call);
-        this.calls.set(input.call, { kind: 'watch', conn, watchers: new Map(), nextId: 0 });
+        if (input.method === 'LeaseKeepAlive') return this.openKeepAlive(conn, input.call, input.requireLeader);
+        this.calls.set(input.call, {
+          kind: 'watch',
+          conn,
+          watchers: new Map(),
+          nextId: 0,
+          requireLeader: input.requireLeader,
+        });
         return;
       }
       case 'send': {
@@ -211,27 +222,21 @@ export class ServeSession {
         return this.model(conn, call, { op: 'LeaseLeases' }, (res) =>
           res.op === 'LeaseLeases' ? { leases: res.ids.map((id) => ({ ID: String(id) })) } : {},
         );
-      case 'Range': {
-        const plan = planRange(r);
-        if (!('model' in plan)) return this.fail(call, plan);
-        return this.model(conn, call, plan.model, (res) => (res.op === 'Range' ? plan.answer(res.kvs) : {}));
-      }
-      case 'Put': {
-        const put = planPut(r);
-        if ('code' in put) return this.fail(call, put);
-        return this.model(conn, call, put, () => ({}));
-      }
-      case 'DeleteRange': {
-        const del = planDelete(r);
-        if ('code' in del) return this.fail(call, del);
-        return this.model(conn, call, del, (res) =>
-          res.op === 'DeleteRange' ? { deleted: String(res.deleted), prev_kvs: [] } : {},
-        );
-      }
+      case 'Range':
+        return this.model(conn, call, rangeOf(r), (res) => (res.op === 'Range' ? rangeBodyOf(res) : {}));
+      case 'Put':
+        return this.model(conn, call, putOf(r), (res) => (res.op === 'Put' ? putBodyOf(res) : {}));
+      case 'DeleteRange':
+        return this.model(conn, call, deleteOf(r), (res) => (res.op === 'DeleteRange' ? deleteBodyOf(res) : {}));
       case 'Txn':
-        return this.txn(conn, call, r);
+        return this.model(conn, call, txnOf(r), (res) => (res.op === 'Txn' ? txnBodyOf(res) : {}));
       case 'Compact':
-        return this.fail(call, notModelled('Compact (the model keeps no history)'));
+        return this.model(
+          conn,
+          call,
+          { op: 'Compaction', revision: int(r.revision), ...(r.physical === true ? { physical: true } : {}) },
+          () => ({}),
+        );
       case 'Status':
         return this.local(conn, (s) =>
           this.reply(call, {
@@ -265,54 +270,32 @@ export class ServeSession {
     }
   }
 
-  private txn(conn: Conn, call: number, r: Json): void {
-    const compare: { key: string; createRevision: number }[] = [];
-    for (const c of (r.compare as Json[] | undefined) ?? []) {
-      const target = c.target ?? 'VERSION';
-      if (target !== 'CREATE' || (c.result ?? 'EQUAL') !== 'EQUAL' || keyOf(c.range_end) !== '')
-        return this.fail(call, notModelled(`a Txn compare other than CREATE == on one key (${String(target)})`));
-      compare.push({ key: keyOf(c.key), createRevision: int(c.create_revision) });
-    }
-    const success = planOps((r.success as Json[] | undefined) ?? []);
-    if ('code' in success) return this.fail(call, success);
-    const failure = planOps((r.failure as Json[] | undefined) ?? []);
-    if ('code' in failure) return this.fail(call, failure);
-    const req: ClientRequest = { op: 'Txn', compare, success: success.ops, failure: failure.ops };
-    conn.transport.unary(conn.member, req, (res) => {
-      if (isRpcError(res)) return this.fail(call, wireError(res as RpcError));
-      if (res.op !== 'Txn') return;
-      const ran = res.succeeded ? success : failure;
-      const nested = { revision: String(res.header.revision) };
-      this.reply(call, {
-        header: this.header(res.header),
-        succeeded: res.succeeded,
-        responses: res.responses.map((o, i) => opResponse(o, ran.plans[i], nested)),
-      });
-    });
-  }
-
   // ---- Lease keep-alive ----------------------------------------------------------------------------
 
-  private openKeepAlive(conn: Conn, call: number): void {
+  private openKeepAlive(conn: Conn, call: number, requireLeader: boolean): void {
     const c: KeepAliveCall = {
       kind: 'keepalive',
       sent: 0,
       answered: 0,
       halfClosed: false,
-      stream: conn.transport.openKeepAlive(conn.member, {
-        onResponse: (r) => {
-          if (this.calls.get(call) !== c) return;
-          c.answered++;
-          this.sink.write(call, { header: this.header(r.header), ID: String(r.id), TTL: String(r.ttl) });
-          this.finishIfOwedNothing(call, c);
+      stream: conn.transport.openKeepAlive(
+        conn.member,
+        {
+          onResponse: (r) => {
+            if (this.calls.get(call) !== c) return;
+            c.answered++;
+            this.sink.write(call, { header: this.header(r.header), ID: String(r.id), TTL: String(r.ttl) });
+            this.finishIfOwedNothing(call, c);
+          },
+          onError: (e) => {
+            if (this.calls.get(call) !== c) return;
+            this.calls.delete(call);
+            c.stream.close();
+            this.sink.fail(call, wireError(e));
+          },
         },
-        onError: (e) => {
-          if (this.calls.get(call) !== c) return;
-          this.calls.delete(call);
-          c.stream.close();
-          this.sink.fail(call, wireError(e));
-        },
-      }),
+        { requireLeader },
+      ),
     };
     this.calls.set(call, c);
   }
@@ -389,7 +372,11 @@ export class ServeSession {
     w.stream = c.conn.transport.watch(
       c.conn.member,
       single ? key : prefix,
-      { ...(single ? {} : { prefix: true }), ...(start > 0 ? { fromRevision: start } : {}) },
+      {
+        ...(single ? {} : { prefix: true }),
+        ...(start > 0 ? { fromRevision: start } : {}),
+        requireLeader: c.requireLeader,
+      },
       {
         onEvents: (events, header) => {
           if (c.watchers.get(id) !== w) return;
@@ -428,53 +415,4 @@ function eventOf(e: WatchEvent): Json {
       lease: String(e.lease),
     },
   };
-}
-
-function planPut(r: Json): Extract<ClientRequest, { op: 'Put' }> | WireError {
-  const key = keyOf(r.key);
-  if (key === '') return EMPTY_KEY;
-  if (r.prev_kv === true) return notModelled('Put with prev_kv');
-  if (r.ignore_value === true || r.ignore_lease === true) return notModelled('Put with ignore_value or ignore_lease');
-  return { op: 'Put', key, value: keyOf(r.value), lease: big(r.lease) };
-}
-
-function planDelete(r: Json): Extract<ClientRequest, { op: 'DeleteRange' }> | WireError {
-  const key = keyOf(r.key);
-  if (key === '') return EMPTY_KEY;
-  if (keyOf(r.range_end) !== '') return notModelled('DeleteRange of a key range');
-  if (r.prev_kv === true) return notModelled('DeleteRange with prev_kv');
-  return { op: 'DeleteRange', key };
-}
-
-/** A Txn branch: the model's ops and, for each Range among them, how to shape its answer. */
-function planOps(ops: readonly Json[]): { ops: TxnOp[]; plans: (RangePlan | undefined)[] } | WireError {
-  const out: TxnOp[] = [];
-  const plans: (RangePlan | undefined)[] = [];
-  for (const o of ops) {
-    let op: TxnOp | WireError;
-    let plan: RangePlan | undefined;
-    if (o.request === 'request_range') {
-      const p = planRange(o.request_range as Json);
-      if ('code' in p) return p;
-      plan = p;
-      op = p.model;
-    } else if (o.request === 'request_put') op = planPut(o.request_put as Json);
-    else if (o.request === 'request_delete_range') op = planDelete(o.request_delete_range as Json);
-    else return notModelled('a nested Txn');
-    if ('code' in op) return op;
-    out.push(op);
-    plans.push(plan);
-  }
-  return { ops: out, plans };
-}
-
-function opResponse(o: OpResponse, plan: RangePlan | undefined, header: Json): Json {
-  switch (o.op) {
-    case 'Range':
-      return { response_range: { header, ...(plan?.answer(o.kvs) ?? {}) } };
-    case 'Put':
-      return { response_put: { header } };
-    case 'DeleteRange':
-      return { response_delete_range: { header, deleted: String(o.deleted), prev_kvs: [] } };
-  }
 }

@@ -4,7 +4,25 @@
  * inside the model, so every byte survives the round trip.
  */
 import { status } from '@grpc/grpc-js';
-import type { RangeRequest, ResponseHeader, RpcCode, RpcError } from '../cluster/server/api.js';
+import type {
+  Compare,
+  CompareResult,
+  CompareTarget,
+  DeleteRangeBody,
+  DeleteRangeRequest,
+  PutRequest,
+  RangeBody,
+  RangeRequest,
+  RequestOp,
+  ResponseHeader,
+  ResponseOp,
+  RpcCode,
+  RpcError,
+  SortOrder,
+  SortTarget,
+  TxnBody,
+  TxnRequest,
+} from '../cluster/server/api.js';
 import type { KeyValue } from '../cluster/mvcc/index.js';
 import type { ClusterIds } from './ids.js';
 
@@ -44,6 +62,7 @@ export interface WireError {
 }
 
 const CODES: Readonly<Record<RpcCode, number>> = {
+  InvalidArgument: status.INVALID_ARGUMENT,
   Unavailable: status.UNAVAILABLE,
   NotFound: status.NOT_FOUND,
   FailedPrecondition: status.FAILED_PRECONDITION,
@@ -61,7 +80,6 @@ export const AUTH_NOT_ENABLED: WireError = {
   code: status.FAILED_PRECONDITION,
   message: 'etcdserver: authentication is not enabled',
 };
-export const EMPTY_KEY: WireError = { code: status.INVALID_ARGUMENT, message: 'etcdserver: key is not provided' };
 
 /** A request the model cannot answer faithfully yet: refused, never answered wrongly. */
 export const notModelled = (what: string): WireError => ({
@@ -69,74 +87,130 @@ export const notModelled = (what: string): WireError => ({
   message: `lessor-sim: ${what} is not modelled`,
 });
 
-/**
- * A RangeRequest as the model's prefix read plus the work done on its result: the key range, the
- * revision filters, the sort, the limit, keys_only and count_only. Every key in [key, range_end) shares the
- * common prefix of key and range_end, so the model reads that prefix (all keys for from-key, range_end "\0").
- */
-export interface RangePlan {
-  readonly model: RangeRequest;
-  /** The RangeResponse fields besides the header. */
-  answer(kvs: readonly KeyValue[]): Json;
+const optNum = (v: unknown): number | undefined => (int(v) !== 0 ? int(v) : undefined);
+
+/** Only the fields that are set, so the model sees etcd's "unset" as absent. */
+function defined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== false)) as T;
 }
 
-const SORT_FIELD: Readonly<Record<string, (kv: KeyValue) => string | number>> = {
-  KEY: (kv) => kv.key,
-  VERSION: (kv) => kv.version,
-  CREATE: (kv) => kv.createRevision,
-  MOD: (kv) => kv.modRevision,
-  VALUE: (kv) => kv.value,
-};
+export function rangeOf(r: Json): RangeRequest {
+  return defined({
+    op: 'Range',
+    key: keyOf(r.key),
+    rangeEnd: keyOf(r.range_end) || undefined,
+    limit: optNum(r.limit),
+    revision: optNum(r.revision),
+    sortOrder: r.sort_order !== 'NONE' ? (r.sort_order as SortOrder | undefined) : undefined,
+    sortTarget: r.sort_target !== 'KEY' ? (r.sort_target as SortTarget | undefined) : undefined,
+    serializable: r.serializable === true,
+    keysOnly: r.keys_only === true,
+    countOnly: r.count_only === true,
+    minModRevision: optNum(r.min_mod_revision),
+    maxModRevision: optNum(r.max_mod_revision),
+    minCreateRevision: optNum(r.min_create_revision),
+    maxCreateRevision: optNum(r.max_create_revision),
+  }) as RangeRequest;
+}
 
-export function planRange(r: Json): RangePlan | WireError {
-  const key = keyOf(r.key);
-  const end = keyOf(r.range_end);
-  if (key === '' && end === '') return EMPTY_KEY;
-  if (int(r.revision) !== 0) return notModelled('Range at a past revision');
-  const serializable = r.serializable === true ? { serializable: true } : {};
-  const fromKey = end === '\0';
-  const single = end === '';
-  let prefix = '';
-  if (!single && !fromKey)
-    while (prefix.length < key.length && key[prefix.length] === end[prefix.length]) prefix += key[prefix.length];
-  const model: RangeRequest = single
-    ? { op: 'Range', key, ...serializable }
-    : { op: 'Range', key: prefix, prefix: true, ...serializable };
-  const limit = int(r.limit);
-  const [minMod, maxMod, minCreate, maxCreate] = [
-    int(r.min_mod_revision),
-    int(r.max_mod_revision),
-    int(r.min_create_revision),
-    int(r.max_create_revision),
-  ];
-  const target = typeof r.sort_target === 'string' ? r.sort_target : 'KEY';
-  let order = typeof r.sort_order === 'string' ? r.sort_order : 'NONE';
-  // etcd sorts ascending when a target other than the key is named without an order.
-  if (order === 'NONE' && target !== 'KEY') order = 'ASCEND';
+export function putOf(r: Json): PutRequest {
   return {
-    model,
-    answer: (all) => {
-      const inRange = single ? all : all.filter((kv) => kv.key >= key && (fromKey || kv.key < end));
-      let kvs = inRange.filter(
-        (kv) =>
-          (minMod === 0 || kv.modRevision >= minMod) &&
-          (maxMod === 0 || kv.modRevision <= maxMod) &&
-          (minCreate === 0 || kv.createRevision >= minCreate) &&
-          (maxCreate === 0 || kv.createRevision <= maxCreate),
-      );
-      if (order !== 'NONE') {
-        const f = SORT_FIELD[target] ?? SORT_FIELD.KEY!;
-        const sign = order === 'DESCEND' ? -1 : 1;
-        // Stable, so equal targets keep key order as etcd's does.
-        kvs = [...kvs].sort((a, b) => (f(a) < f(b) ? -sign : f(a) > f(b) ? sign : 0));
-      }
-      const more = limit > 0 && kvs.length > limit;
-      if (limit > 0) kvs = kvs.slice(0, limit);
-      return {
-        kvs: r.count_only === true ? [] : kvs.map((kv) => kvOf(kv, r.keys_only === true)),
-        more,
-        count: String(inRange.length),
-      };
-    },
+    ...defined({
+      prevKv: r.prev_kv === true,
+      ignoreValue: r.ignore_value === true,
+      ignoreLease: r.ignore_lease === true,
+    }),
+    op: 'Put',
+    key: keyOf(r.key),
+    value: keyOf(r.value),
+    lease: big(r.lease),
   };
+}
+
+export function deleteOf(r: Json): DeleteRangeRequest {
+  return defined({
+    op: 'DeleteRange',
+    key: keyOf(r.key),
+    rangeEnd: keyOf(r.range_end) || undefined,
+    prevKv: r.prev_kv === true,
+  }) as DeleteRangeRequest;
+}
+
+function compareOf(c: Json): Compare {
+  const base = {
+    key: keyOf(c.key),
+    result: (c.result as CompareResult | undefined) ?? 'EQUAL',
+    ...defined({ rangeEnd: keyOf(c.range_end) || undefined }),
+  };
+  // proto3 oneof: the operand is the field named by target_union; unset compares against zero.
+  const set = (field: string): boolean => c.target_union === field;
+  switch ((c.target as CompareTarget | undefined) ?? 'VERSION') {
+    case 'VERSION':
+      return { ...base, target: 'VERSION', ...(set('version') ? { version: int(c.version) } : {}) };
+    case 'CREATE':
+      return {
+        ...base,
+        target: 'CREATE',
+        ...(set('create_revision') ? { createRevision: int(c.create_revision) } : {}),
+      };
+    case 'MOD':
+      return { ...base, target: 'MOD', ...(set('mod_revision') ? { modRevision: int(c.mod_revision) } : {}) };
+    case 'VALUE':
+      return { ...base, target: 'VALUE', ...(set('value') ? { value: keyOf(c.value) } : {}) };
+    case 'LEASE':
+      return { ...base, target: 'LEASE', ...(set('lease') ? { lease: big(c.lease) } : {}) };
+  }
+}
+
+function requestOpOf(o: Json): RequestOp | undefined {
+  switch (o.request) {
+    case 'request_range':
+      return rangeOf(o.request_range as Json);
+    case 'request_put':
+      return putOf(o.request_put as Json);
+    case 'request_delete_range':
+      return deleteOf(o.request_delete_range as Json);
+    case 'request_txn':
+      return txnOf(o.request_txn as Json);
+    default:
+      return undefined;
+  }
+}
+
+const list = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
+
+export function txnOf(r: Json): TxnRequest {
+  const ops = (v: unknown): RequestOp[] => list(v).flatMap((o) => requestOpOf(o) ?? []);
+  return { op: 'Txn', compare: list(r.compare).map(compareOf), success: ops(r.success), failure: ops(r.failure) };
+}
+
+export const rangeBodyOf = (b: RangeBody): Json => ({
+  kvs: b.kvs.map((kv) => kvOf(kv)),
+  more: b.more,
+  count: String(b.count),
+});
+
+export const putBodyOf = (b: { readonly prevKv?: KeyValue }): Json =>
+  b.prevKv !== undefined ? { prev_kv: kvOf(b.prevKv) } : {};
+
+export const deleteBodyOf = (b: DeleteRangeBody): Json => ({
+  deleted: String(b.deleted),
+  prev_kvs: (b.prevKvs ?? []).map((kv) => kvOf(kv)),
+});
+
+export const txnBodyOf = (b: TxnBody): Json => ({ succeeded: b.succeeded, responses: b.responses.map(responseOpOf) });
+
+/** A nested response: its header carries only the revision, as etcd fills it. */
+function responseOpOf(o: ResponseOp): Json {
+  const header = { revision: String(o.revision) };
+  switch (o.op) {
+    case 'Range':
+      return { response_range: { header, ...rangeBodyOf(o) } };
+    case 'Put':
+      return { response_put: { header, ...putBodyOf(o) } };
+    case 'DeleteRange':
+      return { response_delete_range: { header, ...deleteBodyOf(o) } };
+    case 'Txn':
+      return { response_txn: { header, ...txnBodyOf(o) } };
+  }
 }
