@@ -52,9 +52,12 @@ export type Input =
 /** The first line of a record: what a replay needs besides the inputs. */
 export interface RecordHeader {
   readonly served: 1;
+  /** The scenario file served, or null for the default cluster. */
   readonly scenario: string | null;
+  /** The scenario's name, checked against the FILE a replay is given. */
+  readonly name: string;
   readonly seed: number;
-  readonly profile: string;
+  readonly profile: 'v3.4' | 'v3.5';
 }
 
 export function isInput(x: unknown): x is Input {
@@ -89,12 +92,26 @@ export function isInput(x: unknown): x is Input {
   }
 }
 
+/** The last line of a record: the virtual instant serve stopped at. */
+export interface RecordEnd {
+  readonly t: number;
+  readonly kind: 'end';
+}
+
+export interface ServedRecord {
+  readonly header: RecordHeader;
+  readonly inputs: readonly Input[];
+  /** Where serve stopped; absent when the record was cut short (serve was killed). */
+  readonly endUs: number | undefined;
+}
+
 /** A record's text as its header and inputs, or the first problem as `line N: ...`. */
-export function parseRecord(text: string): { header: RecordHeader; inputs: Input[] } | string {
+export function parseRecord(text: string): ServedRecord | string {
   const lines = text.split('\n');
   const inputs: Input[] = [];
   let header: RecordHeader | undefined;
   let last = Number.NEGATIVE_INFINITY;
+  let endUs: number | undefined;
   for (const [i, line] of lines.entries()) {
     if (line.trim() === '') continue;
     let v: unknown;
@@ -105,9 +122,22 @@ export function parseRecord(text: string): { header: RecordHeader; inputs: Input
     }
     if (header === undefined) {
       const h = v as Partial<RecordHeader> | null;
-      if (h === null || typeof h !== 'object' || h.served !== 1 || !Number.isSafeInteger(h.seed))
+      if (
+        h === null ||
+        typeof h !== 'object' ||
+        h.served !== 1 ||
+        !Number.isSafeInteger(h.seed) ||
+        typeof h.name !== 'string' ||
+        (h.profile !== 'v3.4' && h.profile !== 'v3.5')
+      )
         return `line ${i + 1}: not a lessor-sim serve record (expected a {"served":1,...} first line)`;
       header = h as RecordHeader;
+      continue;
+    }
+    if (endUs !== undefined) return `line ${i + 1}: input after the end line`;
+    const o = v as Partial<RecordEnd>;
+    if (o !== null && typeof o === 'object' && o.kind === 'end' && Number.isSafeInteger(o.t) && o.t! >= last) {
+      endUs = o.t;
       continue;
     }
     if (!isInput(v)) return `line ${i + 1}: not a served input`;
@@ -116,5 +146,5 @@ export function parseRecord(text: string): { header: RecordHeader; inputs: Input
     inputs.push(v);
   }
   if (header === undefined) return 'line 1: empty record';
-  return { header, inputs };
+  return { header, inputs, endUs };
 }

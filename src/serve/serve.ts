@@ -56,6 +56,7 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
     const header: RecordHeader = {
       served: 1,
       scenario: o.fromFile ? scenario.file : null,
+      name: scenario.name,
       seed: run.result().seed,
       profile,
     };
@@ -83,7 +84,10 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
     stopped = true;
     for (const r of relays) r.close();
     for (const s of servers) s.forceShutdown();
-    if (record !== undefined) closeSync(record);
+    if (record !== undefined) {
+      writeSync(record, `${JSON.stringify({ t: run.now, kind: 'end' })}\n`);
+      closeSync(record);
+    }
     record = undefined;
   };
   let wireError: string | undefined;
@@ -146,8 +150,7 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
     };
     const onSignal = (sig: NodeJS.Signals): void => {
       io.err(`lessor-sim serve: ${sig} at ${(run.now / 1e6).toFixed(3)} s of virtual time; stopping`);
-      if (!o.fromFile) return end(EXIT.ok);
-      end(finish(run.result(), io, true));
+      end(finish(run.result(), io, o.fromFile));
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
@@ -167,11 +170,13 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
   });
 }
 
-/** The verdicts of a scenario file (as `run` prints them) and run's exit code; 0 for the default cluster. */
+/**
+ * The verdicts (as `run` prints them, with the trace hash a replay of the record reproduces) and run's exit
+ * code; 0 for the default cluster, which has nothing to judge.
+ */
 function finish(r: RunResult, io: CliIO, fromFile: boolean): number {
-  if (!fromFile && r.setupError === undefined) return EXIT.ok;
   for (const line of summary(r)) io.out(line);
-  return exitCodeOf([r]);
+  return !fromFile && r.setupError === undefined ? EXIT.ok : exitCodeOf([r]);
 }
 
 const hostForUrl = (host: string): string => (host.includes(':') ? `[${host}]` : host);

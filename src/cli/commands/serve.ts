@@ -1,12 +1,8 @@
-import { BUG_NAMES } from '../../lessor/bugs.js';
-import { parseScenario } from '../../scenario/parse.js';
 import type { Scenario } from '../../scenario/types.js';
 import { str, type Command } from '../command.js';
 import { UsageError } from '../errors.js';
+import { defaultCluster } from '../../serve/default-cluster.js';
 import { loadAll, runOptions } from './scenario-flags.js';
-
-/** The cluster `serve` runs without FILE: 3 members, etcd 3.4's behaviour (the API real clients speak). */
-const DEFAULT_CLUSTER = 'name: serve\nprofile: v3.4\nsteps: []\n';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -46,13 +42,7 @@ export const serveCommand: Command = {
       throw new UsageError(`--port takes a base port number (0..65528), got ${JSON.stringify(portText)}`);
     const opts = runOptions(inv);
     const file = inv.positionals[0];
-    let scenario: Scenario;
-    if (file !== undefined) scenario = loadAll([file])[0]!;
-    else {
-      const p = parseScenario(DEFAULT_CLUSTER, '(default cluster)', { knownBugs: BUG_NAMES });
-      if (!p.ok) throw new Error('serve: the default cluster does not parse');
-      scenario = { ...p.scenario, durationUs: Number.POSITIVE_INFINITY };
-    }
+    const scenario: Scenario = file !== undefined ? loadAll([file])[0]! : defaultCluster();
     const { serve } = await import('../../serve/serve.js');
     return serve(
       scenario,
