@@ -30,6 +30,8 @@ export interface ServeOptions {
   /** A scenario file was given (its duration ends the run), or the default cluster runs until stopped. */
   readonly fromFile: boolean;
   readonly run: RunOptions;
+  /** Stops serving as SIGINT does (for callers that run serve in-process). */
+  readonly stop?: AbortSignal;
 }
 
 /** At most this long between two looks at the virtual clock, so the scenario's steps happen on time. */
@@ -141,19 +143,26 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
 
   return new Promise<number>((resolve) => {
     let timer: NodeJS.Timeout | undefined;
+    let closed = false;
     const end = (code: number): void => {
+      closed = true;
       if (timer !== undefined) clearTimeout(timer);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      o.stop?.removeEventListener('abort', onAbort);
       shutdown();
       resolve(code);
     };
     const onSignal = (sig: NodeJS.Signals): void => {
+      if (closed) return;
+      pace();
       io.err(`lessor-sim serve: ${sig} at ${(run.now / 1e6).toFixed(3)} s of virtual time; stopping`);
-      end(finish(run.result(), io, o.fromFile));
+      end(finish(run.done ? run.finish() : run.result(), io, o.fromFile));
     };
+    const onAbort = (): void => onSignal('SIGINT');
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    o.stop?.addEventListener('abort', onAbort);
     const tick = (): void => {
       timer = undefined;
       pace();
