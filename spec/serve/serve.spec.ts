@@ -73,7 +73,7 @@ describe('serve, the default cluster through gRPC', () => {
     expect(ttl.TTL).toBe('-1');
   });
 
-  it('keeps many leases alive on one stream, in order, and ends a half-closed stream with OK after its answers', async () => {
+  it('keeps many leases alive on one stream, in order; a half-closed one ends with OK after its answers', async () => {
     const a = (await n1.unary('Lease', 'LeaseGrant', { TTL: '30', ID: '0' })) as Json;
     const b = (await n1.unary('Lease', 'LeaseGrant', { TTL: '20', ID: '0' })) as Json;
     const ka = n2.stream('Lease', 'LeaseKeepAlive', true);

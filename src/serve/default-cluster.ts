@@ -1,4 +1,7 @@
-/** The cluster `serve` runs without FILE (3 members, etcd 3.4's behaviour, the API real clients speak), as a scenario. */
+/**
+ * The cluster `serve` runs without FILE, as a scenario: 3 members with etcd 3.4's behaviour (the API the real
+ * clients speak).
+ */
 import { BUG_NAMES } from '../lessor/bugs.js';
 import { parseScenario } from '../scenario/parse.js';
 import type { Scenario } from '../scenario/types.js';
