@@ -59,9 +59,12 @@ export async function startServeChild(args: readonly string[], readyTimeoutMs = 
 export function etcdctl(
   args: readonly string[],
   env: Record<string, string> = {},
+  /** For commands that run until stopped (lease keep-alive, watch): SIGINT after this long. */
+  stopAfterMs?: number,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
     const p = spawn('etcdctl', args, { env: { ...process.env, ETCDCTL_API: '3', ...env } });
+    if (stopAfterMs !== undefined) setTimeout(() => p.kill('SIGINT'), stopAfterMs);
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (b: Buffer) => {
