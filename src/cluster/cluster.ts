@@ -17,7 +17,10 @@ import type {
   RpcError,
   StreamOptions,
   WatchHandlers,
+  WatchRequestStream,
   WatchStream,
+  WatchStreamHandlers,
+  WatchStreamTransport,
 } from './server/api.js';
 import { serveUnary } from './server/client-api.js';
 import { defaultServerConfig, type ServerConfig } from './server/config.js';
@@ -25,6 +28,7 @@ import { Disk } from './server/disk.js';
 import { EtcdServer, type ServedStream } from './server/etcd-server.js';
 import { toRpcError, ErrNoLeader } from './server/errors.js';
 import { KeepAliveServerStream } from './server/keepalive-stream.js';
+import { ServerWatchStream } from './server/watch-stream.js';
 
 export interface ClusterConfig extends ServerConfig {
   readonly members: number;
@@ -246,7 +250,7 @@ export class Cluster {
   // ---- Clients -------------------------------------------------------------------------------------
 
   /** Attaches a client process to the network and returns its way into the cluster. */
-  connect(clientName: string, clientProcess: Process): ClusterTransport {
+  connect(clientName: string, clientProcess: Process): ClusterTransport & WatchStreamTransport {
     this.network.attach(clientName, clientProcess);
     return new ClientTransport(this, clientName);
   }
@@ -260,7 +264,7 @@ const UNARY_REQUEST = 0;
 const UNARY_RESPONSE = 1;
 
 /** The client side of the gRPC connections: requests and stream messages as 'client' traffic. */
-class ClientTransport implements ClusterTransport {
+class ClientTransport implements ClusterTransport, WatchStreamTransport {
   constructor(
     private readonly cluster: Cluster,
     private readonly client: string,
@@ -312,6 +316,56 @@ class ClientTransport implements ClusterTransport {
       if (p.tag === UNARY_REQUEST) p.answer(new Packet(this.unaryCalls, UNARY_RESPONSE, connectionRefused, p.extra));
     },
   };
+
+  /**
+   * A Watch stream (etcd's Watch RPC) to one member, requests and responses in order on the client's
+   * link. `requireLeader` is clientv3's WithRequireLeader: the stream ends when the member loses its
+   * leader (etcd's default is to keep it).
+   */
+  openWatch(
+    to: string,
+    handlers: WatchStreamHandlers,
+    opts: { readonly requireLeader?: boolean } = {},
+  ): WatchRequestStream {
+    let closed = false;
+    let server: ServerWatchStream | undefined;
+    let served: ServedStream | undefined;
+    this.toMember(
+      to,
+      (s) => {
+        if (closed) return;
+        const stream: ServedStream = {
+          requireLeader: opts.requireLeader === true,
+          abort: (reason) => {
+            server?.close();
+            s.removeStream(stream);
+            const err = reason === 'no-leader' ? toRpcError(ErrNoLeader) : connectionReset;
+            this.toClient(to, () => !closed && handlers.onError(err));
+          },
+        };
+        // The stream interceptor refuses a require-leader stream at once on a member that knows no leader.
+        if (stream.requireLeader && s.leader() === undefined) {
+          this.toClient(to, () => !closed && handlers.onError(toRpcError(ErrNoLeader)));
+          return;
+        }
+        served = stream;
+        s.addStream(stream);
+        server = new ServerWatchStream(s, (r) => this.toClient(to, () => !closed && handlers.onResponse(r)));
+      },
+      () => !closed && handlers.onError(connectionRefused),
+    );
+    return {
+      send: (req) => this.toMember(to, () => server?.handle(req)),
+      close: () => {
+        closed = true;
+        this.toMember(to, (s) => {
+          server?.close();
+          if (served !== undefined) s.removeStream(served);
+        });
+      },
+    };
+  }
+
 
   openKeepAlive(to: string, handlers: KeepAliveHandlers, opts?: StreamOptions): KeepAliveStream {
     return new ClientKeepAliveStream(this.cluster, this.client, to, handlers, opts?.requireLeader === true);

@@ -136,6 +136,64 @@ export interface DeleteStep extends StepBase<'delete'> {
   /** Names the request's answer for `expect: { answer: NAME }`. */
   readonly as?: AnswerName;
 }
+/** A Txn compare's operator, as etcdctl writes it. */
+export type CompareOp = '=' | '!=' | '>' | '<';
+
+/**
+ * One compare of a `txn` step: the key (every key of [key, rangeEnd) with `rangeEnd`), an operator,
+ * and exactly one operand, whose field names the target (etcd's target_union): version, create, mod,
+ * value, or lease (a label, or a raw ID in leaseId).
+ */
+export interface TxnCompareSpec {
+  readonly key: string;
+  readonly rangeEnd?: string;
+  readonly result: CompareOp;
+  readonly version?: number;
+  readonly create?: number;
+  readonly mod?: number;
+  readonly value?: string;
+  readonly lease?: LeaseLabel;
+  readonly leaseId?: bigint;
+}
+
+/** One op of a `txn` step's branch: a get, a put, a delete, or a nested txn. */
+export type TxnOpSpec =
+  | {
+      readonly op: 'get';
+      readonly key: string;
+      readonly rangeEnd?: string;
+      readonly limit?: number;
+      readonly revision?: number;
+      readonly keysOnly?: boolean;
+      readonly countOnly?: boolean;
+    }
+  | {
+      readonly op: 'put';
+      readonly key: string;
+      readonly value: string;
+      readonly lease?: LeaseLabel;
+      readonly leaseId?: bigint;
+      readonly prevKv?: boolean;
+      readonly ignoreValue?: boolean;
+      readonly ignoreLease?: boolean;
+    }
+  | { readonly op: 'delete'; readonly key: string; readonly rangeEnd?: string; readonly prevKv?: boolean }
+  | ({ readonly op: 'txn' } & TxnSpec);
+
+/** A Txn: if every compare holds, `success` runs, else `failure`. */
+export interface TxnSpec {
+  readonly compare: readonly TxnCompareSpec[];
+  readonly success: readonly TxnOpSpec[];
+  readonly failure: readonly TxnOpSpec[];
+}
+
+/** Extension: one etcd Txn through the KV API (sent over gRPC by the real-etcd driver). */
+export interface TxnStep extends StepBase<'txn'>, TxnSpec {
+  readonly via?: MemberName;
+  /** Names the request's answer for `expect: { answer: NAME, succeeded, responses }`. */
+  readonly as?: AnswerName;
+}
+
 export interface KeepaliveStep extends StepBase<'keepalive'> {
   readonly lease: LeaseLabel;
   readonly client: ClientName;
@@ -326,6 +384,7 @@ export type Step =
   | RevokeStep
   | PutStep
   | DeleteStep
+  | TxnStep
   | KeepaliveStep
   | KeepaliveStopStep
   | KeepaliveOnceStep
@@ -514,9 +573,39 @@ export interface AnswerAssertion extends AssertionBase<'answer'> {
   /** A TimeToLive answer listed exactly these keys, in any order. */
   readonly keys?: readonly string[];
   readonly revision?: IntRange;
+  /** A Txn answer: whether its compares held. */
+  readonly succeeded?: boolean;
+  /** A Txn answer: what each op of the branch taken returned, in order. */
+  readonly responses?: readonly TxnOpExpect[];
   /** From sending the request to its answer, at most this long. */
   readonly withinUs?: Micros;
   readonly tookUs?: IntRange;
+}
+
+/** A key-value a Txn get answers with; only the fields given are checked. */
+export interface KvExpect {
+  readonly key: string;
+  readonly value?: string;
+  readonly version?: number;
+  readonly create?: number;
+  readonly mod?: number;
+  readonly lease?: LeaseLabel;
+  readonly leaseId?: bigint;
+}
+
+/** What one op of a Txn answered; only the fields given are checked. */
+export interface TxnOpExpect {
+  /** The op's own header revision (a nested txn's is 0 in etcd). */
+  readonly revision?: IntRange;
+  /** A get's key-values, exactly these in this order. */
+  readonly kvs?: readonly KvExpect[];
+  readonly count?: number;
+  readonly more?: boolean;
+  /** A delete's count. */
+  readonly deleted?: number;
+  /** A nested txn's outcome and op answers. */
+  readonly succeeded?: boolean;
+  readonly responses?: readonly TxnOpExpect[];
 }
 
 /** Extension: bounds on the number of entries in a member's lessor expiry queue. */

@@ -329,5 +329,6 @@ export interface WatchRequestStream {
 
 /** Opens etcd-shaped Watch streams on a member: what a gRPC front end drives. */
 export interface WatchStreamTransport {
-  openWatch(to: string, handlers: WatchStreamHandlers): WatchRequestStream;
+  /** `requireLeader`: end the stream when the member loses its leader (clientv3's WithRequireLeader). */
+  openWatch(to: string, handlers: WatchStreamHandlers, opts?: { readonly requireLeader?: boolean }): WatchRequestStream;
 }

@@ -86,6 +86,7 @@ export class EtcdServer {
   private readonly wait = new Map<bigint, Proposal>();
   private readonly applyWaiters: Array<{ readonly index: number; readonly fn: () => void }> = [];
   private readonly streams = new Set<ServedStream>();
+  private streamRng: Prng | undefined;
   private appliedIdx: number;
   private noLeaderCnt = 0;
   private stoppedFlag = false;
@@ -464,6 +465,12 @@ export class EtcdServer {
   }
 
   // ---- Streams and lifecycle -------------------------------------------------------------------------
+
+  /** The member's seeded source for its streams' own draws (a watch stream's progress jitter). */
+  get streamPrng(): Prng {
+    this.streamRng ??= this.deps.prng.fork('streams');
+    return this.streamRng;
+  }
 
   addStream(s: ServedStream): void {
     this.streams.add(s);

@@ -39,7 +39,7 @@ import type { ScenarioClient, StepReplay } from './step-replay.js';
 import { livelockThresholdOf } from './livelock.js';
 import { runStopOf, type RunStop } from './stop.js';
 import { signalView, type SignalView } from './signal-verdicts.js';
-import { AnswerBook, type Answer, type AnswerValues, type NamedChannel } from './answers.js';
+import { AnswerBook, txnOpAnswers, type Answer, type AnswerValues, type NamedChannel } from './answers.js';
 
 /** What etcdctl's requests answer. */
 type CtlResponse = ClientResponse | KeepAliveResponse;
@@ -584,6 +584,7 @@ function answerValues(res: CtlResponse): AnswerValues {
     ...('id' in res ? { id: res.id } : {}),
     ...('ids' in res ? { leases: res.ids } : {}),
     ...('grantedTTL' in res ? { keys: res.keys } : {}),
+    ...('succeeded' in res ? { succeeded: res.succeeded, responses: txnOpAnswers(res.responses) } : {}),
     revision: res.header.revision,
   };
 }
