@@ -60,7 +60,8 @@ export interface DiffFileOptions {
 
 export async function diffFile(s: Scenario, opts: DiffFileOptions): Promise<FileDiff> {
   const simStart = performance.now();
-  const sim = runScenario(s, { profile: 'v3.4' });
+  // The real side's scenario clients are etcdctl processes given one endpoint; so are the simulation's here.
+  const sim = runScenario(s, { profile: 'v3.4', clientEndpoints: 'one' });
   const simWallUs = Math.round((performance.now() - simStart) * 1000);
   const simNotes: string[] = [];
   if (s.profile !== 'v3.4')

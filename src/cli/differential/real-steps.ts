@@ -196,10 +196,15 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   },
   'transfer-leader': {
     sendsRequest: true,
-    perform: async (s, r) => {
-      const problem = await r.cluster.makeLeader(r.cluster.member(s.to)).catch(why);
-      if (problem !== undefined) r.note(s.atUs, `transfer-leader to ${s.to}: ${problem}`);
-    },
+    // Beside the replay, not before the next step: a request at the same instant or just after races the
+    // transfer, as in the simulation.
+    perform: (s, r) =>
+      r.inBackground(
+        r.cluster
+          .makeLeader(r.cluster.member(s.to))
+          .catch(why)
+          .then((problem) => problem !== undefined && r.note(s.atUs, `transfer-leader to ${s.to}: ${problem}`)),
+      ),
   },
   partition: {
     refused: 'partitioning members needs network namespaces, which this driver does not use (loopback only)',

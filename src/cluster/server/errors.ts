@@ -26,6 +26,12 @@ export const ErrLeaderChanged = new ServerError('ErrLeaderChanged', 'etcdserver:
 export const ErrCanceled = new ServerError('ErrCanceled', 'etcdserver: request cancelled');
 /** raft's ErrProposalDropped: a leader transferring leadership refuses proposals. */
 export const ErrProposalDropped = new ServerError('ErrProposalDropped', 'raft proposal dropped');
+/**
+ * The request context's deadline passed while raft's Propose was still blocked (no leader: raft/node.go
+ * reads no proposals then); processInternalRaftRequestOnce returns the context's error as it is, which
+ * gRPC sends as DeadlineExceeded "context deadline exceeded".
+ */
+export const ErrProposeDeadline = new ServerError('DeadlineExceeded', 'context deadline exceeded');
 /** leasehttp: the peer's apply wait timed out (HTTP 408). */
 export const ErrLeaseHTTPTimeout = new ServerError(
   'ErrLeaseHTTPTimeout',
@@ -74,7 +80,9 @@ export function toRpcError(err: AnyServerError): RpcError {
           ? 'OutOfRange'
           : err === ErrNotPrimary || err === ErrCanceled || err === ErrProposalDropped
             ? 'Unknown'
-            : 'Unavailable';
+            : err === ErrProposeDeadline
+              ? 'DeadlineExceeded'
+              : 'Unavailable';
   const message =
     err === ErrLeaseNotFound
       ? 'etcdserver: requested lease not found'

@@ -21,6 +21,7 @@ import type { Disk } from './disk.js';
 import {
   ErrLeaderChanged,
   ErrProposalDropped,
+  ErrProposeDeadline,
   ErrTimeout,
   ErrTimeoutWaitAppliedIndex,
   type AnyServerError,
@@ -84,6 +85,8 @@ export class EtcdServer {
   private readonly idGen: IdGenerator;
   /** etcd's wait registry: the origin member's proposals still waiting for their result, by request ID. */
   private readonly wait = new Map<bigint, Proposal>();
+  /** Proposals whose Propose is blocked because this member knows no leader, in the order they came. */
+  private readonly heldProposals = new Map<bigint, RaftRequest>();
   private readonly applyWaiters: Array<{ readonly index: number; readonly fn: () => void }> = [];
   private readonly streams = new Set<ServedStream>();
   private streamRng: Prng | undefined;
@@ -226,14 +229,15 @@ export class EtcdServer {
   /**
    * raftRequestOnce: proposes `body` and calls back with the local apply result, or ErrTimeout after
    * ReqTimeout. A follower hands the proposal to the leader it knows (raft's MsgProp forwarding); with no
-   * leader the proposal is dropped and only the timeout answers; a transferring leader refuses it at once.
+   * leader Propose blocks (raft/node.go stops reading proposals) until one is known, then goes on, or
+   * fails with the context's DeadlineExceeded at ReqTimeout; a transferring leader refuses it at once.
    * `leaderTerm`: the term the caller confirmed it leads (the proposed fix's lessor proposals).
    */
   raftRequest(body: RaftRequestBody, cb: (r: ApplyResult) => void, leaderTerm?: number): void {
     const req = { ...body, reqId: this.idGen.next(), origin: this.name } as RaftRequest;
     const d = new Deadline(this.proc, this.timings.reqTimeoutUs, () => {
       this.wait.delete(req.reqId);
-      cb({ ok: false, err: ErrTimeout });
+      cb({ ok: false, err: this.heldProposals.delete(req.reqId) ? ErrProposeDeadline : ErrTimeout });
     });
     const p = new Proposal(req, cb, leaderTerm, d);
     this.wait.set(req.reqId, p);
@@ -272,8 +276,19 @@ export class EtcdServer {
       return;
     }
     const leader = this.raft.leader;
-    if (leader === undefined || leader === this.name) return;
+    if (leader === undefined) {
+      this.heldProposals.set(req.reqId, req);
+      return;
+    }
+    if (leader === this.name) return;
     this.network.transmit(this.name, leader, 'peer', new Packet(this.forwardedProposals, 0, req));
+  }
+
+  /** A leader is known again: the blocked Propose calls go on, oldest first, those still waited for. */
+  private releaseHeldProposals(): void {
+    const held = [...this.heldProposals.values()];
+    this.heldProposals.clear();
+    for (const req of held) if (this.wait.has(req.reqId)) this.propose(req);
   }
 
   /** A proposal forwarded to the leader (`arg`) is handed to its server; a dead leader loses it. */
@@ -358,6 +373,7 @@ export class EtcdServer {
 
   private onSoftState(s: SoftState): void {
     if (this.stoppedFlag) return;
+    if (s.leader !== undefined && this.heldProposals.size > 0) this.releaseHeldProposals();
     // etcd demotes on every soft-state change that leaves this member not leader (harmless on followers).
     if (s.leader !== this.name) this.lessor.demote();
     // Bug A2 (v3.0): promoted as soon as raft says leader, before older entries are applied.
@@ -488,6 +504,7 @@ export class EtcdServer {
     for (const s of [...this.streams]) s.abort('stopped');
     this.streams.clear();
     this.wait.clear();
+    this.heldProposals.clear();
   }
 }
 
