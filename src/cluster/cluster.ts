@@ -366,7 +366,6 @@ class ClientTransport implements ClusterTransport, WatchStreamTransport {
     };
   }
 
-
   openKeepAlive(to: string, handlers: KeepAliveHandlers, opts?: StreamOptions): KeepAliveStream {
     return new ClientKeepAliveStream(this.cluster, this.client, to, handlers, opts?.requireLeader === true);
   }

@@ -7,7 +7,6 @@
  */
 import { Process } from '../clock/process.js';
 import type { Cluster } from '../cluster/cluster.js';
-import type { KeyValue, WatchEvent } from '../cluster/mvcc/index.js';
 import {
   isRpcError,
   type ClientRequest,
@@ -16,7 +15,8 @@ import {
   type KeepAliveStream,
   type ResponseHeader,
   type RpcError,
-  type WatchStream,
+  type WatchRequestStream,
+  type WatchStreamTransport,
 } from '../cluster/server/api.js';
 import type { EtcdServer } from '../cluster/server/etcd-server.js';
 import type { ClusterIds } from './ids.js';
@@ -29,14 +29,14 @@ import {
   deleteOf,
   headerOf,
   int,
-  keyOf,
-  notModelled,
   putBodyOf,
   putOf,
   rangeBodyOf,
   rangeOf,
   txnBodyOf,
   txnOf,
+  watchRequestOf,
+  watchResponseOf,
   wireError,
   type Json,
   type WireError,
@@ -66,7 +66,7 @@ export interface SessionOptions {
 interface Conn {
   readonly name: string;
   readonly member: string;
-  readonly transport: ClusterTransport;
+  readonly transport: ClusterTransport & WatchStreamTransport;
 }
 
 interface KeepAliveCall {
@@ -77,20 +77,9 @@ interface KeepAliveCall {
   halfClosed: boolean;
 }
 
-interface Watcher {
-  stream: WatchStream | undefined;
-  created: boolean;
-  /** Events that arrived before the created answer was written. */
-  readonly early: Json[];
-}
-
 interface WatchCall {
   readonly kind: 'watch';
-  readonly conn: Conn;
-  readonly watchers: Map<number, Watcher>;
-  nextId: number;
-  /** The stream carried `hasleader`: its watches end with ErrNoLeader when the member loses its leader. */
-  readonly requireLeader: boolean;
+  readonly stream: WatchRequestStream;
 }
 
 type Call = { readonly kind: 'unary' } | KeepAliveCall | WatchCall;
@@ -125,14 +114,7 @@ export class ServeSession {
         const conn = this.conns.get(input.conn);
         if (conn === undefined) return;
         if (input.method === 'LeaseKeepAlive') return this.openKeepAlive(conn, input.call, input.requireLeader);
-        this.calls.set(input.call, {
-          kind: 'watch',
-          conn,
-          watchers: new Map(),
-          nextId: 0,
-          requireLeader: input.requireLeader,
-        });
-        return;
+        return this.openWatch(conn, input.call, input.requireLeader);
       }
       case 'send': {
         const c = this.calls.get(input.call);
@@ -140,7 +122,10 @@ export class ServeSession {
           c.sent++;
           return c.stream.send(big(input.req.ID));
         }
-        if (c?.kind === 'watch') return this.watchRequest(input.call, c, input.req);
+        if (c?.kind === 'watch') {
+          const req = watchRequestOf(input.req);
+          if (req !== undefined) c.stream.send(req);
+        }
         return;
       }
       case 'half-close': {
@@ -153,7 +138,7 @@ export class ServeSession {
         const c = this.calls.get(input.call);
         this.calls.delete(input.call);
         if (c?.kind === 'keepalive') c.stream.close();
-        if (c?.kind === 'watch') for (const w of c.watchers.values()) w.stream?.close();
+        if (c?.kind === 'watch') c.stream.close();
         return;
       }
     }
@@ -310,109 +295,26 @@ export class ServeSession {
 
   // ---- Watch ---------------------------------------------------------------------------------------
 
-  private watchRequest(call: number, c: WatchCall, r: Json): void {
-    const create = r.create_request as Json | undefined;
-    const cancel = r.cancel_request as Json | undefined;
-    if (r.request_union === 'create_request' && create !== undefined) return this.createWatch(call, c, create);
-    if (r.request_union === 'cancel_request' && cancel !== undefined) {
-      const id = int(cancel.watch_id);
-      const w = c.watchers.get(id);
-      if (w === undefined) return;
-      c.watchers.delete(id);
-      w.stream?.close();
-      return this.local(c.conn, (s) =>
-        this.watchWrite(call, c, { header: this.header(s.header()), watch_id: String(id), canceled: true }),
-      );
-    }
-    if (r.request_union === 'progress_request')
-      // Not tied to one watcher: etcd answers with watch ID -1.
-      return this.local(c.conn, (s) => this.watchWrite(call, c, { header: this.header(s.header()), watch_id: '-1' }));
-  }
-
-  private watchWrite(call: number, c: WatchCall, msg: Json): void {
-    if (this.calls.get(call) === c) this.sink.write(call, msg);
-  }
-
-  private createWatch(call: number, c: WatchCall, r: Json): void {
-    let id = int(r.watch_id);
-    if (id === 0) {
-      while (c.watchers.has(c.nextId)) c.nextId++;
-      id = c.nextId++;
-    }
-    const key = keyOf(r.key);
-    const end = keyOf(r.range_end);
-    const w: Watcher = { stream: undefined, created: false, early: [] };
-    c.watchers.set(id, w);
-    const watchId = String(id);
-    // The created answer first: it is read at the member before the watcher is registered there, and events
-    // that overtake it wait for it.
-    this.local(c.conn, (s) => {
-      this.watchWrite(call, c, { header: this.header(s.header()), watch_id: watchId, created: true });
-      w.created = true;
-      for (const m of w.early.splice(0)) this.watchWrite(call, c, m);
-      if (r.prev_kv === true) {
-        c.watchers.delete(id);
-        w.stream?.close();
-        this.watchWrite(call, c, {
-          header: this.header(s.header()),
-          watch_id: watchId,
-          canceled: true,
-          cancel_reason: notModelled('a watch with prev_kv').message,
-        });
-      }
-    });
-    if (r.prev_kv === true) return;
-    const filters = new Set((r.filters as string[] | undefined) ?? []);
-    const fromKey = end === '\0';
-    const single = end === '';
-    let prefix = '';
-    if (!single && !fromKey)
-      while (prefix.length < key.length && key[prefix.length] === end[prefix.length]) prefix += key[prefix.length];
-    const start = int(r.start_revision);
-    w.stream = c.conn.transport.watch(
-      c.conn.member,
-      single ? key : prefix,
-      {
-        ...(single ? {} : { prefix: true }),
-        ...(start > 0 ? { fromRevision: start } : {}),
-        requireLeader: c.requireLeader,
-      },
-      {
-        onEvents: (events, header) => {
-          if (c.watchers.get(id) !== w) return;
-          const kept = events.filter(
-            (e) =>
-              (single || (e.key >= key && (fromKey || e.key < end))) &&
-              !(e.type === 'PUT' && filters.has('NOPUT')) &&
-              !(e.type === 'DELETE' && filters.has('NODELETE')),
-          );
-          if (kept.length === 0) return;
-          const msg = { header: this.header(header), watch_id: watchId, events: kept.map(eventOf) };
-          if (w.created) this.watchWrite(call, c, msg);
-          else w.early.push(msg);
+  /** A Watch stream: requests go to the member's watch stream as they come, its responses back as they come. */
+  private openWatch(conn: Conn, call: number, requireLeader: boolean): void {
+    const c: WatchCall = {
+      kind: 'watch',
+      stream: conn.transport.openWatch(
+        conn.member,
+        {
+          onResponse: (r) => {
+            if (this.calls.get(call) === c) this.sink.write(call, watchResponseOf(this.ids, r));
+          },
+          onError: (e) => {
+            if (this.calls.get(call) !== c) return;
+            this.calls.delete(call);
+            c.stream.close();
+            this.sink.fail(call, wireError(e));
+          },
         },
-        onError: (e) => {
-          if (this.calls.get(call) !== c) return;
-          this.calls.delete(call);
-          for (const x of c.watchers.values()) x.stream?.close();
-          this.sink.fail(call, wireError(e));
-        },
-      },
-    );
+        { requireLeader },
+      ),
+    };
+    this.calls.set(call, c);
   }
-}
-
-function eventOf(e: WatchEvent): Json {
-  const kv = e as WatchEvent & Partial<Pick<KeyValue, 'createRevision' | 'version'>>;
-  return {
-    type: e.type,
-    kv: {
-      key: bytesOf(e.key),
-      create_revision: String(e.type === 'PUT' ? (kv.createRevision ?? 0) : 0),
-      mod_revision: String(e.revision),
-      version: String(e.type === 'PUT' ? (kv.version ?? 0) : 0),
-      value: bytesOf(e.value ?? ''),
-      lease: String(e.lease),
-    },
-  };
 }

@@ -22,6 +22,10 @@ import type {
   SortTarget,
   TxnBody,
   TxnRequest,
+  WatchCreateRequest,
+  WatchFilterType,
+  WatchRequest,
+  WatchResponse,
 } from '../cluster/server/api.js';
 import type { KeyValue } from '../cluster/mvcc/index.js';
 import type { ClusterIds } from './ids.js';
@@ -80,12 +84,6 @@ export const AUTH_NOT_ENABLED: WireError = {
   code: status.FAILED_PRECONDITION,
   message: 'etcdserver: authentication is not enabled',
 };
-
-/** A request the model cannot answer faithfully yet: refused, never answered wrongly. */
-export const notModelled = (what: string): WireError => ({
-  code: status.UNIMPLEMENTED,
-  message: `lessor-sim: ${what} is not modelled`,
-});
 
 const optNum = (v: unknown): number | undefined => (int(v) !== 0 ? int(v) : undefined);
 
@@ -213,4 +211,43 @@ function responseOpOf(o: ResponseOp): Json {
     case 'Txn':
       return { response_txn: { header, ...txnBodyOf(o) } };
   }
+}
+
+/** A WatchRequest's oneof as the model's request; undefined for an empty one (etcd ignores it too). */
+export function watchRequestOf(r: Json): WatchRequest | undefined {
+  if (r.request_union === 'create_request') {
+    const c = r.create_request as Json;
+    return defined({
+      op: 'WatchCreate',
+      key: keyOf(c.key),
+      rangeEnd: keyOf(c.range_end) || undefined,
+      startRevision: optNum(c.start_revision),
+      progressNotify: c.progress_notify === true,
+      filters: list(c.filters).length > 0 ? (c.filters as WatchFilterType[]) : undefined,
+      prevKv: c.prev_kv === true,
+      watchId: optNum(c.watch_id),
+      fragment: c.fragment === true,
+    }) as WatchCreateRequest;
+  }
+  if (r.request_union === 'cancel_request')
+    return { op: 'WatchCancel', watchId: int((r.cancel_request as Json).watch_id) };
+  if (r.request_union === 'progress_request') return { op: 'WatchProgress' };
+  return undefined;
+}
+
+export function watchResponseOf(ids: ClusterIds, r: WatchResponse): Json {
+  return {
+    header: headerOf(ids, r.header),
+    watch_id: String(r.watchId),
+    created: r.created,
+    canceled: r.canceled,
+    compact_revision: String(r.compactRevision),
+    cancel_reason: r.cancelReason,
+    fragment: r.fragment,
+    events: r.events.map((e) => ({
+      type: e.type,
+      kv: kvOf(e.kv),
+      ...(e.prevKv !== undefined ? { prev_kv: kvOf(e.prevKv) } : {}),
+    })),
+  };
 }
