@@ -168,7 +168,7 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
       pace();
       if (wireError !== undefined) {
         io.err(`lessor-sim serve: ${wireError}`);
-        return end(EXIT.failed);
+        return end(EXIT.usage);
       }
       if (run.done) return end(finish(run.finish(), io, o.fromFile));
       const next = cluster.sched.peekTime();

@@ -1,6 +1,8 @@
 import type { Scenario } from '../../scenario/types.js';
 import { str, type Command } from '../command.js';
 import { UsageError } from '../errors.js';
+import { checkOutputFile } from '../output-path.js';
+import { resolve } from 'node:path';
 import { defaultCluster } from '../../serve/default-cluster.js';
 import { loadAll, runOptions } from './scenario-flags.js';
 
@@ -43,13 +45,19 @@ export const serveCommand: Command = {
     const opts = runOptions(inv);
     const file = inv.positionals[0];
     const scenario: Scenario = file !== undefined ? loadAll([file])[0]! : defaultCluster();
+    const record = str(inv, 'record');
+    if (record !== undefined) {
+      checkOutputFile('--record', record);
+      if (file !== undefined && resolve(record) === resolve(file))
+        throw new UsageError(`--record ${record}: that is the scenario FILE; name another file`);
+    }
     const { serve } = await import('../../serve/serve.js');
     return serve(
       scenario,
       {
         host: listen,
         basePort: portText === undefined ? undefined : Number(portText),
-        record: str(inv, 'record'),
+        record,
         fromFile: file !== undefined,
         run: opts,
       },
