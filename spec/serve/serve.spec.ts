@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseScenario } from '../../src/scenario/parse.js';
 import { parseRecord } from '../../src/serve/inputs.js';
 import { replayServed } from '../../src/serve/replay-record.js';
 import { defaultCluster } from '../../src/serve/default-cluster.js';
@@ -148,5 +149,50 @@ describe('serve, the default cluster through gRPC', () => {
     const hashes = [1, 2].map(() => replayServed(defaultCluster(), {}, rec).trace.hash());
     expect(hashes[0]).toBe(hashes[1]);
     expect(`trace sha256 ${hashes[0]}`).toBe(hashLine);
+  });
+});
+
+describe('serve, require-leader per stream (n3 cut off from n1 and n2 at 1 s)', () => {
+  let served: Served;
+  let n3: WireClient;
+  beforeAll(async () => {
+    const p = parseScenario(
+      [
+        'name: cut-off',
+        'profile: v3.4',
+        'duration: 600s',
+        'steps:',
+        '  - at: 1s',
+        '    partition: { groups: [[n1, n2], [n3]] }',
+        '',
+      ].join('\n'),
+      'cut-off.yaml',
+    );
+    if (!p.ok) throw new Error('the spec scenario does not parse');
+    served = await startServe({ scenario: p.scenario });
+    n3 = new WireClient(served.endpoints.n3!);
+  });
+  afterAll(async () => {
+    n3?.close();
+    await served?.stop();
+  });
+
+  it('ends a keep-alive stream that carries hasleader with "no leader", and keeps one that does not', async () => {
+    const plain = n3.stream('Lease', 'LeaseKeepAlive', false);
+    let plainEnded = false;
+    void plain.ended.then(() => {
+      plainEnded = true;
+    });
+    let end: { code: number; details: string } | undefined;
+    // Until n3 has noticed it lost its leader (an election timeout after the partition, however slow the machine).
+    for (let i = 0; i < 120 && end?.details !== 'etcdserver: no leader'; i++) {
+      const hl = n3.stream('Lease', 'LeaseKeepAlive', true);
+      end = await Promise.race([hl.ended, new Promise<undefined>((r) => setTimeout(() => r(undefined), 500))]);
+      if (end === undefined) hl.call.cancel();
+    }
+    expect(end).toEqual({ code: status.UNAVAILABLE, details: 'etcdserver: no leader' });
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(plainEnded).toBe(false);
+    plain.call.cancel();
   });
 });
