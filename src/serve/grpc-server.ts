@@ -12,8 +12,14 @@ import type { Sink } from './session.js';
 import type { Json, WireError } from './wire.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-/** Beside this module in the source tree; in the packed CLI bundle (dist/bin), the build copies them to serve/. */
-const PROTO_DIR = [HERE, resolve(HERE, 'serve')].find((d) => existsSync(resolve(d, 'rpc.proto'))) ?? HERE;
+/**
+ * Beside this module in the source tree; in the packed CLI bundle (dist/bin) the build copies them to serve/;
+ * compiled by tsc (the bench's .bench-dist/src/serve), in the source tree it mirrors.
+ */
+const PROTO_DIR =
+  [HERE, resolve(HERE, 'serve'), resolve(HERE, '../../../src/serve')].find((d) =>
+    existsSync(resolve(d, 'rpc.proto')),
+  ) ?? HERE;
 
 type ServiceDefs = Record<'KV' | 'Watch' | 'Lease' | 'Cluster' | 'Maintenance' | 'Auth', grpc.ServiceDefinition>;
 let defs: ServiceDefs | undefined;

@@ -18,6 +18,7 @@ import type { Input, RecordHeader } from './inputs.js';
 import { GrpcSink, startMemberServer, type Arrival } from './grpc-server.js';
 import { Relay, type MemberWire } from './relay.js';
 import { ServeSession } from './session.js';
+import { PacingLag } from './lag.js';
 import { etcdVersionOf } from './version.js';
 
 export interface ServeOptions {
@@ -65,6 +66,7 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
     writeSync(record, `${JSON.stringify(header)}\n`);
   }
 
+  const lag = new PacingLag();
   const t0 = performance.now();
   const wallUs = (): number => Math.floor((performance.now() - t0) * 1000);
   let stopped = false;
@@ -119,7 +121,10 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
 
   /** Runs the simulation up to the wall clock's instant and shows member faults on the wire; the instant. */
   function pace(): number {
-    const t = Math.max(wallUs(), run.now);
+    const wall = wallUs();
+    const t = Math.max(wall, run.now);
+    const due = cluster!.sched.peekTime();
+    if (due !== undefined && due <= t) lag.add(wall - due);
     run.advanceTo(t);
     names.forEach((n, i) => {
       const p = cluster!.process(n);
@@ -151,6 +156,8 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
       process.off('SIGTERM', onSignal);
       o.stop?.removeEventListener('abort', onAbort);
       shutdown();
+      const l = lag.summary();
+      if (l !== undefined) io.err(`lessor-sim serve: ${l}`);
       resolve(code);
     };
     const onSignal = (sig: NodeJS.Signals): void => {

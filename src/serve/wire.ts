@@ -36,8 +36,13 @@ export type Json = { readonly [field: string]: unknown };
 export const keyOf = (b64: unknown): string =>
   Buffer.from(typeof b64 === 'string' ? b64 : '', 'base64').toString('latin1');
 export const bytesOf = (s: string): string => Buffer.from(s, 'latin1').toString('base64');
-export const int = (v: unknown): number => (typeof v === 'string' || typeof v === 'number' ? Number(v) : 0);
-export const big = (v: unknown): bigint => (typeof v === 'string' || typeof v === 'number' ? BigInt(v) : 0n);
+export const int = (v: unknown): number => {
+  const n = typeof v === 'string' || typeof v === 'number' ? Number(v) : 0;
+  return Number.isFinite(n) ? n : 0;
+};
+/** An int64 as proto-loader hands it over; anything else (a hand-edited record) is 0, never a throw. */
+export const big = (v: unknown): bigint =>
+  typeof v === 'string' && /^-?\d{1,20}$/.test(v) ? BigInt(v) : Number.isSafeInteger(v) ? BigInt(v as number) : 0n;
 
 export function headerOf(ids: ClusterIds, h: ResponseHeader): Json {
   return {
