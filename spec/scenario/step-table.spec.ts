@@ -48,6 +48,11 @@ const EVERY_KIND: { readonly [K in StepKind]: Sample } = {
     says: 'txn (2 compares, 2/1 ops)',
     sets: 'lease-attach',
   },
+  compact: {
+    yaml: '{ at: 470ms, compact: { revision: 2, via: n2, as: C1 } }',
+    says: 'compact at revision 2 via n2',
+    sets: 'ctl-ok',
+  },
   keepalive: {
     yaml: '{ at: 500ms, keepalive: { lease: L1, client: c1 } }',
     says: 'c1 starts keep-alive for L1',

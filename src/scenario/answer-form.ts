@@ -122,6 +122,7 @@ const VALUES_OF: Readonly<Record<string, readonly (keyof AnswerFields)[]>> = {
   campaign: ['revision'],
   resign: ['revision'],
   txn: ['revision', 'succeeded', 'responses'],
+  compact: ['revision'],
 };
 const VALUE_FIELDS: readonly (keyof AnswerFields)[] = [
   'ttlSeconds',

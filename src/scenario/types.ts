@@ -187,6 +187,13 @@ export interface TxnSpec {
   readonly failure: readonly TxnOpSpec[];
 }
 
+/** Extension: etcd's Compact (etcdctl compaction): drop the keyspace's history before `revision`. */
+export interface CompactStep extends StepBase<'compact'> {
+  readonly revision: number;
+  readonly via?: MemberName;
+  readonly as?: AnswerName;
+}
+
 /** Extension: one etcd Txn through the KV API (sent over gRPC by the real-etcd driver). */
 export interface TxnStep extends StepBase<'txn'>, TxnSpec {
   readonly via?: MemberName;
@@ -385,6 +392,7 @@ export type Step =
   | PutStep
   | DeleteStep
   | TxnStep
+  | CompactStep
   | KeepaliveStep
   | KeepaliveStopStep
   | KeepaliveOnceStep

@@ -129,7 +129,7 @@ describe('mvcc delete and compaction', () => {
     expect(s.currentRevision).toBe(rev);
   });
 
-  it('keeps the last value at or below each compaction, and drops a deleted key (TestKVCompactReserveLastValue)', () => {
+  it('keeps the last value at or below each compaction, drops a deleted key (TestKVCompactReserveLastValue)', () => {
     const s = store();
     s.put('foo', 'bar0', 1n);
     s.put('foo', 'bar1', 2n);

@@ -66,7 +66,7 @@ describe('Range', () => {
 });
 
 describe('Put and DeleteRange', () => {
-  it('keeps value or lease with ignore_value/ignore_lease, which need the key (TestV3PutIgnoreValue, TestV3PutIgnoreLease)', () => {
+  it('keeps value or lease of an existing key (TestV3PutIgnoreValue, TestV3PutIgnoreLease)', () => {
     const h = kvHarness();
     const l = h.grant(60);
     expect(h.call({ op: 'Put', key: 'foo', value: '', lease: 0n, ignoreValue: true })).toMatchObject({

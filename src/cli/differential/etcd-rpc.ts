@@ -180,6 +180,11 @@ export class EtcdRpc {
     return { revision: headerRevision(r), succeeded: r.succeeded, responses: txnAnswers(r) };
   }
 
+  /** Compact at `revision`; the header revision of the answer. */
+  async compact(revision: number): Promise<number> {
+    return headerRevision(await this.call(this.kv, 'Compact', { revision: String(revision) }));
+  }
+
   async leaseGrant(ttlSeconds: number, id: bigint): Promise<{ id: bigint; ttl: number }> {
     const r = (await this.call(this.lease, 'LeaseGrant', { TTL: String(ttlSeconds), ID: id.toString() })) as {
       ID: string;

@@ -87,6 +87,18 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
         r.observe('put', s.key, await r.named(s.as, 'put', put, (revision) => ({ revision })));
       }),
   },
+  compact: {
+    sendsRequest: true,
+    perform: (s, r) =>
+      r.request(s, `compact ${s.revision}`, async (m) => {
+        await r.named(
+          s.as,
+          'compact',
+          () => m.rpc.compact(s.revision),
+          (revision) => ({ revision }),
+        );
+      }),
+  },
   txn: {
     sendsRequest: true,
     perform: (s, r) =>

@@ -81,9 +81,10 @@ interface Written {
 }
 
 /**
- * etcd's checkIntervals (undefined for a duplicate): no key may be put twice, or put and deleted, along one path through the Txn
- * (the then and else branches of one nested Txn may put the same key). Range ends are taken as the
- * request gives them, so a '\0' (from-key) delete is the interval [key, "\0"), as in etcd.
+ * etcd's checkIntervals (undefined for a duplicate): no key may be put twice, or put and deleted, along
+ * one path through the Txn (the then and else branches of one nested Txn may put the same key). Range
+ * ends are taken as the request gives them, so a '\0' (from-key) delete is the interval [key, "\0"),
+ * as in etcd.
  */
 function checkIntervals(reqs: readonly RequestOp[]): Written | undefined {
   const dels: Interval[] = [];

@@ -9,7 +9,6 @@ import {
   type KeyValue,
   type KvEvent,
   type KvRecord,
-  type MvccError as MvccErrorType,
 } from '../mvcc/index.js';
 import type { ResponseHeader, WatchCreateRequest, WatchRequest, WatchResponse } from './api.js';
 import type { EtcdServer } from './etcd-server.js';
@@ -119,7 +118,7 @@ export class ServerWatchStream {
     for (const r of held) this.deliver(id, r);
   }
 
-  private checkCreate(key: string, end: string | undefined, id: number): MvccErrorType | undefined {
+  private checkCreate(key: string, end: string | undefined, id: number): MvccError | undefined {
     if (end !== undefined && end !== '' && key >= end) return ErrEmptyWatcherRange;
     if (id !== 0 && this.watches.has(id)) return ErrWatcherDuplicateID;
     return undefined;

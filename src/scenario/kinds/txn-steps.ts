@@ -1,4 +1,4 @@
-/** The `txn` step: one etcd Txn through the KV API, with compares on every target and nested txns. */
+/** The `txn` step (one etcd Txn, compares on every target, nested txns) and the `compact` step. */
 import type { Compare, RequestOp, TxnRequest } from '../../cluster/server/api.js';
 import { INVALID, mismatch, reject, type Codec, type JsonSchema } from '../codec.js';
 import { bool, int, leaseId, leaseRef, list, object, oneOf } from '../codecs.js';
@@ -138,7 +138,19 @@ export function txnOpSchema(): JsonSchema {
   };
 }
 
-export const TXN_STEPS: StepKindEntries<'txn'> = {
+export const TXN_STEPS: StepKindEntries<'txn' | 'compact'> = {
+  compact: {
+    description:
+      "Extension: etcd's Compact (etcdctl compaction): reads and watches below the revision fail with " +
+      'ErrCompacted from then on; compacting at or below the last compaction is ErrCompacted too.',
+    fields: {
+      revision: req('revision', revisionInt, 'Drop the history before this revision.'),
+      via,
+      as: answerAs,
+    },
+    describe: (s) => `compact at revision ${s.revision}${viaText(s.via)}`,
+    perform: (s, r) => r.ctl(s.via).compact(s.revision, r.answer('compact', undefined, undefined, s.as)),
+  },
   txn: {
     description:
       'Extension: one etcd Txn (KV API): compares on version, create, mod, value or lease with =, !=, >, <; ' +
