@@ -27,8 +27,6 @@ import { backoffBefore } from './retry.js';
  * every attempt with an error instantly cannot spin the simulation at one virtual instant.
  */
 export interface KeepAliveOnceOptions extends CallOptions {
-  /** The caller's context has no deadline (etcdctl's `context.TODO()`): `timeoutUs` does not apply. */
-  readonly noDeadline?: boolean;
   /**
    * The caller's context is WithRequireLeader: the stream carries `hasleader` and ends with ErrNoLeader
    * on a member without a leader. Off by default: etcdctl's `context.TODO()` carries nothing, and the

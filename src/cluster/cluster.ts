@@ -36,7 +36,16 @@ export interface ClusterConfig extends ServerConfig {
   readonly jitterUs: Micros;
   readonly lossProbability: number;
   readonly seed: number | string;
+  /**
+   * What a member resumed from SIGSTOP does first: run its held timers ('timers-first'), read the network
+   * input that waited ('input-first'), or either, drawn per resume from the seed ('seeded', the default).
+   * Go's scheduler gives no order between a due ticker and a readable socket.
+   */
+  readonly resumeOrder: ResumeOrder;
 }
+
+export type ResumeOrder = 'seeded' | 'timers-first' | 'input-first';
+export const RESUME_ORDERS: readonly ResumeOrder[] = ['seeded', 'timers-first', 'input-first'];
 
 export const defaultClusterConfig: ClusterConfig = {
   ...defaultServerConfig,
@@ -45,6 +54,7 @@ export const defaultClusterConfig: ClusterConfig = {
   jitterUs: 0,
   lossProbability: 0,
   seed: 1,
+  resumeOrder: 'seeded',
 };
 
 export interface ClusterDeps {
@@ -79,6 +89,7 @@ export class Cluster {
   readonly marks: Marks;
   readonly network: Network;
   readonly prng: Prng;
+  private resumePrng: Prng | undefined;
   readonly names: readonly string[];
   private readonly transport: RaftTransport;
   private readonly procs = new Map<string, MemberProcesses>();
@@ -192,6 +203,14 @@ export class Cluster {
     for (const p of [m.main, m.raft, m.apply]) p.restart();
     this.emit(name, 'member-restart', {});
     this.boot(name);
+    // Start's adjustTicks. Active peers: running (a stopped etcd answers no stream handshake) and reachable.
+    this.servers
+      .get(name)!
+      .adjustTicks(
+        this.names.length,
+        () =>
+          this.names.filter((n) => n !== name && this.member(n).main.running && this.network.connected(name, n)).length,
+      );
   }
 
   /** SIGSTOP: every goroutine of the member stops. */
@@ -203,9 +222,29 @@ export class Cluster {
 
   resume(name: string): void {
     const m = this.member(name);
-    this.emit(name, 'member-resume', {});
-    // The raft loop first: what it hands on (applies, soft state) then runs in order.
-    for (const p of [m.raft, m.apply, m.main]) p.resume();
+    const order = this.resumeOrderNow();
+    this.emit(name, 'member-resume', { order });
+    if (order === 'timers-first') {
+      // The raft loop first: its held tick, then what it hands on (applies, soft state), in order; the
+      // lessor's overdue pass then proposes to a raft loop that has not yet read the peers' messages.
+      for (const p of [m.raft, m.apply, m.main]) p.resume();
+      return;
+    }
+    // The other branch of the race: the stream readers (on the main process here) get the CPU first and
+    // queue the peers' messages for the raft loop, then the lessor's overdue pass offers a lease on its
+    // stale deadline; the raft loop then reads those messages (steps down, follows the new leader)
+    // before the revoke's proposal reaches it, and forwards that to the new leader, which commits it.
+    m.main.resume(true);
+    m.apply.resume();
+    m.raft.resume();
+  }
+
+  /** One draw per resume from its own stream, so the choice shifts no other component's draws. */
+  private resumeOrderNow(): 'timers-first' | 'input-first' {
+    const o = this.config.resumeOrder;
+    if (o !== 'seeded') return o;
+    this.resumePrng ??= this.prng.fork('resume-order');
+    return this.resumePrng.float() < 0.5 ? 'timers-first' : 'input-first';
   }
 
   /**

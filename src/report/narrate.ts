@@ -137,10 +137,16 @@ function describe(
       return 'crashed (SIGKILL): volatile state lost';
     case 'member-restart':
       return 'restarted from its WAL and backend';
+    case 'server-tick-advance':
+      return `fast-forwarded ${String(e.fields?.ticks)} election ticks (${String(e.fields?.peers)} active peers)`;
     case 'member-pause':
       return 'paused (SIGSTOP)';
     case 'member-resume':
-      return 'resumed (SIGCONT): held timers fire now';
+      return e.fields?.order === 'input-first'
+        ? 'resumed (SIGCONT): held timers fire now; the raft loop reads the waiting peer messages before ' +
+            'their proposals'
+        : 'resumed (SIGCONT): held timers fire now, and what they propose before the raft loop reads the ' +
+            'waiting peer messages';
     case 'member-clock-jump':
       return `wall clock jumped ${formatSecondsShort(e.fields?.delta ?? Number.NaN)} s (monotonic clock unchanged)`;
     case 'net-partition':

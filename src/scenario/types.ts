@@ -3,6 +3,7 @@
  * members exist, lease labels were granted earlier, steps are in time order, defaults are filled in.
  * Times and durations are integer microseconds; TTLs are whole seconds as in etcd's API.
  */
+import type { ResumeOrder } from '../cluster/cluster.js';
 import type { Micros } from '../clock/time.js';
 import type { AlertGroup } from '../signals/alerts/rule.js';
 import type { SignalAssertion } from './signal-assertion-types.js';
@@ -29,6 +30,18 @@ export type DiffEventKind = (typeof DIFF_EVENT_KINDS)[number];
  * A difference from real etcd the file expects `diff` to show (an event outside tolerance, with other
  * values, or seen on one side only), and why. Without one, such an event makes `diff` disagree.
  */
+/** The races a scenario can declare, and the model's branches of each. */
+export const RACE_BRANCHES = { 'resume-order': ['timers-first', 'input-first'] } as const;
+export type RaceName = keyof typeof RACE_BRANCHES;
+export const RACE_NAMES = Object.keys(RACE_BRANCHES) as RaceName[];
+
+export interface DeclaredRace {
+  readonly race: RaceName;
+  readonly reason: string;
+  /** Line of the declaration, so `diff` can point at it. */
+  readonly line: number;
+}
+
 export interface ExpectedDifference {
   readonly kind: DiffEventKind;
   /** The event's subject as `diff` prints it: a lease label, a key, "L1 (c1)", "keepalive-once L1". */
@@ -77,6 +90,10 @@ export interface ScenarioCluster {
   readonly expiredLeaseRetryUs?: Micros;
   /** --snapshot-count: applied entries between snapshots (which save the consistent index). */
   readonly snapshotCount: number;
+  /** --initial-election-tick-advance */
+  readonly initialElectionTickAdvance: boolean;
+  /** What a member resumed from SIGSTOP does first (ClusterConfig.resumeOrder). */
+  readonly resumeOrder: ResumeOrder;
 }
 
 export interface IntRange {
@@ -669,6 +686,8 @@ export interface Scenario {
   readonly fixes?: readonly string[];
   /** Extension: differences from real etcd that `diff` should accept, each with its reason. */
   readonly expectedDifferences?: readonly ExpectedDifference[];
+  /** Extension: races of etcd the file's outcome depends on; `diff` runs the simulation down each branch. */
+  readonly races?: readonly DeclaredRace[];
   readonly steps: readonly Step[];
   /** Alerting rules evaluated on the run's signals. */
   readonly alerts?: AlertGroup;

@@ -31,6 +31,8 @@ export interface TraceFields {
   'server-expired-revoke-skipped': { readonly count: number };
   /** A snapshot at raft index `index`: it saves the consistent index (what v3.4 re-applies from on restart). */
   'server-snapshot': { readonly index: number };
+  /** adjustTicks at start: the raft node fast-forwarded `ticks` election ticks (`peers`: active peers seen). */
+  'server-tick-advance': { readonly ticks: number; readonly peers: number };
   // ---- raft ----
   'raft-transfer': { readonly to: string };
   'raft-term': { readonly term: number };
@@ -48,7 +50,8 @@ export interface TraceFields {
   'member-crash': Empty;
   'member-restart': Empty;
   'member-pause': Empty;
-  'member-resume': Empty;
+  /** `order`: what the resumed member did first (Cluster's resume order). */
+  'member-resume': { readonly order: 'timers-first' | 'input-first' };
   'member-stall': { readonly loop: string };
   'member-unstall': { readonly loop: string };
   'member-clock-jump': { readonly delta: Micros };

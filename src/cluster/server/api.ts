@@ -246,7 +246,10 @@ export interface WatchStream {
 
 /** Per-stream options a client's gRPC context carries. */
 export interface StreamOptions {
-  /** etcd's `hasleader` metadata (clientv3.WithRequireLeader): the member cancels the stream with ErrNoLeader when it loses its leader. Default false, as etcd. */
+  /**
+   * etcd's `hasleader` metadata (clientv3.WithRequireLeader): the member cancels the stream with ErrNoLeader
+   * when it loses its leader. Default false, as etcd.
+   */
   readonly requireLeader?: boolean;
 }
 

@@ -29,6 +29,10 @@ import {
 import { IdGenerator, SIM_EPOCH_UNIX_MS } from './id-gen.js';
 import type { RaftRequest, RaftRequestBody } from './raft-request.js';
 
+/** adjustTicks looks for active peers every 50 ms for up to rafthttp.ConnReadTimeout (5 s). */
+const ADJUST_TICKS_POLL_US = 50_000;
+const ADJUST_TICKS_POLLS = 100;
+
 /** Finds the current incarnation of a member's server (a restart replaces the object). */
 /** A member's current server; a server stays its member's until it stops (only a stopped one is replaced). */
 export type ServerRegistry = (name: string) => EtcdServer | undefined;
@@ -163,6 +167,32 @@ export class EtcdServer {
     });
     this.leaderMonitor = this.proc.timer(() => this.monitorLeader());
     this.leaderMonitor.arm(this.timings.electionTimeoutUs);
+  }
+
+  /**
+   * adjustTicks (etcdserver/server.go, run by Start): a single member fast-forwards electionTicks − 1
+   * ticks at once; with peers and --initial-election-tick-advance, it looks every 50 ms for up to
+   * rafthttp's ConnReadTimeout (5 s) and, once more than one peer is active, fast-forwards
+   * electionTicks − 2, so its first election comes within a few ticks instead of a whole timeout.
+   * `activePeers` counts the peers whose stream to this member would be up (running, reachable).
+   */
+  adjustTicks(members: number, activePeers: () => number): void {
+    const electionTicks = Math.round(this.timings.electionTimeoutUs / this.timings.tickUs);
+    const advance = (ticks: number, peers: number): void =>
+      this.onRaftLoop(() => {
+        this.emit('server-tick-advance', { ticks, peers });
+        this.raft.advanceTicks(ticks);
+      });
+    if (members <= 1) return advance(electionTicks - 1, 0);
+    if (!this.config.initialElectionTickAdvance) return;
+    let polls = 0;
+    const poll = (): void => {
+      if (this.stoppedFlag) return;
+      const peers = activePeers();
+      if (peers > 1) return advance(electionTicks - 2, peers);
+      if (++polls < ADJUST_TICKS_POLLS) this.proc.after(ADJUST_TICKS_POLL_US, poll);
+    };
+    this.proc.after(ADJUST_TICKS_POLL_US, poll);
   }
 
   // ---- State -----------------------------------------------------------------------------------
