@@ -20,6 +20,9 @@ export class PacingLag {
     if (this.samples.length === 0) return undefined;
     const s = [...this.samples].sort((a, b) => a - b);
     const at = (q: number): string => (s[Math.min(s.length - 1, Math.floor(q * s.length))]! / 1000).toFixed(2);
-    return `pacing lag p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms over ${this.seen} wake-ups with events due`;
+    return (
+      `pacing lag p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms` +
+      ` over ${this.seen} wake-ups with events due`
+    );
   }
 }
