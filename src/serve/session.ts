@@ -19,6 +19,7 @@ import {
   type WatchStreamTransport,
 } from '../cluster/server/api.js';
 import type { EtcdServer } from '../cluster/server/etcd-server.js';
+import type { TraceFields, TraceKind } from '../trace/trace.js';
 import type { ClusterIds } from './ids.js';
 import type { Input, UnaryMethod } from './inputs.js';
 import {
@@ -82,7 +83,10 @@ interface WatchCall {
   readonly stream: WatchRequestStream;
 }
 
-type Call = { readonly kind: 'unary' } | KeepAliveCall | WatchCall;
+type Call =
+  | { readonly kind: 'unary'; readonly method: UnaryMethod; readonly client: string }
+  | KeepAliveCall
+  | WatchCall;
 
 export class ServeSession {
   private readonly conns = new Map<number, Conn>();
@@ -107,12 +111,14 @@ export class ServeSession {
       case 'unary': {
         const conn = this.conns.get(input.conn);
         if (conn === undefined) return;
-        this.calls.set(input.call, { kind: 'unary' });
+        this.calls.set(input.call, { kind: 'unary', method: input.method, client: conn.name });
+        this.emit(conn.name, 'served-call', { call: input.call, method: input.method, to: conn.member });
         return this.unary(conn, input.call, input.method, input.req);
       }
       case 'open': {
         const conn = this.conns.get(input.conn);
         if (conn === undefined) return;
+        this.emit(conn.name, 'served-call', { call: input.call, method: input.method, to: conn.member });
         if (input.method === 'LeaseKeepAlive') return this.openKeepAlive(conn, input.call, input.requireLeader);
         return this.openWatch(conn, input.call, input.requireLeader);
       }
@@ -146,9 +152,12 @@ export class ServeSession {
 
   // ---- Unary ---------------------------------------------------------------------------------------
 
-  private done(call: number): boolean {
-    if (!this.calls.has(call)) return false;
+  /** Ends a unary call that is still waiting, tracing its answer; false when it is not (cancelled, answered). */
+  private done(call: number, err?: string): boolean {
+    const c = this.calls.get(call);
+    if (c?.kind !== 'unary') return false;
     this.calls.delete(call);
+    this.emit(c.client, 'served-answer', { call, method: c.method, ...(err !== undefined ? { err } : {}) });
     return true;
   }
 
@@ -157,7 +166,12 @@ export class ServeSession {
   }
 
   private fail(call: number, e: WireError): void {
-    if (this.done(call)) this.sink.fail(call, e);
+    if (this.done(call, e.message)) this.sink.fail(call, e);
+  }
+
+  private emit<K extends TraceKind>(member: string, kind: K, fields: TraceFields[K]): void {
+    const trace = this.cluster.trace;
+    if (trace.enabled) trace.emit({ t: this.cluster.now(), member, kind, fields });
   }
 
   private header(h: ResponseHeader): Json {
