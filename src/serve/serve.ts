@@ -33,6 +33,8 @@ export interface ServeOptions {
   readonly run: RunOptions;
   /** Stops serving as SIGINT does (for callers that run serve in-process). */
   readonly stop?: AbortSignal;
+  /** --debug: an unexpected error's stack trace too. */
+  readonly debug?: boolean;
 }
 
 /** At most this long between two looks at the virtual clock, so the scenario's steps happen on time. */
@@ -67,19 +69,26 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
   }
 
   const lag = new PacingLag();
+  const debug = o.debug === true;
   const t0 = performance.now();
   const wallUs = (): number => Math.floor((performance.now() - t0) * 1000);
   let stopped = false;
   let session: ServeSession | undefined;
   const pending: Arrival[] = [];
+  /** An error inside the simulation while it served a call: serve ends with exit 4 at its next tick. */
+  let internal: unknown;
   const enter = (a: Arrival): void => {
-    if (stopped) return;
+    if (stopped || internal !== undefined) return;
     if (session === undefined) return void pending.push(a);
-    const t = pace();
-    if (run.done) return;
-    const input = { ...a, t } as Input;
-    if (record !== undefined) writeSync(record, `${JSON.stringify(input)}\n`);
-    session.apply(input);
+    try {
+      const t = pace();
+      if (run.done) return;
+      const input = { ...a, t } as Input;
+      if (record !== undefined) writeSync(record, `${JSON.stringify(input)}\n`);
+      session.apply(input);
+    } catch (e) {
+      internal = e;
+    }
   };
 
   const servers: grpc.Server[] = [];
@@ -172,7 +181,19 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
     o.stop?.addEventListener('abort', onAbort);
     const tick = (): void => {
       timer = undefined;
-      pace();
+      try {
+        if (internal === undefined) pace();
+      } catch (e) {
+        internal = e;
+      }
+      if (internal !== undefined) {
+        const e = internal;
+        io.err(
+          `lessor-sim serve: unexpected error inside lessor-sim (a bug): ${e instanceof Error ? e.message : String(e)}`,
+        );
+        if (debug && e instanceof Error && e.stack !== undefined) io.err(e.stack);
+        return end(EXIT.internal);
+      }
       if (wireError !== undefined) {
         io.err(`lessor-sim serve: ${wireError}`);
         return end(EXIT.usage);

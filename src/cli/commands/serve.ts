@@ -1,5 +1,5 @@
 import type { Scenario } from '../../scenario/types.js';
-import { str, type Command } from '../command.js';
+import { bool, str, type Command } from '../command.js';
 import { UsageError } from '../errors.js';
 import { checkOutputFile } from '../output-path.js';
 import { resolve } from 'node:path';
@@ -60,6 +60,7 @@ export const serveCommand: Command = {
         record,
         fromFile: file !== undefined,
         run: opts,
+        debug: bool(inv, 'debug'),
       },
       inv.io,
     );
