@@ -43,7 +43,7 @@ describe('the seed runbook, served and recorded', () => {
     expect(existsSync(out) && readFileSync(out, 'utf8').includes('<svg')).toBe(true);
     // The timeline names etcdctl's calls, on the connection that made them.
     const timeline = lessorSim(['run', SCENARIO, '--input', record]).stdout;
-    expect(timeline).toMatch(/grpc\d+ +LeaseGrant to n\d \(served call \d+\)/);
-    expect(timeline).toMatch(/grpc\d+ +LeaseKeepAlive to n\d/);
+    expect(timeline).toMatch(/gRPC\d+ +LeaseGrant to n\d \(served call \d+\)/);
+    expect(timeline).toMatch(/gRPC\d+ +LeaseKeepAlive to n\d/);
   });
 });

@@ -102,8 +102,9 @@ export class ServeSession {
   apply(input: Input): void {
     switch (input.kind) {
       case 'connect': {
-        if (!this.cluster.names.includes(input.member)) return;
-        const name = `grpc${input.conn}`;
+        if (!this.cluster.names.includes(input.member) || this.conns.has(input.conn)) return;
+        // Upper case: a scenario's client names are lower case, so the two never collide.
+        const name = `gRPC${input.conn}`;
         const process = new Process(name, this.cluster.sched);
         this.conns.set(input.conn, { name, member: input.member, transport: this.cluster.connect(name, process) });
         return;

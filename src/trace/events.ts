@@ -121,7 +121,7 @@ export interface TraceFields {
   'ctl-error': { readonly op: string; readonly label?: string; readonly key?: string; readonly err: string };
   /** The answer to a request a step named (`as: NAME`): its error, if any, and how long it took. */
   'ctl-answer': { readonly name: string; readonly op: string; readonly err?: string; readonly took: Micros };
-  // ---- serve: real clients' calls (member: the connection's client process, grpcN) ----
+  // ---- serve: real clients' calls (member: the connection's client process, gRPCN) ----
   /** A unary call or a stream opened by a real client, to `to`. */
   'served-call': { readonly call: number; readonly method: string; readonly to: string };
   /** A unary call answered (or failed with `err`), as the client's process received it. */
