@@ -71,6 +71,9 @@ async function buildInto(dist, cliOnly) {
   }
   // The real-etcd driver loads etcd's protos beside its own module at run time.
   copyFileSync(join(root, 'src/cli/differential/etcd-rpc.proto'), join(dist, 'bin/etcd-rpc.proto'));
+  // serve's protos, where the bundled serve module looks for them.
+  mkdirSync(join(dist, 'bin/serve'), { recursive: true });
+  for (const f of ['rpc.proto', 'kv.proto']) copyFileSync(join(root, 'src/serve', f), join(dist, 'bin/serve', f));
 }
 
 /** Puts `fresh` where `target` is, the old one removed after the rename. */

@@ -73,6 +73,10 @@ function describe(
         `answer ${String(e.fields?.name)} (${String(e.fields?.op)}): ${e.fields?.err ?? 'ok'}` +
         ` after ${formatSecondsShort(e.fields?.took ?? 0)} s`
       );
+    case 'served-call':
+      return `${String(e.fields?.method)} to ${String(e.fields?.to)} (served call ${String(e.fields?.call)})`;
+    case 'served-answer':
+      return `${String(e.fields?.method)} answered${e.fields?.err !== undefined ? `: ${e.fields.err}` : ''}`;
     case 'ctl-ok':
       return e.fields?.op === 'put'
         ? `put ${String(e.fields?.key)} done at revision ${String(e.fields?.rev)} (the fencing token)`

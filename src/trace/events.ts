@@ -121,6 +121,11 @@ export interface TraceFields {
   'ctl-error': { readonly op: string; readonly label?: string; readonly key?: string; readonly err: string };
   /** The answer to a request a step named (`as: NAME`): its error, if any, and how long it took. */
   'ctl-answer': { readonly name: string; readonly op: string; readonly err?: string; readonly took: Micros };
+  // ---- serve: real clients' calls (member: the connection's client process, gRPCN) ----
+  /** A unary call or a stream opened by a real client, to `to`. */
+  'served-call': { readonly call: number; readonly method: string; readonly to: string };
+  /** A unary call answered (or failed with `err`), as the client's process received it. */
+  'served-answer': { readonly call: number; readonly method: string; readonly err?: string };
   step: { readonly line: number; readonly action: string };
   'step-error': { readonly op: string; readonly message: string };
   'expect-pass': ExpectOutcome;

@@ -10,7 +10,7 @@ export const metricsCommand: Command = {
   name: 'metrics',
   summary: "a replay's signals: Prometheus exposition at an instant, the whole series, logs, spans, alerts",
   args: 'FILE',
-  positionals: { min: 1, max: 1 },
+  positionals: { min: 0, max: 1 },
   flags: {
     ...SCENARIO_FLAGS,
     at: {
@@ -45,7 +45,7 @@ export const metricsCommand: Command = {
       promtoolClean: bool(inv, 'promtool-clean'),
     };
     let req: MetricsRequest | undefined;
-    const r = await replayOneFile(inv, (s) => {
+    const r = await replayOneFile(inv, metricsCommand, (s) => {
       if (flags.promtoolDir !== undefined) {
         checkOutputDir('--promtool', flags.promtoolDir);
         for (const f of ['rules.yml', 'test.yml'])
