@@ -216,6 +216,9 @@ describe(`real-etcd driver faults${SKIP}`, () => {
       expect(existsSync(dataRoot)).toBe(true);
       cli.kill('SIGINT');
       expect(await exited).toBe(130);
+      // A killed child (or the reaper, which exits once the driver's pipe closes) may take a moment to be
+      // gone after the driver's own exit: wait for it, bounded.
+      for (let i = 0; i < 50 && seen.some((c) => running(c.pid)); i++) await new Promise((r) => setTimeout(r, 100));
       expect(seen.map((c) => c.pid).filter(running)).toEqual([]);
       expect(existsSync(dataRoot)).toBe(false);
     },
