@@ -50,7 +50,7 @@ describe('AppRunner', () => {
     expect(exit).toMatchObject({ app: 'app', code: 3, signal: null, byHarness: false });
     expect(lines.map((l) => [l.stream, l.text]).sort()).toEqual([
       ['stderr', 'two'],
-      ['stdout', 'a\\x1b[2Jb'],
+      ['stdout', 'a\\u001b[2Jb'],
       ['stdout', 'one'],
     ]);
     expect(lines.every((l) => l.t > 0 && l.app === 'app')).toBe(true);

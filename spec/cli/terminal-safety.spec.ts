@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { reproduceLine, type CheckCommandOptions } from '../../src/cli/check/check-options.js';
-import { escapeControls, shellQuote } from '../../src/cli/terminal-text.js';
+import { escapeControls, shellQuote } from '../../src/report/terminal-text.js';
 import { fcParams } from '../support/fc.js';
 
 const ROOT = resolve(__dirname, '../..');

@@ -11,7 +11,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Micros } from '../clock/time.js';
-import { printable } from './printable.js';
+import { escapeControls } from '../report/terminal-text.js';
 
 export interface AppSpec {
   /** The app's name (its HOLDER_NAME, and the name its lines carry). */
@@ -27,7 +27,7 @@ export interface AppLine {
   readonly app: string;
   readonly stream: 'stdout' | 'stderr';
   readonly t: Micros;
-  /** The line with control characters escaped (printable()). */
+  /** The line with control characters escaped (escapeControls()). */
   readonly text: string;
 }
 
@@ -116,7 +116,7 @@ export class AppRunner {
       if (input === null) continue;
       const rl = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
       rl.on('line', (text) =>
-        this.opts.onLine?.({ app: this.spec.name, stream, t: this.opts.clock.now(), text: printable(text) }),
+        this.opts.onLine?.({ app: this.spec.name, stream, t: this.opts.clock.now(), text: escapeControls(text) }),
       );
       ended.push(new Promise((resolve) => rl.once('close', resolve)));
     }

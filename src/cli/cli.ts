@@ -11,7 +11,7 @@ import { CliError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { commandHelp, globalHelp, synopsis } from './help.js';
 import type { CliIO } from './io.js';
-import { oneLine } from './terminal-text.js';
+import { oneLine } from '../report/terminal-text.js';
 
 export interface CliOptions {
   readonly version: string;

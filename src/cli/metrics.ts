@@ -19,7 +19,7 @@ import { prometheusText } from '../signals/export/prometheus-text.js';
 import { seriesJson } from '../signals/export/series-json.js';
 import { recordSignals } from '../signals/recorder.js';
 import { scrape } from '../signals/sample.js';
-import { shellCommand } from './terminal-text.js';
+import { shellCommand } from '../report/terminal-text.js';
 
 export const METRICS_FORMATS = ['prometheus', 'openmetrics', 'json', 'logs', 'otlp', 'alerts'] as const;
 export type MetricsFormat = (typeof METRICS_FORMATS)[number];

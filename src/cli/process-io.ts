@@ -4,7 +4,7 @@
  * ending the process quietly.
  */
 import type { CliIO } from './io.js';
-import { escapeControls } from './terminal-text.js';
+import { escapeControls } from '../report/terminal-text.js';
 
 export function processIO(): CliIO {
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {

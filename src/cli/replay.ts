@@ -6,7 +6,7 @@
 import { runScenario, BOOTSTRAP_US, type RunOptions, type RunResult } from '../scenario/replay/runner.js';
 import type { Scenario } from '../scenario/types.js';
 import type { CliIO } from './io.js';
-import { escapeControls, oneLine } from './terminal-text.js';
+import { escapeControls, oneLine } from '../report/terminal-text.js';
 import type { ServedRecord } from '../serve/inputs.js';
 import { replayServed } from '../serve/replay-record.js';
 import { guardFor, stopLine, type Limits } from './limits.js';

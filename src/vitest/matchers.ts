@@ -8,7 +8,7 @@ import { holderLives } from '../properties/monitors/holder-lives.js';
 import { RunView } from '../properties/monitors/run-view.js';
 import type { RunResult } from '../scenario/replay/runner.js';
 import { fieldsOf, formatEvent, type TraceEvent, type TraceKind } from '../trace/trace.js';
-import { shellQuote } from './shell-quote.js';
+import { shellQuote } from '../report/terminal-text.js';
 
 /** What an event must show: its member, its lease (a label of the run, or an ID), its time, any of its fields. */
 export interface EventWhere {

@@ -1,6 +1,6 @@
 /** The commands that replay a counterexample file, as its header and a failing test's message print them. */
 import type { Counterexample } from '../properties/check/counterexample.js';
-import { shellQuote } from './shell-quote.js';
+import { shellQuote } from '../report/terminal-text.js';
 
 /**
  * `run` when the file's expect fails on replay, else `check FILE --property P` (the monitors judge the

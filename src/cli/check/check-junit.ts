@@ -4,7 +4,7 @@
  */
 import { PROPERTY_NAMES } from '../../properties/monitors/property-names.js';
 import { junitXml, type JUnitCase } from '../junit.js';
-import { shellQuote } from '../terminal-text.js';
+import { shellQuote } from '../../report/terminal-text.js';
 import type { CampaignResult, SummaryContext } from './summary.js';
 
 export function checkJunit(

@@ -7,7 +7,7 @@ import { PROPERTY_NAMES, isPropertyName, type PropertyName } from '../../propert
 import { formatDuration, parseDuration } from '../../scenario/duration.js';
 import { bool, list as flagList, str, type Invocation } from '../command.js';
 import { UsageError } from '../errors.js';
-import { shellCommand } from '../terminal-text.js';
+import { shellCommand } from '../../report/terminal-text.js';
 import { intFlag, MAX_CAMPAIGN_SEED, MAX_RUNS, MAX_SHARDS, MAX_WORKERS } from '../int-flag.js';
 
 export interface CheckCommandOptions {

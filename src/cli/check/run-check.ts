@@ -9,7 +9,7 @@
 import type { CampaignSpec, RunOutcome } from '../../properties/index.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
-import { oneLine } from '../terminal-text.js';
+import { oneLine } from '../../report/terminal-text.js';
 import { catchInterrupt, interruptedExitCode, type Interruption } from '../interrupt.js';
 import { writeOutput } from '../output-path.js';
 import type { CheckReporter } from '../commands/check-reporter.js';

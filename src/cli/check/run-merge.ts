@@ -9,7 +9,7 @@ import type { PropertyName } from '../../properties/monitors/property-names.js';
 import type { CheckReporter } from '../commands/check-reporter.js';
 import type { CliIO } from '../io.js';
 import { writeOutput } from '../output-path.js';
-import { oneLine } from '../terminal-text.js';
+import { oneLine } from '../../report/terminal-text.js';
 import { reproduceLine, type CheckCommandOptions } from './check-options.js';
 import { countOf, counterexampleFile, reportedRun, type ReportedRun } from './check-report.js';
 import { mergeReports, type LoadedReport, type MergedCampaign } from './merge-reports.js';

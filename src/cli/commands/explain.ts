@@ -2,7 +2,7 @@ import { str, type Command } from '../command.js';
 import { UsageError } from '../errors.js';
 import { exitCodeOf } from '../limits.js';
 import { SCENARIO_FLAGS, replayOneFile } from './scenario-flags.js';
-import { oneLine } from '../terminal-text.js';
+import { oneLine } from '../../report/terminal-text.js';
 
 export const explainCommand: Command = {
   name: 'explain',

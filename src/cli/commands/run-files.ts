@@ -10,7 +10,7 @@ import { junitXml, type JUnitCase, type JUnitSuite } from '../junit.js';
 import { exitCodeOf } from '../limits.js';
 import { replay, type ReplayCli } from '../replay.js';
 import { writeOutput } from '../output-path.js';
-import { oneLine, shellCommand } from '../terminal-text.js';
+import { oneLine, shellCommand } from '../../report/terminal-text.js';
 
 export interface RunFlags {
   readonly quiet: boolean;

@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { exitCodeOf } from '../limits.js';
 import { SCENARIO_FLAGS, replayOneFile } from './scenario-flags.js';
-import { oneLine } from '../terminal-text.js';
+import { oneLine } from '../../report/terminal-text.js';
 
 export const traceCommand: Command = {
   name: 'trace',
