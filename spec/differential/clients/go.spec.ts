@@ -1,0 +1,7 @@
+// Go clientv3 (etcd 3.4.23's, built in GOPATH mode) against real etcd 3.4.23 and against lessor-sim serve:
+// Grant, KeepAliveOnce, TimeToLive, KeepAlive closed by a revoke from another client, concurrency.Session
+// and a contended Mutex (spec/clients/go/*.go).
+import { go, missing } from './support/clients.js';
+import { conformance } from './support/conformance.js';
+
+conformance('Go clientv3', missing('go'), [go('lease'), go('session')]);

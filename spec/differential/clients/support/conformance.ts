@@ -1,0 +1,67 @@
+// One client's conformance tests: each script against a fresh real etcd 3.4.23 cluster must print exactly
+// its golden transcript (normalised); against `lessor-sim serve` it must print the same, but for the known
+// gaps listed for it (each one a hunk of the line diff, asserted exactly, so a gap that closes or a new
+// difference both fail the test and the list stays true).
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { type ClientScript, ROOT } from './clients.js';
+import { KNOWN_GAPS } from './known-gaps.js';
+import { normalise } from './normalise.js';
+import { runClient } from './run-client.js';
+import { startEtcd, startServe, type Target } from './targets.js';
+import { describeHunks, diffLines, readGolden, WRITE_GOLDEN, writeGolden } from './transcripts.js';
+
+const noEtcd = existsSync('/usr/bin/etcd') ? undefined : '/usr/bin/etcd is missing (apt-get install etcd-server)';
+
+/** Why serve cannot be tested here, or undefined. */
+export const serveMissing: string | undefined = existsSync(`${ROOT}/src/cli/serve`)
+  ? undefined
+  : 'lessor-sim has no serve command on this branch (src/cli/serve is missing)';
+
+async function transcriptOn(target: Target, script: ClientScript): Promise<string> {
+  const { cmd, args } = script.command();
+  const run = await runClient(cmd, args, { endpoints: target.endpoints, timeoutMs: script.timeoutMs, cwd: ROOT });
+  const context = `${script.name} on ${target.kind} (exit ${run.code}${run.timedOut ? ', timed out' : ''})\n${run.stdout}\nstderr:\n${run.stderr}`;
+  expect(run.timedOut, context).toBe(false);
+  return normalise(run.stdout, target.endpoints);
+}
+
+async function on<T>(start: () => Promise<Target>, body: (t: Target) => Promise<T>): Promise<T> {
+  const target = await start();
+  try {
+    return await body(target);
+  } finally {
+    await target.stop();
+  }
+}
+
+export function conformance(client: string, skip: string | undefined, scripts: readonly ClientScript[]): void {
+  const etcdSkip = skip ?? noEtcd;
+  describe(`${client} against real etcd 3.4.23${etcdSkip ? ` (skipped: ${etcdSkip})` : ''}`, () => {
+    for (const script of scripts) {
+      it.skipIf(etcdSkip !== undefined)(`${script.name}: the transcript is the golden one`, async () => {
+        const got = await on(startEtcd, (t) => transcriptOn(t, script));
+        if (WRITE_GOLDEN) writeGolden(script.name, got);
+        const golden = readGolden(script.name);
+        expect(golden, `no golden transcript for ${script.name}; run with LESSOR_SIM_WRITE_GOLDEN=1`).toBeDefined();
+        expect(got).toBe(golden);
+      });
+    }
+  });
+  const serveSkip = skip ?? serveMissing;
+  describe(`${client} against lessor-sim serve${serveSkip ? ` (skipped: ${serveSkip})` : ''}`, () => {
+    for (const script of scripts) {
+      it.skipIf(serveSkip !== undefined)(
+        `${script.name}: the transcript is the golden one but for its known gaps`,
+        async () => {
+          const golden = readGolden(script.name);
+          expect(golden, `no golden transcript for ${script.name}`).toBeDefined();
+          const got = await on(() => startServe(), (t) => transcriptOn(t, script));
+          const hunks = diffLines(golden!, got);
+          if (hunks.length > 0) console.log(`${script.name}: serve differs from etcd 3.4.23\n${describeHunks(hunks)}`);
+          expect(describeHunks(hunks)).toBe(describeHunks(KNOWN_GAPS[script.name] ?? []));
+        },
+      );
+    }
+  });
+}

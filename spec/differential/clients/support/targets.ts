@@ -1,0 +1,113 @@
+// What a client script runs against: a fresh 3-member real etcd 3.4.23 cluster (the differential driver's
+// launcher, etcd's default heartbeat and election timeout, n1 leading), or `lessor-sim serve` as a child
+// process, whose endpoints are read from the export line it prints.
+import { spawn } from 'node:child_process';
+import { createConnection } from 'node:net';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { findEtcd } from '../../../../src/cli/differential/binaries.js';
+import { ChildRegistry } from '../../../../src/cli/differential/children.js';
+import { EtcdCluster } from '../../../../src/cli/differential/etcd-cluster.js';
+import { freePort } from '../../../../src/cli/differential/ports.js';
+
+export interface Target {
+  readonly kind: 'etcd' | 'serve';
+  /** Client URLs, n1 first. */
+  readonly endpoints: readonly string[];
+  /** The real cluster, for the fault cases (SIGSTOP, SIGKILL of a member). */
+  readonly cluster?: EtcdCluster;
+  stop(): Promise<void>;
+}
+
+/** etcd's own defaults: TTLs below 1.5 election timeouts are raised to 2 s, as serve's default cluster does. */
+const FLAGS = { heartbeatMs: 100, electionMs: 1000, leaseCheckpoint: false, leaseCheckpointPersist: false, preVote: false };
+
+export async function startEtcd(): Promise<Target> {
+  const registry = new ChildRegistry();
+  try {
+    const cluster = await EtcdCluster.start({ members: 3, flags: FLAGS, binaries: findEtcd(), registry });
+    return {
+      kind: 'etcd',
+      endpoints: cluster.members.map((m) => m.clientUrl),
+      cluster,
+      async stop() {
+        await cluster.stop();
+        await registry.close();
+      },
+    };
+  } catch (e) {
+    await registry.close();
+    throw e;
+  }
+}
+
+const ROOT = resolve(__dirname, '../../../..');
+const SERVE_READY_MS = 60_000;
+
+/** Connects once to each endpoint: serve has printed its endpoints and its listeners accept. */
+function accepts(url: string): Promise<boolean> {
+  const u = new URL(url);
+  return new Promise((done) => {
+    const s = createConnection({ host: u.hostname, port: Number(u.port) });
+    s.once('connect', () => {
+      s.destroy();
+      done(true);
+    });
+    s.once('error', () => done(false));
+  });
+}
+
+/** Four consecutive free ports; serve takes BASE+1.. for its members. */
+async function freeBase(members: number): Promise<number> {
+  for (;;) {
+    const base = await freePort();
+    if (base + members > 65_535) continue;
+    const taken = await Promise.all(
+      Array.from({ length: members }, (_, i) => accepts(`http://127.0.0.1:${base + i + 1}`)),
+    );
+    if (!taken.includes(true)) return base;
+  }
+}
+
+/** `lessor-sim serve [file] --port BASE` from the sources (tsx), its process group killed by stop(). */
+export async function startServe(file?: string): Promise<Target> {
+  const base = await freeBase(3);
+  const args = ['--import', 'tsx', resolve(ROOT, 'src/cli/main.ts'), 'serve', ...(file ? [file] : []), '--port', `${base}`];
+  const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const stop = async (): Promise<void> => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const gone = new Promise((r) => proc.once('exit', r));
+    try {
+      process.kill(-proc.pid!, 'SIGKILL');
+    } catch {
+      return;
+    }
+    await gone;
+  };
+  const lines: string[] = [];
+  proc.stderr.setEncoding('utf8').on('data', (d: string) => lines.push(d));
+  try {
+    const endpoints = await new Promise<string[]>((ok, fail) => {
+      const timer = setTimeout(() => fail(new Error(`serve printed no endpoints within ${SERVE_READY_MS} ms`)), SERVE_READY_MS);
+      proc.once('exit', (code, sig) => {
+        clearTimeout(timer);
+        fail(new Error(`serve exited (${code ?? sig}) before it was ready: ${lines.join('').trim()}`));
+      });
+      createInterface({ input: proc.stdout }).on('line', (line) => {
+        lines.push(`${line}\n`);
+        const m = /^export ETCDCTL_ENDPOINTS=['"]?([^'"\s]+)/.exec(line);
+        if (m !== null) {
+          clearTimeout(timer);
+          ok(m[1]!.split(','));
+        }
+      });
+    });
+    for (const ep of endpoints) {
+      if (!(await accepts(ep.includes('://') ? ep : `http://${ep}`))) throw new Error(`serve does not accept on ${ep}`);
+    }
+    return { kind: 'serve', endpoints, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
