@@ -8,7 +8,7 @@ echo "\$ etcdctl member list | sort by name"
 etcdctl member list | sort -t, -k3
 ctl endpoint status
 ctl put c/k v
-ctl get -w fields c/k
+on_first get -w fields c/k
 all="$ETCDCTL_ENDPOINTS"
 for ep in $(echo "$all" | tr , ' '); do
   export ETCDCTL_ENDPOINTS="$ep"

@@ -19,9 +19,9 @@ ctl get kv/b kv/d
 ctl get --prefix --sort-by=MODIFY --order=DESCEND kv/
 ctl get --prefix --sort-by=VALUE --order=ASCEND kv/
 ctl get --prefix --keys-only kv/
-ctl get --prefix --limit=1 -w fields kv/
+on_first get --prefix --limit=1 -w fields kv/
 ctl get --rev=2 --prefix kv/
-ctl get -w fields kv/a
+on_first get -w fields kv/a
 ctl get --rev=99 kv/a
 
 echo "# txn from stdin (here-documents: a pipe would run ctl in a subshell)"

@@ -23,7 +23,7 @@ sleep 5
 ctl lease timetolive "$short"
 kill -TERM "$ka"
 await_exit "$ka" keep-alive
-show "$tmp/ka"
+show_once "$tmp/ka"
 sleep 4.5
 ctl lease timetolive "$short"
 
@@ -35,7 +35,7 @@ ka2=$!
 await_lines "$tmp/ka2" 1
 ctl lease revoke "$other"
 await_exit "$ka2" keep-alive
-show "$tmp/ka2"
+show_once "$tmp/ka2"
 
 echo "# revoke, and the lease once gone"
 ctl lease revoke "$id"

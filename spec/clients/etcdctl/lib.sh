@@ -11,13 +11,29 @@ ctl() {
   cat "$tmp/ctl.rc"
 }
 
-# await_lines FILE N: waits up to 20 s until FILE has at least N lines; says so if it never does.
+# on_first ARGS...: ctl against the first endpoint alone, where the answering member shows (MemberID in
+# `-w fields`); etcdctl picks among several endpoints as it likes. (etcdctl refuses --endpoints beside
+# ETCDCTL_ENDPOINTS, hence the variable.)
+on_first() {
+  all="$ETCDCTL_ENDPOINTS"
+  export ETCDCTL_ENDPOINTS="${all%%,*}"
+  ctl "$@"
+  export ETCDCTL_ENDPOINTS="$all"
+}
+
+# lines FILE: how many lines FILE has besides zap warning lines.
+lines() {
+  grep -avc '^{"level":' "$1"
+}
+
+# await_lines FILE N: waits up to 20 s until FILE has at least N lines besides zap warning lines; says so
+# if it never does.
 await_lines() {
   i=0
-  while [ "$(wc -l <"$1")" -lt "$2" ]; do
+  while [ "$(lines "$1")" -lt "$2" ]; do
     i=$((i + 1))
     if [ "$i" -gt 200 ]; then
-      echo "(waited 20 s for $2 lines of output, got $(wc -l <"$1"))"
+      echo "(waited 20 s for $2 lines of output, got $(lines "$1"))"
       return 1
     fi
     sleep 0.1
@@ -42,9 +58,14 @@ await_exit() {
   echo "$2 exit $?"
 }
 
-# show FILE: a background command's output without zap warning lines and with runs of one repeated line
-# (keep-alive answers, whose count depends on timing) printed once.
+# show FILE: a background command's output without zap warning lines.
 show() {
+  grep -av '^{"level":' "$1"
+}
+
+# show_once FILE: the same with runs of one repeated line (keep-alive answers, whose count depends on
+# timing) printed once.
+show_once() {
   grep -av '^{"level":' "$1" | uniq
 }
 

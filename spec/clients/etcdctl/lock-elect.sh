@@ -7,12 +7,12 @@
 echo "# lock: A holds it, B waits, A is interrupted and unlocks, then B runs its command under the lock"
 etcdctl lock conf-lock >"$tmp/a" 2>&1 &
 a=$!
-await_lines "$tmp/a" 1
+await_lines "$tmp/a" 2
 show "$tmp/a"
 etcdctl lock conf-lock -- sh -c 'echo "B holds $ETCD_LOCK_KEY at revision $ETCD_LOCK_REV"' >"$tmp/b" 2>&1 &
 b=$!
 sleep 1.5
-echo "B's output while A holds the lock: $(wc -l <"$tmp/b") lines"
+echo "B's output while A holds the lock: $(lines "$tmp/b") lines"
 kill -INT "$a"
 await_exit "$a" "lock A"
 await_exit "$b" "lock B"
@@ -29,7 +29,7 @@ show "$tmp/alpha"
 etcdctl elect conf-elect beta >"$tmp/beta" 2>&1 &
 beta=$!
 sleep 1.5
-echo "beta's output while alpha leads: $(wc -l <"$tmp/beta") lines"
+echo "beta's output while alpha leads: $(lines "$tmp/beta") lines"
 kill -INT "$alpha"
 await_exit "$alpha" "elect alpha"
 await_lines "$tmp/beta" 2

@@ -23,7 +23,8 @@ async function transcriptOn(target: Target, script: ClientScript): Promise<strin
   const run = await runClient(cmd, args, { endpoints: target.endpoints, timeoutMs: script.timeoutMs, cwd: ROOT });
   const context = `${script.name} on ${target.kind} (exit ${run.code}${run.timedOut ? ', timed out' : ''})\n${run.stdout}\nstderr:\n${run.stderr}`;
   expect(run.timedOut, context).toBe(false);
-  return normalise(run.stdout, target.endpoints);
+  // The exit code is an outcome too (a client that crashes on an answer shows here).
+  return `${normalise(run.stdout, target.endpoints)}(exit ${run.code})\n`;
 }
 
 async function on<T>(start: () => Promise<Target>, body: (t: Target) => Promise<T>): Promise<T> {

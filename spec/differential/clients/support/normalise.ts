@@ -7,7 +7,8 @@
 // - IDs (lease, member, cluster): etcd derives them from the member ID and the clock. Each distinct value
 //   becomes <id:K> in order of first appearance, compared by value so the padded (%016x) and unpadded (%x)
 //   hex forms of one lease map to one placeholder; a model that hands two leases one ID still shows.
-//   Hex with at least one letter and 8 to 16 digits, or decimal with 15 to 20 digits, is an ID.
+//   Hex with at least one letter and 8 to 16 digits, or decimal with 15 to 20 digits, is an ID; zero
+//   (python-etcd3's lease=0000000000000000 for a key without a lease) is not.
 // - Raft term, raft index, applied index and database size: the term depends on how many elections it
 //   took to make n1 the leader, the index on the launcher's settling commits, the size on bbolt's pages.
 // - Durations printed by `endpoint health`.
@@ -45,9 +46,8 @@ export function normalise(transcript: string, endpoints: readonly string[]): str
         return members.get(`127.0.0.1:${port}`) ?? `<peer:${peers.of(port)}>`;
       });
       l = l.replace(/\b[0-9a-f]{8,20}\b/g, (tok) => {
-        if (HEX_ID.test(tok)) return `<id:${ids.of(BigInt(`0x${tok}`).toString())}>`;
-        if (DEC_ID.test(tok)) return `<id:${ids.of(BigInt(tok).toString())}>`;
-        return tok;
+        const value = HEX_ID.test(tok) ? BigInt(`0x${tok}`) : DEC_ID.test(tok) ? BigInt(tok) : 0n;
+        return value === 0n ? tok : `<id:${ids.of(value.toString())}>`;
       });
       // `endpoint status`: endpoint, ID, version, DB size, is leader, is learner, term, index, applied, errors.
       l = l.replace(
