@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"go.etcd.io/etcd/clientv3"
@@ -125,5 +126,7 @@ func printTTL(what string, t *clientv3.LeaseTimeToLiveResponse, err error) {
 	for _, k := range t.Keys {
 		keys = append(keys, string(k))
 	}
+	// etcd answers a lease's keys in Go map order.
+	sort.Strings(keys)
 	fmt.Printf("%s: lease %016x granted with TTL(%ds), remaining(%ds), keys%v\n", what, int64(t.ID), t.GrantedTTL, t.TTL, keys)
 }

@@ -113,4 +113,3 @@ func awaitDone(name string, s *concurrency.Session) {
 		fmt.Println(name, "not done", 2*step, "later")
 	}
 }
-

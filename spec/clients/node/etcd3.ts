@@ -12,7 +12,9 @@ function say(...parts: unknown[]): void {
 }
 
 const hex = (id: string | number | Long | null | undefined): string =>
-  BigInt(String(id ?? 0)).toString(16).padStart(16, '0');
+  BigInt(String(id ?? 0))
+    .toString(16)
+    .padStart(16, '0');
 
 interface Long {
   toString(): string;
@@ -122,7 +124,10 @@ async function electionTopic(a: Etcd3, b: Etcd3): Promise<void> {
   say('alpha resigned');
   await bounded('beta elected', elected);
   say('beta elected; leader is', await bounded('leader', a.election('node-elect').leader()));
-  await bounded('observer change', waitFor(() => changes.includes('beta')));
+  await bounded(
+    'observer change',
+    waitFor(() => changes.includes('beta')),
+  );
   say('observer changes:', changes.join(' '));
   await observer.cancel();
   await bounded('resign', beta.resign());

@@ -14,7 +14,8 @@ describe('normalise', () => {
   });
 
   it('maps IDs by value, so the padded and unpadded hex and the decimal form of one ID agree', () => {
-    const t = 'lease 07e6a23b08431c0f granted\nkey lock/7e6a23b08431c0f\n"Lease" : 569320777334332431\nlease 12c9a23b08431c12';
+    const t =
+      'lease 07e6a23b08431c0f granted\nkey lock/7e6a23b08431c0f\n"Lease" : 569320777334332431\nlease 12c9a23b08431c12';
     expect(normalise(t, EPS)).toBe('lease <id:1> granted\nkey lock/<id:1>\n"Lease" : <id:1>\nlease <id:2>');
   });
 
@@ -43,6 +44,12 @@ describe('normalise', () => {
     // No truncation, too little left, the -1 of a lease that is gone: all kept.
     const kept = 'TTL(10s), remaining(10s)\nTTL(10s), remaining(6s)\nTTL(0s), remaining(-1s)';
     expect(normalise(kept, EPS)).toBe(kept);
+  });
+
+  it("sorts a lease's attached keys (etcd answers them in Go map order)", () => {
+    expect(normalise('remaining(9s), attached keys([lease/b lease/a])', EPS)).toBe(
+      'remaining(9s), attached keys([lease/a lease/b])',
+    );
   });
 
   it('masks the durations endpoint health prints', () => {

@@ -95,7 +95,7 @@ export function goBinary(): string {
   return bin;
 }
 
-export const go = (topic: 'lease' | 'session'): ClientScript => ({
+export const go = (topic: 'lease' | 'session' | 'failover'): ClientScript => ({
   name: `go-clientv3-${topic}`,
   command: () => ({ cmd: goBinary(), args: [topic] }),
   timeoutMs: 90_000,

@@ -11,7 +11,9 @@ import { runClient } from './run-client.js';
 import { startEtcd, startServe, type Target } from './targets.js';
 import { describeHunks, diffLines, readGolden, WRITE_GOLDEN, writeGolden } from './transcripts.js';
 
-const noEtcd = existsSync('/usr/bin/etcd') ? undefined : '/usr/bin/etcd is missing (apt-get install etcd-server)';
+export const noEtcd = existsSync('/usr/bin/etcd')
+  ? undefined
+  : '/usr/bin/etcd is missing (apt-get install etcd-server)';
 
 /** Why serve cannot be tested here, or undefined. */
 export const serveMissing: string | undefined = existsSync(`${ROOT}/src/cli/serve`)
@@ -57,7 +59,10 @@ export function conformance(client: string, skip: string | undefined, scripts: r
         async () => {
           const golden = readGolden(script.name);
           expect(golden, `no golden transcript for ${script.name}`).toBeDefined();
-          const got = await on(() => startServe(), (t) => transcriptOn(t, script));
+          const got = await on(
+            () => startServe(),
+            (t) => transcriptOn(t, script),
+          );
           const hunks = diffLines(golden!, got);
           if (hunks.length > 0) console.log(`${script.name}: serve differs from etcd 3.4.23\n${describeHunks(hunks)}`);
           expect(describeHunks(hunks)).toBe(describeHunks(KNOWN_GAPS[script.name] ?? []));

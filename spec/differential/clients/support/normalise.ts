@@ -12,6 +12,8 @@
 // - Raft term, raft index, applied index and database size: the term depends on how many elections it
 //   took to make n1 the leader, the index on the launcher's settling commits, the size on bbolt's pages.
 // - Durations printed by `endpoint health`.
+// - The order of a lease's attached keys: etcd keeps them in a Go map and answers TimeToLive in the map's
+//   (random) iteration order; `attached keys([...])` is sorted.
 // - Remaining TTL: a TimeToLive answer a moment after a renewal says TTL-1 (etcd truncates to whole
 //   seconds) and under load one or two less; remaining(N) with T-3 <= N <= T-1 becomes remaining(T-1~).
 //   A remaining TTL equal to the granted one (no truncation) or beyond the window stays as printed.
@@ -57,6 +59,10 @@ export function normalise(transcript: string, endpoints: readonly string[]): str
       l = l.replace(/^("RaftTerm" : )\d+$/, '$1<term>');
       l = l.replace(/^"(DBSize|DBSizeInUse|RaftIndex|RaftAppliedIndex)" : \d+$/, (_, f: string) => `"${f}" : <${f}>`);
       l = l.replace(/took = [0-9.]+[µnm]?s/, 'took = <duration>');
+      l = l.replace(
+        /attached keys\(\[([^\]]*)\]\)/,
+        (_, keys: string) => `attached keys([${keys.split(' ').sort().join(' ')}])`,
+      );
       l = l.replace(/TTL\((\d+)s\), remaining\((-?\d+)s\)/, (whole, ttl: string, rem: string) => {
         const t = Number(ttl);
         const r = Number(rem);

@@ -36,7 +36,9 @@ function killGroup(pid: number): void {
 
 export function runClient(cmd: string, args: readonly string[], opts: RunOptions): Promise<ClientRun> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(cmd, args, { env: clientEnv(opts.endpoints), stdio: ['ignore', 'pipe', 'pipe'],
+    const proc = spawn(cmd, args, {
+      env: clientEnv(opts.endpoints),
+      stdio: ['ignore', 'pipe', 'pipe'],
       cwd: opts.cwd,
       detached: true,
     });

@@ -20,7 +20,13 @@ export interface Target {
 }
 
 /** etcd's own defaults: TTLs below 1.5 election timeouts are raised to 2 s, as serve's default cluster does. */
-const FLAGS = { heartbeatMs: 100, electionMs: 1000, leaseCheckpoint: false, leaseCheckpointPersist: false, preVote: false };
+const FLAGS = {
+  heartbeatMs: 100,
+  electionMs: 1000,
+  leaseCheckpoint: false,
+  leaseCheckpointPersist: false,
+  preVote: false,
+};
 
 export async function startEtcd(): Promise<Target> {
   const registry = new ChildRegistry();
@@ -72,7 +78,15 @@ async function freeBase(members: number): Promise<number> {
 /** `lessor-sim serve [file] --port BASE` from the sources (tsx), its process group killed by stop(). */
 export async function startServe(file?: string): Promise<Target> {
   const base = await freeBase(3);
-  const args = ['--import', 'tsx', resolve(ROOT, 'src/cli/main.ts'), 'serve', ...(file ? [file] : []), '--port', `${base}`];
+  const args = [
+    '--import',
+    'tsx',
+    resolve(ROOT, 'src/cli/main.ts'),
+    'serve',
+    ...(file ? [file] : []),
+    '--port',
+    `${base}`,
+  ];
   const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const stop = async (): Promise<void> => {
     if (proc.exitCode !== null || proc.signalCode !== null) return;
@@ -88,7 +102,10 @@ export async function startServe(file?: string): Promise<Target> {
   proc.stderr.setEncoding('utf8').on('data', (d: string) => lines.push(d));
   try {
     const endpoints = await new Promise<string[]>((ok, fail) => {
-      const timer = setTimeout(() => fail(new Error(`serve printed no endpoints within ${SERVE_READY_MS} ms`)), SERVE_READY_MS);
+      const timer = setTimeout(
+        () => fail(new Error(`serve printed no endpoints within ${SERVE_READY_MS} ms`)),
+        SERVE_READY_MS,
+      );
       proc.once('exit', (code, sig) => {
         clearTimeout(timer);
         fail(new Error(`serve exited (${code ?? sig}) before it was ready: ${lines.join('').trim()}`));

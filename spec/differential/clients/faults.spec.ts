@@ -1,0 +1,111 @@
+// Faults seen through real clients. Each case is a scenario file whose member steps (pause, resume, crash,
+// restart) a real etcd 3.4.23 cluster gets at the same wall-clock instants after the client starts, and
+// which `lessor-sim serve FILE` runs as it is; the client's normalised transcript must be the golden one
+// on real etcd, and the same on serve but for the known gaps. (A lease revoked by another client while a
+// keep-alive stream is open is in the conformance scripts: etcdctl-lease, go-clientv3-lease, npm-etcd3.
+// A partitioned leader is not here: the real-etcd driver runs members on loopback without network
+// namespaces and cannot partition them.)
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseScenario } from '../../../src/scenario/parse.js';
+import type { Step } from '../../../src/scenario/types.js';
+import { type ClientScript, etcdctl, go, missing, ROOT } from './support/clients.js';
+import { noEtcd, serveMissing } from './support/conformance.js';
+import { KNOWN_GAPS } from './support/known-gaps.js';
+import { normalise } from './support/normalise.js';
+import { runClient } from './support/run-client.js';
+import { startEtcd, startServe, type Target } from './support/targets.js';
+import { describeHunks, diffLines, readGolden, WRITE_GOLDEN, writeGolden } from './support/transcripts.js';
+
+const FAULTS = join(__dirname, 'faults');
+
+interface FaultCase {
+  readonly file: string;
+  readonly client: 'etcdctl' | 'go';
+  readonly script: ClientScript;
+}
+
+const CASES: readonly FaultCase[] = [
+  {
+    file: 'frozen-leader.yaml',
+    client: 'etcdctl',
+    script: { ...etcdctl('frozen-leader', 90_000), name: 'fault-etcdctl-frozen-leader' },
+  },
+  { file: 'crashed-leader.yaml', client: 'go', script: { ...go('failover'), name: 'fault-go-crashed-leader' } },
+];
+
+type MemberStep = Extract<Step, { kind: 'pause' | 'resume' | 'crash' | 'restart' }>;
+
+function memberSteps(file: string): MemberStep[] {
+  const path = join(FAULTS, file);
+  const parsed = parseScenario(readFileSync(path, 'utf8'), path);
+  if (!parsed.ok) throw new Error(`${file} does not parse: ${JSON.stringify(parsed)}`);
+  return parsed.scenario.steps.filter(
+    (s): s is MemberStep =>
+      ['pause', 'resume', 'crash', 'restart'].includes(s.kind) && 'member' in s && s.member !== undefined,
+  );
+}
+
+/** Applies each step to the real cluster at its instant after `t0` (a pause with `for` resumes itself). */
+function schedule(target: Target, steps: readonly MemberStep[]): () => void {
+  const cluster = target.cluster!;
+  const timers: NodeJS.Timeout[] = [];
+  const at = (us: number, fn: () => unknown) => timers.push(setTimeout(() => void fn(), us / 1000));
+  for (const s of steps) {
+    const m = s.member!;
+    if (s.kind === 'pause') {
+      at(s.atUs, () => cluster.pause(m));
+      if (s.forUs !== undefined) at(s.atUs + s.forUs, () => cluster.resume(m));
+    } else if (s.kind === 'resume') at(s.atUs, () => cluster.resume(m));
+    else if (s.kind === 'crash') at(s.atUs, () => cluster.crash(m));
+    else at(s.atUs, () => cluster.restart(m));
+  }
+  return () => {
+    for (const t of timers) clearTimeout(t);
+  };
+}
+
+async function transcript(target: Target, c: FaultCase, steps: readonly MemberStep[]): Promise<string> {
+  const { cmd, args } = c.script.command();
+  const cancel = target.kind === 'etcd' ? schedule(target, steps) : () => {};
+  try {
+    const run = await runClient(cmd, args, { endpoints: target.endpoints, timeoutMs: c.script.timeoutMs, cwd: ROOT });
+    expect(run.timedOut, `${c.script.name} on ${target.kind}\n${run.stdout}\nstderr:\n${run.stderr}`).toBe(false);
+    return `${normalise(run.stdout, target.endpoints)}(exit ${run.code})\n`;
+  } finally {
+    cancel();
+    // A paused member must not stay stopped: the cluster's stop kills it either way.
+    await target.stop();
+  }
+}
+
+describe('fault cases: the scenario files parse and name member faults', () => {
+  for (const c of CASES) {
+    it(c.file, () => {
+      expect(memberSteps(c.file).length).toBeGreaterThan(0);
+    });
+  }
+});
+
+for (const c of CASES) {
+  const skip = missing(c.client) ?? noEtcd;
+  describe(`${c.file} through ${c.client} on real etcd 3.4.23${skip ? ` (skipped: ${skip})` : ''}`, () => {
+    it.skipIf(skip !== undefined)(`${c.script.name}: the transcript is the golden one`, async () => {
+      const got = await transcript(await startEtcd(), c, memberSteps(c.file));
+      if (WRITE_GOLDEN) writeGolden(c.script.name, got);
+      expect(got).toBe(readGolden(c.script.name));
+    });
+  });
+  const serveSkip = missing(c.client) ?? serveMissing;
+  describe(`${c.file} through ${c.client} on lessor-sim serve${serveSkip ? ` (skipped: ${serveSkip})` : ''}`, () => {
+    it.skipIf(serveSkip !== undefined)(`${c.script.name}: the golden transcript but for its known gaps`, async () => {
+      const golden = readGolden(c.script.name);
+      expect(golden).toBeDefined();
+      const got = await transcript(await startServe(join(FAULTS, c.file)), c, []);
+      const hunks = diffLines(golden!, got);
+      if (hunks.length > 0) console.log(`${c.script.name}: serve differs from etcd 3.4.23\n${describeHunks(hunks)}`);
+      expect(describeHunks(hunks)).toBe(describeHunks(KNOWN_GAPS[c.script.name] ?? []));
+    });
+  });
+}
