@@ -10,11 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../../src/scenario/parse.js';
 import type { Step } from '../../../src/scenario/types.js';
-import { type ClientScript, etcdctl, go, missing, ROOT } from './support/clients.js';
-import { noEtcd, serveMissing } from './support/conformance.js';
+import { type ClientScript, etcdctl, go, missing } from './support/clients.js';
+import { noEtcd, serveMissing, transcriptOn } from './support/conformance.js';
 import { KNOWN_GAPS } from './support/known-gaps.js';
-import { normalise } from './support/normalise.js';
-import { runClient } from './support/run-client.js';
 import { startEtcd, startServe, type Target } from './support/targets.js';
 import { describeHunks, diffLines, readGolden, WRITE_GOLDEN, writeGolden } from './support/transcripts.js';
 
@@ -67,15 +65,12 @@ function schedule(target: Target, steps: readonly MemberStep[]): () => void {
 }
 
 async function transcript(target: Target, c: FaultCase, steps: readonly MemberStep[]): Promise<string> {
-  const { cmd, args } = c.script.command();
   const cancel = target.kind === 'etcd' ? schedule(target, steps) : () => {};
   try {
-    const run = await runClient(cmd, args, { endpoints: target.endpoints, timeoutMs: c.script.timeoutMs, cwd: ROOT });
-    expect(run.timedOut, `${c.script.name} on ${target.kind}\n${run.stdout}\nstderr:\n${run.stderr}`).toBe(false);
-    return `${normalise(run.stdout, target.endpoints)}(exit ${run.code})\n`;
+    return await transcriptOn(target, c.script);
   } finally {
     cancel();
-    // A paused member must not stay stopped: the cluster's stop kills it either way.
+    // A paused member does not stay stopped: stop() kills every member.
     await target.stop();
   }
 }

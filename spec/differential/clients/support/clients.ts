@@ -20,7 +20,8 @@ export interface ClientScript {
   readonly timeoutMs: number;
 }
 
-function works(cmd: string, args: string[]): boolean {
+/** The command runs and exits 0 within 30 s. */
+export function works(cmd: string, args: string[]): boolean {
   try {
     execFileSync(cmd, args, { stdio: 'ignore', timeout: 30_000 });
     return true;

@@ -4,7 +4,7 @@
 // difference both fail the test and the list stays true).
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type ClientScript, ROOT } from './clients.js';
+import { type ClientScript, ROOT, works } from './clients.js';
 import { KNOWN_GAPS } from './known-gaps.js';
 import { normalise } from './normalise.js';
 import { runClient } from './run-client.js';
@@ -16,15 +16,24 @@ export const noEtcd = existsSync('/usr/bin/etcd')
   : '/usr/bin/etcd is missing (apt-get install etcd-server)';
 
 /** Why serve cannot be tested here, or undefined. */
-export const serveMissing: string | undefined = existsSync(`${ROOT}/src/cli/serve`)
+export const serveMissing: string | undefined = works(process.execPath, [
+  '--import',
+  'tsx',
+  `${ROOT}/src/cli/main.ts`,
+  'serve',
+  '--help',
+])
   ? undefined
-  : 'lessor-sim has no serve command on this branch (src/cli/serve is missing)';
+  : '`lessor-sim serve --help` fails: this branch has no serve command';
 
-async function transcriptOn(target: Target, script: ClientScript): Promise<string> {
+/** The script's normalised transcript on the target, ended by its exit code; a run past its limit fails. */
+export async function transcriptOn(target: Target, script: ClientScript): Promise<string> {
   const { cmd, args } = script.command();
   const run = await runClient(cmd, args, { endpoints: target.endpoints, timeoutMs: script.timeoutMs, cwd: ROOT });
-  const context = `${script.name} on ${target.kind} (exit ${run.code}${run.timedOut ? ', timed out' : ''})\n${run.stdout}\nstderr:\n${run.stderr}`;
-  expect(run.timedOut, context).toBe(false);
+  const status = `exit ${run.code}${run.timedOut ? ', timed out' : ''}`;
+  expect(run.timedOut, `${script.name} on ${target.kind} (${status})\n${run.stdout}\nstderr:\n${run.stderr}`).toBe(
+    false,
+  );
   // The exit code is an outcome too (a client that crashes on an answer shows here).
   return `${normalise(run.stdout, target.endpoints)}(exit ${run.code})\n`;
 }
