@@ -1,6 +1,6 @@
 // What a client script runs against: a fresh 3-member real etcd 3.4.23 cluster (the differential driver's
 // launcher, etcd's default heartbeat and election timeout, n1 leading), or `lessor-sim serve` as a child
-// process, whose endpoints are read from the export line it prints.
+// process, whose endpoints are read from the export line it prints before its `# ready` line.
 import { spawn } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { resolve } from 'node:path';
@@ -110,12 +110,14 @@ export async function startServe(file?: string): Promise<Target> {
         clearTimeout(timer);
         fail(new Error(`serve exited (${code ?? sig}) before it was ready: ${lines.join('').trim()}`));
       });
+      let found: string[] | undefined;
       createInterface({ input: proc.stdout }).on('line', (line) => {
         lines.push(`${line}\n`);
         const m = /^export ETCDCTL_ENDPOINTS=['"]?([^'"\s]+)/.exec(line);
-        if (m !== null) {
+        if (m !== null) found = m[1]!.split(',');
+        if (line.startsWith('# ready') && found !== undefined) {
           clearTimeout(timer);
-          ok(m[1]!.split(','));
+          ok(found);
         }
       });
     });
