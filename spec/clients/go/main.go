@@ -38,9 +38,9 @@ func errText(err error) string {
 }
 
 func main() {
-	topics := map[string]func(){"lease": leaseTopic, "session": sessionTopic, "failover": failoverTopic}
+	topics := map[string]func(){"lease": leaseTopic, "session": sessionTopic, "failover": failoverTopic, "kv": kvTopic}
 	if len(os.Args) != 2 || topics[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: clients lease|session|failover")
+		fmt.Fprintln(os.Stderr, "usage: clients lease|session|failover|kv")
 		os.Exit(2)
 	}
 	topics[os.Args[1]]()

@@ -1,13 +1,15 @@
 """python-etcd3 0.12 against an etcd v3 endpoint, for the client conformance suite.
 
-Lease, refresh, TimeToLive, put, get, get_prefix, delete, watch, transaction, an uncontended lock (0.12's
-contended acquire crashes with Debian's retry library, against real etcd too), status and members; one
-line per outcome a caller observes, lease IDs in hex. Run with /usr/bin/python3 (Debian's etcd3 package);
-the first endpoint of ETCDCTL_ENDPOINTS is the one it talks to.
+Lease, refresh (also of an expired lease), TimeToLive, put, get, get_prefix, put_if_not_exists, replace,
+delete, delete_prefix, watch (also from a compacted revision), watch_once, transaction, compact, an
+uncontended lock (0.12's contended acquire crashes with Debian's retry library, against real etcd too),
+status and members; one line per outcome a caller observes, lease IDs in hex. Run with /usr/bin/python3
+(Debian's etcd3 package); the first endpoint of ETCDCTL_ENDPOINTS is the one it talks to.
 """
 
 import os
 import sys
+import time
 from urllib.parse import urlsplit
 
 import etcd3
@@ -101,6 +103,35 @@ def main():
         say("revoke again: no error")
     except grpc.RpcError as e:
         say("revoke again:", e.code(), e.details())
+
+    # A lease left to expire: etcd raises a 1 s TTL to its minimum; refresh then answers TTL 0 without raising.
+    short = c.lease(1)
+    say("lease(1): TTL", short.ttl, "granted TTL", short.granted_ttl)
+    c.put("py/short", "x", lease=short)
+    time.sleep(short.ttl + 2)
+    say("refresh of an expired lease:", ["TTL(%d)" % a.TTL for a in short.refresh()])
+    say("get py/short after expiry:", kv(*c.get("py/short")))
+
+    say("put_if_not_exists py/n:", c.put_if_not_exists("py/n", "1"), c.put_if_not_exists("py/n", "2"))
+    say("replace py/n 1 -> 3:", c.replace("py/n", "1", "3"), "2 -> 4:", c.replace("py/n", "2", "4"))
+    say("get py/n:", kv(*c.get("py/n")))
+    try:
+        c.watch_once("py/none", timeout=1)
+        say("watch_once py/none: an event")
+    except etcd3.exceptions.WatchTimedOut:
+        say("watch_once py/none: timed out")
+    revision = c.put("py/last", "1").header.revision
+    say("put py/last: revision", revision)
+    c.compact(revision - 1)
+    events, cancel = c.watch("py/c", start_revision=2)
+    try:
+        for event in events:
+            say("watch from a compacted revision: event", event.key.decode())
+            break
+    except etcd3.exceptions.RevisionCompactedError as e:
+        say("watch from a compacted revision:", type(e).__name__, "compacted revision", e.compacted_revision)
+    cancel()
+    say("delete_prefix py/: deleted", c.delete_prefix("py/").deleted)
 
 
 if __name__ == "__main__":

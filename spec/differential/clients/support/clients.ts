@@ -96,7 +96,7 @@ export function goBinary(): string {
   return bin;
 }
 
-export const go = (topic: 'lease' | 'session' | 'failover'): ClientScript => ({
+export const go = (topic: 'lease' | 'session' | 'kv' | 'failover'): ClientScript => ({
   name: `go-clientv3-${topic}`,
   command: () => ({ cmd: goBinary(), args: [topic] }),
   timeoutMs: 90_000,
