@@ -21,9 +21,11 @@ on_first() {
   export ETCDCTL_ENDPOINTS="$all"
 }
 
-# lines FILE: how many lines FILE has besides zap warning lines.
+# lines FILE: how many lines FILE has besides zap warning lines; 0 before a background command has even
+# created its output file.
 lines() {
-  grep -avc '^{"level":' "$1"
+  n=$(grep -avc '^{"level":' "$1" 2>/dev/null)
+  echo "${n:-0}"
 }
 
 # await_lines FILE N: waits up to 20 s until FILE has at least N lines besides zap warning lines; says so

@@ -2,13 +2,12 @@
 // launcher, etcd's default heartbeat and election timeout, n1 leading), or `lessor-sim serve` as a child
 // process, whose endpoints are read from the export line it prints before its `# ready` line.
 import { spawn } from 'node:child_process';
-import { createConnection } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { findEtcd } from '../../../../src/cli/differential/binaries.js';
 import { ChildRegistry } from '../../../../src/cli/differential/children.js';
 import { EtcdCluster } from '../../../../src/cli/differential/etcd-cluster.js';
-import { freePort } from '../../../../src/cli/differential/ports.js';
 
 export interface Target {
   readonly kind: 'etcd' | 'serve';
@@ -63,21 +62,44 @@ function accepts(url: string): Promise<boolean> {
   });
 }
 
-/** Four consecutive free ports; serve takes BASE+1.. for its members. */
+/** Whether a listener can bind 127.0.0.1:port right now. */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const srv = createServer();
+    srv.once('error', () => done(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => done(true)));
+  });
+}
+
+/**
+ * A BASE whose BASE+1..BASE+members are free, below Linux's ephemeral range (32768 and up) so that no
+ * outgoing connection of the other clients on this machine takes one between the check and serve's bind.
+ */
 async function freeBase(members: number): Promise<number> {
   for (;;) {
-    const base = await freePort();
-    if (base + members > 65_535) continue;
-    const taken = await Promise.all(
-      Array.from({ length: members }, (_, i) => accepts(`http://127.0.0.1:${base + i + 1}`)),
-    );
-    if (!taken.includes(true)) return base;
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await Promise.all(Array.from({ length: members }, (_, i) => bindable(base + i + 1)));
+    if (!free.includes(false)) return base;
+  }
+}
+
+const SERVE_ATTEMPTS = 5;
+
+class PortTaken extends Error {}
+
+/** `lessor-sim serve [file] --port BASE`, again with another BASE when one of its ports was taken meanwhile. */
+export async function startServe(file?: string): Promise<Target> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServeOn(await freeBase(3), file);
+    } catch (e) {
+      if (!(e instanceof PortTaken) || attempt >= SERVE_ATTEMPTS) throw e;
+    }
   }
 }
 
 /** `lessor-sim serve [file] --port BASE` from the sources (tsx), its process group killed by stop(). */
-export async function startServe(file?: string): Promise<Target> {
-  const base = await freeBase(3);
+async function startServeOn(base: number, file: string | undefined): Promise<Target> {
   const args = [
     '--import',
     'tsx',
@@ -108,7 +130,12 @@ export async function startServe(file?: string): Promise<Target> {
       );
       proc.once('exit', (code, sig) => {
         clearTimeout(timer);
-        fail(new Error(`serve exited (${code ?? sig}) before it was ready: ${lines.join('').trim()}`));
+        const out = lines.join('').trim();
+        fail(
+          code === 2 && out.includes('EADDRINUSE')
+            ? new PortTaken(out)
+            : new Error(`serve exited (${code ?? sig}) before it was ready: ${out}`),
+        );
       });
       let found: string[] | undefined;
       createInterface({ input: proc.stdout }).on('line', (line) => {
