@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../../src/scenario/parse.js';
-import type { Step } from '../../../src/scenario/types.js';
+import type { Scenario, Step } from '../../../src/scenario/types.js';
+import { within } from '../../../src/cli/differential/wall-clock.js';
 import { type ClientScript, etcdctl, go, missing } from './support/clients.js';
 import { noEtcd, serveMissing, transcriptOn } from './support/conformance.js';
 import { KNOWN_GAPS } from './support/known-gaps.js';
@@ -35,11 +36,19 @@ const CASES: readonly FaultCase[] = [
 
 type MemberStep = Extract<Step, { kind: 'pause' | 'resume' | 'crash' | 'restart' }>;
 
-function memberSteps(file: string): MemberStep[] {
+function scenarioOf(file: string): Scenario {
   const path = join(FAULTS, file);
   const parsed = parseScenario(readFileSync(path, 'utf8'), path);
   if (!parsed.ok) throw new Error(`${file} does not parse: ${JSON.stringify(parsed)}`);
-  return parsed.scenario.steps.filter(
+  return parsed.scenario;
+}
+
+const durationMs = (file: string): number => scenarioOf(file).durationUs / 1000;
+
+const expectSteps = (file: string): number => scenarioOf(file).steps.filter((s) => s.kind === 'expect').length;
+
+function memberSteps(file: string): MemberStep[] {
+  return scenarioOf(file).steps.filter(
     (s): s is MemberStep =>
       ['pause', 'resume', 'crash', 'restart'].includes(s.kind) && 'member' in s && s.member !== undefined,
   );
@@ -64,10 +73,21 @@ function schedule(target: Target, steps: readonly MemberStep[]): () => void {
   };
 }
 
-async function transcript(target: Target, c: FaultCase, steps: readonly MemberStep[]): Promise<string> {
+/** serve's own verdicts on the scenario's `expect` steps, once the scenario's duration has passed. */
+async function served(target: Target, c: FaultCase): Promise<{ code: number | null; output: string }> {
+  const end = await within(target.finished!, durationMs(c.file) + 60_000, `serve did not end after ${c.file}`);
+  return end;
+}
+
+async function transcript(
+  target: Target,
+  c: FaultCase,
+  steps: readonly MemberStep[],
+): Promise<{ transcript: string; serve?: { code: number | null; output: string } }> {
   const cancel = target.kind === 'etcd' ? schedule(target, steps) : () => {};
   try {
-    return await transcriptOn(target, c.script);
+    const t = await transcriptOn(target, c.script);
+    return target.kind === 'serve' ? { transcript: t, serve: await served(target, c) } : { transcript: t };
   } finally {
     cancel();
     // A paused member does not stay stopped: stop() kills every member.
@@ -75,10 +95,11 @@ async function transcript(target: Target, c: FaultCase, steps: readonly MemberSt
   }
 }
 
-describe('fault cases: the scenario files parse and name member faults', () => {
+describe('fault cases: the scenario files parse, name member faults and judge the outcome', () => {
   for (const c of CASES) {
     it(c.file, () => {
       expect(memberSteps(c.file).length).toBeGreaterThan(0);
+      expect(expectSteps(c.file)).toBeGreaterThan(0);
     });
   }
 });
@@ -87,20 +108,26 @@ for (const c of CASES) {
   const skip = missing(c.client) ?? noEtcd;
   describe(`${c.file} through ${c.client} on real etcd 3.4.23${skip ? ` (skipped: ${skip})` : ''}`, () => {
     it.skipIf(skip !== undefined)(`${c.script.name}: the transcript is the golden one`, async () => {
-      const got = await transcript(await startEtcd(), c, memberSteps(c.file));
+      const { transcript: got } = await transcript(await startEtcd(), c, memberSteps(c.file));
       if (WRITE_GOLDEN) writeGolden(c.script.name, got);
       expect(got).toBe(readGolden(c.script.name));
     });
   });
   const serveSkip = missing(c.client) ?? serveMissing;
   describe(`${c.file} through ${c.client} on lessor-sim serve${serveSkip ? ` (skipped: ${serveSkip})` : ''}`, () => {
-    it.skipIf(serveSkip !== undefined)(`${c.script.name}: the golden transcript but for its known gaps`, async () => {
-      const golden = readGolden(c.script.name);
-      expect(golden).toBeDefined();
-      const got = await transcript(await startServe(join(FAULTS, c.file)), c, []);
-      const hunks = diffLines(golden!, got);
-      if (hunks.length > 0) console.log(`${c.script.name}: serve differs from etcd 3.4.23\n${describeHunks(hunks)}`);
-      expect(describeHunks(hunks)).toBe(describeHunks(KNOWN_GAPS[c.script.name] ?? []));
-    });
+    it.skipIf(serveSkip !== undefined)(
+      `${c.script.name}: the golden transcript but for its known gaps, and serve's expects hold`,
+      async () => {
+        const golden = readGolden(c.script.name);
+        expect(golden).toBeDefined();
+        const { transcript: got, serve } = await transcript(await startServe(join(FAULTS, c.file)), c, []);
+        const hunks = diffLines(golden!, got);
+        if (hunks.length > 0) console.log(`${c.script.name}: serve differs from etcd 3.4.23\n${describeHunks(hunks)}`);
+        expect(describeHunks(hunks)).toBe(describeHunks(KNOWN_GAPS[c.script.name] ?? []));
+        // The simulation's own trace agrees with what the client saw: every expect step holds.
+        expect(serve!.output).toContain(`${expectSteps(c.file)} passed, 0 failed`);
+        expect(serve!.code, serve!.output).toBe(0);
+      },
+    );
   });
 }

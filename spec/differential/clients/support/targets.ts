@@ -15,6 +15,8 @@ export interface Target {
   readonly endpoints: readonly string[];
   /** The real cluster, for the fault cases (SIGSTOP, SIGKILL of a member). */
   readonly cluster?: EtcdCluster;
+  /** serve's exit code and everything it printed, once it ends (with a FILE, when the scenario does). */
+  readonly finished?: Promise<{ readonly code: number | null; readonly output: string }>;
   stop(): Promise<void>;
 }
 
@@ -122,6 +124,9 @@ async function startServeOn(base: number, file: string | undefined): Promise<Tar
   };
   const lines: string[] = [];
   proc.stderr.setEncoding('utf8').on('data', (d: string) => lines.push(d));
+  const finished = new Promise<{ code: number | null; output: string }>((done) =>
+    proc.once('close', (code) => done({ code, output: lines.join('') })),
+  );
   try {
     const endpoints = await new Promise<string[]>((ok, fail) => {
       const timer = setTimeout(
@@ -151,7 +156,7 @@ async function startServeOn(base: number, file: string | undefined): Promise<Tar
     for (const ep of endpoints) {
       if (!(await accepts(ep.includes('://') ? ep : `http://${ep}`))) throw new Error(`serve does not accept on ${ep}`);
     }
-    return { kind: 'serve', endpoints, stop };
+    return { kind: 'serve', endpoints, finished, stop };
   } catch (e) {
     await stop();
     throw e;
