@@ -31,6 +31,11 @@ const CASES: readonly FaultCase[] = [
     client: 'etcdctl',
     script: { ...etcdctl('frozen-leader', 90_000), name: 'fault-etcdctl-frozen-leader' },
   },
+  {
+    file: 'crashed-member.yaml',
+    client: 'etcdctl',
+    script: { ...etcdctl('crashed-member', 90_000), name: 'fault-etcdctl-crashed-member' },
+  },
   { file: 'crashed-leader.yaml', client: 'go', script: { ...go('failover'), name: 'fault-go-crashed-leader' } },
 ];
 
