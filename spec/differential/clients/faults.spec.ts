@@ -12,7 +12,7 @@ import { parseScenario } from '../../../src/scenario/parse.js';
 import type { Scenario, Step } from '../../../src/scenario/types.js';
 import { within } from '../../../src/cli/differential/wall-clock.js';
 import { type ClientScript, etcdctl, go, missing } from './support/clients.js';
-import { noEtcd, serveMissing, transcriptOn } from './support/conformance.js';
+import { noEtcd, prepare, serveMissing, testTimeout, transcriptOn } from './support/conformance.js';
 import { KNOWN_GAPS } from './support/known-gaps.js';
 import { startEtcd, startServe, type Target } from './support/targets.js';
 import { describeHunks, diffLines, readGolden, WRITE_GOLDEN, writeGolden } from './support/transcripts.js';
@@ -110,13 +110,18 @@ describe('fault cases: the scenario files parse, name member faults and judge th
 });
 
 for (const c of CASES) {
+  prepare([c.script], missing(c.client));
   const skip = missing(c.client) ?? noEtcd;
   describe(`${c.file} through ${c.client} on real etcd 3.4.23${skip ? ` (skipped: ${skip})` : ''}`, () => {
-    it.skipIf(skip !== undefined)(`${c.script.name}: the transcript is the golden one`, async () => {
-      const { transcript: got } = await transcript(await startEtcd(), c, memberSteps(c.file));
-      if (WRITE_GOLDEN) writeGolden(c.script.name, got);
-      expect(got).toBe(readGolden(c.script.name));
-    });
+    it.skipIf(skip !== undefined)(
+      `${c.script.name}: the transcript is the golden one`,
+      async () => {
+        const { transcript: got } = await transcript(await startEtcd(), c, memberSteps(c.file));
+        if (WRITE_GOLDEN) writeGolden(c.script.name, got);
+        expect(got).toBe(readGolden(c.script.name));
+      },
+      testTimeout(c.script),
+    );
   });
   const serveSkip = missing(c.client) ?? serveMissing;
   describe(`${c.file} through ${c.client} on lessor-sim serve${serveSkip ? ` (skipped: ${serveSkip})` : ''}`, () => {
@@ -133,6 +138,7 @@ for (const c of CASES) {
         expect(serve!.output).toContain(`${expectSteps(c.file)} passed, 0 failed`);
         expect(serve!.code, serve!.output).toBe(0);
       },
+      testTimeout(c.script) + durationMs(c.file),
     );
   });
 }

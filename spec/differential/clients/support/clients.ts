@@ -14,8 +14,10 @@ const GOCODE = '/usr/share/gocode';
 export interface ClientScript {
   /** The golden transcript's name (expected/NAME.txt). */
   readonly name: string;
-  /** The command line; may build first (the Go program). */
+  /** The command line. */
   command(): { cmd: string; args: string[] };
+  /** Work before the first run that may take long (building the Go program), for a beforeAll. */
+  readonly prepare?: () => void;
   /** The hard limit on one run; generous, since the machine is shared. */
   readonly timeoutMs: number;
 }
@@ -99,5 +101,6 @@ export function goBinary(): string {
 export const go = (topic: 'lease' | 'session' | 'kv' | 'failover'): ClientScript => ({
   name: `go-clientv3-${topic}`,
   command: () => ({ cmd: goBinary(), args: [topic] }),
+  prepare: () => void goBinary(),
   timeoutMs: 90_000,
 });

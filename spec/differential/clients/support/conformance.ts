@@ -3,7 +3,7 @@
 // gaps listed for it (each one a hunk of the line diff, asserted exactly, so a gap that closes or a new
 // difference both fail the test and the list stays true).
 import { existsSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type ClientScript, ROOT, works } from './clients.js';
 import { KNOWN_GAPS } from './known-gaps.js';
 import { normalise } from './normalise.js';
@@ -47,17 +47,32 @@ async function on<T>(start: () => Promise<Target>, body: (t: Target) => Promise<
   }
 }
 
+/** A test's limit: the script's own, and room for starting and stopping a cluster on a loaded machine. */
+export const testTimeout = (script: ClientScript): number => script.timeoutMs + 120_000;
+
+/** Builds what the scripts need once, before the file's first test, with a limit of its own. */
+export function prepare(scripts: readonly ClientScript[], skip: string | undefined): void {
+  beforeAll(() => {
+    if (skip === undefined) for (const s of scripts) s.prepare?.();
+  }, 600_000);
+}
+
 export function conformance(client: string, skip: string | undefined, scripts: readonly ClientScript[]): void {
+  prepare(scripts, skip);
   const etcdSkip = skip ?? noEtcd;
   describe(`${client} against real etcd 3.4.23${etcdSkip ? ` (skipped: ${etcdSkip})` : ''}`, () => {
     for (const script of scripts) {
-      it.skipIf(etcdSkip !== undefined)(`${script.name}: the transcript is the golden one`, async () => {
-        const got = await on(startEtcd, (t) => transcriptOn(t, script));
-        if (WRITE_GOLDEN) writeGolden(script.name, got);
-        const golden = readGolden(script.name);
-        expect(golden, `no golden transcript for ${script.name}; run with LESSOR_SIM_WRITE_GOLDEN=1`).toBeDefined();
-        expect(got).toBe(golden);
-      });
+      it.skipIf(etcdSkip !== undefined)(
+        `${script.name}: the transcript is the golden one`,
+        async () => {
+          const got = await on(startEtcd, (t) => transcriptOn(t, script));
+          if (WRITE_GOLDEN) writeGolden(script.name, got);
+          const golden = readGolden(script.name);
+          expect(golden, `no golden transcript for ${script.name}; run with LESSOR_SIM_WRITE_GOLDEN=1`).toBeDefined();
+          expect(got).toBe(golden);
+        },
+        testTimeout(script),
+      );
     }
   });
   const serveSkip = skip ?? serveMissing;
@@ -76,6 +91,7 @@ export function conformance(client: string, skip: string | undefined, scripts: r
           if (hunks.length > 0) console.log(`${script.name}: serve differs from etcd 3.4.23\n${describeHunks(hunks)}`);
           expect(describeHunks(hunks)).toBe(describeHunks(KNOWN_GAPS[script.name] ?? []));
         },
+        testTimeout(script),
       );
     }
   });
