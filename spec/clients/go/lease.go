@@ -115,6 +115,72 @@ func leaseTopic() {
 	_, err = c1.Revoke(cx, id)
 	cancel()
 	fmt.Println("revoke again:", errText(err))
+
+	sharedStream(c1, c2)
+}
+
+// sharedStream: two leases kept alive by one client, which carries both on its one LeaseKeepAlive stream;
+// revoking one closes only its channel.
+func sharedStream(c1, c2 *clientv3.Client) {
+	ids := []clientv3.LeaseID{}
+	chans := []<-chan *clientv3.LeaseKeepAliveResponse{}
+	for i := 0; i < 2; i++ {
+		cx, cancel := ctx()
+		g, err := c1.Grant(cx, 6)
+		cancel()
+		if err != nil {
+			fmt.Println("grant error:", errText(err))
+			return
+		}
+		ch, err := c1.KeepAlive(context.Background(), g.ID)
+		if err != nil {
+			fmt.Println("keepalive error:", errText(err))
+			return
+		}
+		ids, chans = append(ids, g.ID), append(chans, ch)
+	}
+	for i, ch := range chans {
+		select {
+		case r, ok := <-ch:
+			fmt.Printf("shared stream: lease %016x open %v TTL(%d)\n", int64(ids[i]), ok, r.TTL)
+		case <-time.After(step):
+			fmt.Printf("shared stream: lease %016x no answer within %s\n", int64(ids[i]), step)
+		}
+	}
+	cx, cancel := ctx()
+	_, err := c2.Revoke(cx, ids[0])
+	cancel()
+	fmt.Println("shared stream: first lease revoked by the second client:", errText(err))
+	for deadline := time.After(step); ; {
+		select {
+		case _, ok := <-chans[0]:
+			if ok {
+				continue
+			}
+			fmt.Println("shared stream: the first lease's channel closed")
+		case <-deadline:
+			fmt.Println("shared stream: the first lease's channel still open", step, "after the revoke")
+		}
+		break
+	}
+	// The second lease's channel still gets answers (TTL/3 = 2 s apart).
+	got := 0
+	for deadline := time.After(step); got < 2; {
+		select {
+		case r, ok := <-chans[1]:
+			if !ok {
+				fmt.Println("shared stream: the second lease's channel closed")
+				return
+			}
+			if r.TTL > 0 {
+				got++
+			}
+		case <-deadline:
+			fmt.Println("shared stream: the second lease got", got, "answers within", step)
+			return
+		}
+	}
+	fmt.Println("shared stream: the second lease still kept alive")
 }
 
 func printTTL(what string, t *clientv3.LeaseTimeToLiveResponse, err error) {
