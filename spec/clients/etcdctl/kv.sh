@@ -22,6 +22,9 @@ ctl get --prefix --keys-only kv/
 on_first get --prefix --limit=1 -w fields kv/
 ctl get --rev=2 --prefix kv/
 on_first get -w fields kv/a
+on_first get -w json kv/a
+ctl get --consistency=s --print-value-only kv/a
+ctl get --hex kv/b
 ctl get --rev=99 kv/a
 
 echo "# txn from stdin (here-documents: a pipe would run ctl in a subshell)"

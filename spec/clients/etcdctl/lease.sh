@@ -45,3 +45,9 @@ ctl lease keep-alive --once "$id"
 ctl lease timetolive --keys "$id"
 ctl lease list
 ctl lease grant 0
+echo "# a lease that was never granted"
+ctl lease timetolive 1234abcd
+ctl lease keep-alive --once 1234abcd
+ctl lease revoke 1234abcd
+ctl put --lease=1234abcd lease/c 3
+ctl lease keep-alive 1234abcd

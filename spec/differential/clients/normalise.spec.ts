@@ -35,6 +35,9 @@ describe('normalise', () => {
     expect(normalise('"RaftTerm" : 3\n"RaftIndex" : 15\n"DBSize" : 20480\n"Revision" : 2', EPS)).toBe(
       '"RaftTerm" : <term>\n"RaftIndex" : <RaftIndex>\n"DBSize" : <DBSize>\n"Revision" : 2',
     );
+    expect(normalise('{"header":{"revision":7,"raft_term":2},"count":1}', EPS)).toBe(
+      '{"header":{"revision":7,"raft_term":<term>},"count":1}',
+    );
   });
 
   it('masks a remaining TTL one to three seconds below the granted one, and only that', () => {

@@ -9,8 +9,9 @@
 //   hex forms of one lease map to one placeholder; a model that hands two leases one ID still shows.
 //   Hex with at least one letter and 8 to 16 digits, or decimal with 15 to 20 digits, is an ID; zero
 //   (python-etcd3's lease=0000000000000000 for a key without a lease) is not.
-// - Raft term, raft index, applied index and database size: the term depends on how many elections it
-//   took to make n1 the leader, the index on the launcher's settling commits, the size on bbolt's pages.
+// - Raft term (also raft_term in -w json), raft index, applied index and database size: the term depends
+//   on how many elections it took to make n1 the leader, the index on the launcher's settling commits, the
+//   size on bbolt's pages.
 // - Durations printed by `endpoint health`.
 // - The order of a lease's attached keys: etcd keeps them in a Go map and answers TimeToLive in the map's
 //   (random) iteration order; `attached keys([...])` is sorted.
@@ -57,6 +58,7 @@ export function normalise(transcript: string, endpoints: readonly string[]): str
         '$1, <db size>, $2, $3, <term>, <index>, <applied>, ',
       );
       l = l.replace(/^("RaftTerm" : )\d+$/, '$1<term>');
+      l = l.replace(/"raft_term":\d+/g, '"raft_term":<term>');
       l = l.replace(/^"(DBSize|DBSizeInUse|RaftIndex|RaftAppliedIndex)" : \d+$/, (_, f: string) => `"${f}" : <${f}>`);
       l = l.replace(/took = [0-9.]+[µnm]?s/, 'took = <duration>');
       l = l.replace(
