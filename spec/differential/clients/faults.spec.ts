@@ -1,7 +1,8 @@
 // Faults seen through real clients. Each case is a scenario file whose member steps (pause, resume, crash,
 // restart) a real etcd 3.4.23 cluster gets at the same wall-clock instants after the client starts, and
 // which `lessor-sim serve FILE` runs as it is; the client's normalised transcript must be the golden one
-// on real etcd, and the same on serve but for the known gaps. (A lease revoked by another client while a
+// on real etcd, and the same on serve but for the known gaps. A case may stop the client process itself
+// (a holder stalled past its TTL), on both targets alike. (A lease revoked by another client while a
 // keep-alive stream is open is in the conformance scripts: etcdctl-lease, go-clientv3-lease, npm-etcd3.
 // A partitioned leader is not here: the real-etcd driver runs members on loopback without network
 // namespaces and cannot partition them.)
@@ -11,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../../src/scenario/parse.js';
 import type { Scenario, Step } from '../../../src/scenario/types.js';
 import { within } from '../../../src/cli/differential/wall-clock.js';
-import { type ClientScript, etcdctl, go, missing } from './support/clients.js';
+import { type ClientScript, etcdctl, go, missing, python } from './support/clients.js';
 import { noEtcd, prepare, serveMissing, testTimeout, transcriptOn } from './support/conformance.js';
 import { KNOWN_GAPS } from './support/known-gaps.js';
 import { startEtcd, startServe, type Target } from './support/targets.js';
@@ -21,8 +22,10 @@ const FAULTS = join(__dirname, 'faults');
 
 interface FaultCase {
   readonly file: string;
-  readonly client: 'etcdctl' | 'go';
+  readonly client: 'etcdctl' | 'go' | 'python';
   readonly script: ClientScript;
+  /** The client's own process group stopped (SIGSTOP) at `atMs` after its start and continued `forMs` later. */
+  readonly clientPause?: { readonly atMs: number; readonly forMs: number };
 }
 
 const CASES: readonly FaultCase[] = [
@@ -35,6 +38,12 @@ const CASES: readonly FaultCase[] = [
     file: 'crashed-member.yaml',
     client: 'etcdctl',
     script: { ...etcdctl('crashed-member', 90_000), name: 'fault-etcdctl-crashed-member' },
+  },
+  {
+    file: 'stalled-python-holder.yaml',
+    client: 'python',
+    script: python('fault-python-stalled-holder', 'stalled_holder.py'),
+    clientPause: { atMs: 2_000, forMs: 7_000 },
   },
   { file: 'crashed-leader.yaml', client: 'go', script: { ...go('failover'), name: 'fault-go-crashed-leader' } },
 ];
@@ -90,20 +99,34 @@ async function transcript(
   steps: readonly MemberStep[],
 ): Promise<{ transcript: string; serve?: { code: number | null; output: string } }> {
   const cancel = target.kind === 'etcd' ? schedule(target, steps) : () => {};
+  const timers: NodeJS.Timeout[] = [];
+  const pauseClient = (pid: number): void => {
+    const p = c.clientPause;
+    if (p === undefined) return;
+    const signal = (sig: NodeJS.Signals) => () => {
+      try {
+        process.kill(-pid, sig);
+      } catch {
+        // the client has ended
+      }
+    };
+    timers.push(setTimeout(signal('SIGSTOP'), p.atMs), setTimeout(signal('SIGCONT'), p.atMs + p.forMs));
+  };
   try {
-    const t = await transcriptOn(target, c.script);
+    const t = await transcriptOn(target, c.script, pauseClient);
     return target.kind === 'serve' ? { transcript: t, serve: await served(target, c) } : { transcript: t };
   } finally {
+    for (const t of timers) clearTimeout(t);
     cancel();
     // A paused member does not stay stopped: stop() kills every member.
     await target.stop();
   }
 }
 
-describe('fault cases: the scenario files parse, name member faults and judge the outcome', () => {
+describe('fault cases: the scenario files parse, name a fault (or the client has one) and judge the outcome', () => {
   for (const c of CASES) {
     it(c.file, () => {
-      expect(memberSteps(c.file).length).toBeGreaterThan(0);
+      expect(memberSteps(c.file).length + (c.clientPause ? 1 : 0)).toBeGreaterThan(0);
       expect(expectSteps(c.file)).toBeGreaterThan(0);
     });
   }

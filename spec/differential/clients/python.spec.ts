@@ -3,4 +3,4 @@
 import { missing, python } from './support/clients.js';
 import { conformance } from './support/conformance.js';
 
-conformance('python-etcd3', missing('python'), [python]);
+conformance('python-etcd3', missing('python'), [python('python-etcd3', 'lease_kv.py')]);

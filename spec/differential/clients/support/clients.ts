@@ -56,11 +56,11 @@ export const etcdctl = (topic: string, timeoutMs: number): ClientScript => ({
   timeoutMs,
 });
 
-export const python: ClientScript = {
-  name: 'python-etcd3',
-  command: () => ({ cmd: PYTHON, args: [join(CLIENTS, 'python', 'lease_kv.py')] }),
+export const python = (name: string, file: string): ClientScript => ({
+  name,
+  command: () => ({ cmd: PYTHON, args: [join(CLIENTS, 'python', file)] }),
   timeoutMs: 60_000,
-};
+});
 
 export const node: ClientScript = {
   name: 'npm-etcd3',

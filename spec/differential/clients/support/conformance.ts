@@ -27,9 +27,18 @@ export const serveMissing: string | undefined = works(process.execPath, [
   : '`lessor-sim serve --help` fails: this branch has no serve command';
 
 /** The script's normalised transcript on the target, ended by its exit code; a run past its limit fails. */
-export async function transcriptOn(target: Target, script: ClientScript): Promise<string> {
+export async function transcriptOn(
+  target: Target,
+  script: ClientScript,
+  onStart?: (pid: number) => void,
+): Promise<string> {
   const { cmd, args } = script.command();
-  const run = await runClient(cmd, args, { endpoints: target.endpoints, timeoutMs: script.timeoutMs, cwd: ROOT });
+  const run = await runClient(cmd, args, {
+    endpoints: target.endpoints,
+    timeoutMs: script.timeoutMs,
+    cwd: ROOT,
+    ...(onStart ? { onStart } : {}),
+  });
   const status = `exit ${run.code}${run.timedOut ? ', timed out' : ''}`;
   expect(run.timedOut, `${script.name} on ${target.kind} (${status})\n${run.stdout}\nstderr:\n${run.stderr}`).toBe(
     false,

@@ -16,8 +16,8 @@ export interface RunOptions {
   readonly endpoints: readonly string[];
   readonly timeoutMs: number;
   readonly cwd: string;
-  /** Called with each stdout line as it arrives (the fault tests act on markers the script prints). */
-  readonly onLine?: (line: string) => void;
+  /** Called once the process runs, with its PID (also its process group's ID). */
+  readonly onStart?: (pid: number) => void;
 }
 
 /** The environment every client reads its endpoints from: etcdctl's and the scripts' own variable. */
@@ -51,10 +51,12 @@ export function runClient(cmd: string, args: readonly string[], opts: RunOptions
     }, opts.timeoutMs);
     createInterface({ input: proc.stdout }).on('line', (line) => {
       out.push(line);
-      opts.onLine?.(line);
     });
     proc.stderr.setEncoding('utf8').on('data', (d: string) => {
       err += d;
+    });
+    proc.once('spawn', () => {
+      if (proc.pid !== undefined) opts.onStart?.(proc.pid);
     });
     proc.once('error', (e) => {
       clearTimeout(timer);
