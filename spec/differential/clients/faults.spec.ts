@@ -45,6 +45,12 @@ const CASES: readonly FaultCase[] = [
     script: python('fault-python-stalled-holder', 'stalled_holder.py'),
     clientPause: { atMs: 2_000, forMs: 7_000 },
   },
+  {
+    file: 'stalled-go-holder.yaml',
+    client: 'go',
+    script: { ...go('stalled'), name: 'fault-go-stalled-holder' },
+    clientPause: { atMs: 2_000, forMs: 7_000 },
+  },
   { file: 'crashed-leader.yaml', client: 'go', script: { ...go('failover'), name: 'fault-go-crashed-leader' } },
 ];
 
