@@ -9,50 +9,24 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../../../src/scenario/parse.js';
-import type { Scenario, Step } from '../../../src/scenario/types.js';
-import { within } from '../../../src/cli/differential/wall-clock.js';
-import { type ClientScript, etcdctl, go, missing, python } from './support/clients.js';
-import { noEtcd, prepare, serveMissing, testTimeout, transcriptOn } from './support/conformance.js';
-import { KNOWN_GAPS } from './support/known-gaps.js';
-import { startEtcd, startServe, type Target } from './support/targets.js';
-import { describeHunks, diffLines, readGolden, WRITE_GOLDEN, writeGolden } from './support/transcripts.js';
+import { parseScenario } from '../../../../src/scenario/parse.js';
+import type { Scenario, Step } from '../../../../src/scenario/types.js';
+import { within } from '../../../../src/cli/differential/wall-clock.js';
+import { type ClientScript, missing } from './clients.js';
+import { noEtcd, prepare, serveMissing, testTimeout, transcriptOn } from './conformance.js';
+import { KNOWN_GAPS } from './known-gaps.js';
+import { startEtcd, startServe, type Target } from './targets.js';
+import { describeHunks, diffLines, readGolden, WRITE_GOLDEN, writeGolden } from './transcripts.js';
 
-const FAULTS = join(__dirname, 'faults');
+const FAULTS = join(__dirname, '../faults');
 
-interface FaultCase {
+export interface FaultCase {
   readonly file: string;
   readonly client: 'etcdctl' | 'go' | 'python';
   readonly script: ClientScript;
   /** The client's own process group stopped (SIGSTOP) at `atMs` after its start and continued `forMs` later. */
   readonly clientPause?: { readonly atMs: number; readonly forMs: number };
 }
-
-const CASES: readonly FaultCase[] = [
-  {
-    file: 'frozen-leader.yaml',
-    client: 'etcdctl',
-    script: { ...etcdctl('frozen-leader', 90_000), name: 'fault-etcdctl-frozen-leader' },
-  },
-  {
-    file: 'crashed-member.yaml',
-    client: 'etcdctl',
-    script: { ...etcdctl('crashed-member', 90_000), name: 'fault-etcdctl-crashed-member' },
-  },
-  {
-    file: 'stalled-python-holder.yaml',
-    client: 'python',
-    script: python('fault-python-stalled-holder', 'stalled_holder.py'),
-    clientPause: { atMs: 2_000, forMs: 7_000 },
-  },
-  {
-    file: 'stalled-go-holder.yaml',
-    client: 'go',
-    script: { ...go('stalled'), name: 'fault-go-stalled-holder' },
-    clientPause: { atMs: 2_000, forMs: 7_000 },
-  },
-  { file: 'crashed-leader.yaml', client: 'go', script: { ...go('failover'), name: 'fault-go-crashed-leader' } },
-];
 
 type MemberStep = Extract<Step, { kind: 'pause' | 'resume' | 'crash' | 'restart' }>;
 
@@ -129,45 +103,49 @@ async function transcript(
   }
 }
 
-describe('fault cases: the scenario files parse, name a fault (or the client has one) and judge the outcome', () => {
-  for (const c of CASES) {
-    it(c.file, () => {
-      expect(memberSteps(c.file).length + (c.clientPause ? 1 : 0)).toBeGreaterThan(0);
-      expect(expectSteps(c.file)).toBeGreaterThan(0);
+/** The fault tests of `cases`: each scenario parses, then the client on real etcd and on serve. */
+export function faultSuite(cases: readonly FaultCase[]): void {
+  describe('fault cases: the scenario files parse, name a fault (or the client has one) and judge the outcome', () => {
+    for (const c of cases) {
+      it(c.file, () => {
+        expect(memberSteps(c.file).length + (c.clientPause ? 1 : 0)).toBeGreaterThan(0);
+        expect(expectSteps(c.file)).toBeGreaterThan(0);
+      });
+    }
+  });
+
+  for (const c of cases) {
+    prepare([c.script], missing(c.client));
+    const skip = missing(c.client) ?? noEtcd;
+    describe(`${c.file} through ${c.client} on real etcd 3.4.23${skip ? ` (skipped: ${skip})` : ''}`, () => {
+      it.skipIf(skip !== undefined)(
+        `${c.script.name}: the transcript is the golden one`,
+        async () => {
+          const { transcript: got } = await transcript(await startEtcd(), c, memberSteps(c.file));
+          if (WRITE_GOLDEN) writeGolden(c.script.name, got);
+          expect(got).toBe(readGolden(c.script.name));
+        },
+        testTimeout(c.script),
+      );
+    });
+    const serveSkip = missing(c.client) ?? serveMissing;
+    describe(`${c.file} through ${c.client} on lessor-sim serve${serveSkip ? ` (skipped: ${serveSkip})` : ''}`, () => {
+      it.skipIf(serveSkip !== undefined)(
+        `${c.script.name}: the golden transcript but for its known gaps, and serve's expects hold`,
+        async () => {
+          const golden = readGolden(c.script.name);
+          expect(golden).toBeDefined();
+          const { transcript: got, serve } = await transcript(await startServe(join(FAULTS, c.file)), c, []);
+          const hunks = diffLines(golden!, got);
+          if (hunks.length > 0)
+            console.log(`${c.script.name}: serve differs from etcd 3.4.23\n${describeHunks(hunks)}`);
+          expect(describeHunks(hunks)).toBe(describeHunks(KNOWN_GAPS[c.script.name] ?? []));
+          // The simulation's own trace agrees with what the client saw: every expect step holds.
+          expect(serve!.output).toContain(`${expectSteps(c.file)} passed, 0 failed`);
+          expect(serve!.code, serve!.output).toBe(0);
+        },
+        testTimeout(c.script) + durationMs(c.file),
+      );
     });
   }
-});
-
-for (const c of CASES) {
-  prepare([c.script], missing(c.client));
-  const skip = missing(c.client) ?? noEtcd;
-  describe(`${c.file} through ${c.client} on real etcd 3.4.23${skip ? ` (skipped: ${skip})` : ''}`, () => {
-    it.skipIf(skip !== undefined)(
-      `${c.script.name}: the transcript is the golden one`,
-      async () => {
-        const { transcript: got } = await transcript(await startEtcd(), c, memberSteps(c.file));
-        if (WRITE_GOLDEN) writeGolden(c.script.name, got);
-        expect(got).toBe(readGolden(c.script.name));
-      },
-      testTimeout(c.script),
-    );
-  });
-  const serveSkip = missing(c.client) ?? serveMissing;
-  describe(`${c.file} through ${c.client} on lessor-sim serve${serveSkip ? ` (skipped: ${serveSkip})` : ''}`, () => {
-    it.skipIf(serveSkip !== undefined)(
-      `${c.script.name}: the golden transcript but for its known gaps, and serve's expects hold`,
-      async () => {
-        const golden = readGolden(c.script.name);
-        expect(golden).toBeDefined();
-        const { transcript: got, serve } = await transcript(await startServe(join(FAULTS, c.file)), c, []);
-        const hunks = diffLines(golden!, got);
-        if (hunks.length > 0) console.log(`${c.script.name}: serve differs from etcd 3.4.23\n${describeHunks(hunks)}`);
-        expect(describeHunks(hunks)).toBe(describeHunks(KNOWN_GAPS[c.script.name] ?? []));
-        // The simulation's own trace agrees with what the client saw: every expect step holds.
-        expect(serve!.output).toContain(`${expectSteps(c.file)} passed, 0 failed`);
-        expect(serve!.code, serve!.output).toBe(0);
-      },
-      testTimeout(c.script) + durationMs(c.file),
-    );
-  });
 }
