@@ -1,6 +1,6 @@
 // Lease holders whose own process stalls past the TTL (the runbook's faults), seen through python-etcd3
-// and clientv3 on both targets (support/faults.ts): the harness stops and continues the client itself.
-import { go, python } from './support/clients.js';
+// clientv3 and npm etcd3 on both targets (support/faults.ts): the harness stops and continues the client itself.
+import { go, node, python } from './support/clients.js';
 import { faultSuite } from './support/faults.js';
 
 faultSuite([
@@ -14,6 +14,12 @@ faultSuite([
     file: 'stalled-go-holder.yaml',
     client: 'go',
     script: { ...go('stalled'), name: 'fault-go-stalled-holder' },
+    clientPause: { atMs: 2_000, forMs: 7_000 },
+  },
+  {
+    file: 'stalled-node-holder.yaml',
+    client: 'node',
+    script: node('fault-node-stalled-holder', 'stalled.ts'),
     clientPause: { atMs: 2_000, forMs: 7_000 },
   },
 ]);

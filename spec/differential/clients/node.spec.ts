@@ -2,4 +2,4 @@
 import { missing, node } from './support/clients.js';
 import { conformance } from './support/conformance.js';
 
-conformance('npm etcd3', missing('node'), [node]);
+conformance('npm etcd3', missing('node'), [node('npm-etcd3', 'etcd3.ts')]);

@@ -62,11 +62,11 @@ export const python = (name: string, file: string): ClientScript => ({
   timeoutMs: 60_000,
 });
 
-export const node: ClientScript = {
-  name: 'npm-etcd3',
-  command: () => ({ cmd: process.execPath, args: ['--import', 'tsx', join(CLIENTS, 'node', 'etcd3.ts')] }),
+export const node = (name: string, file: string): ClientScript => ({
+  name,
+  command: () => ({ cmd: process.execPath, args: ['--import', 'tsx', join(CLIENTS, 'node', file)] }),
   timeoutMs: 90_000,
-};
+});
 
 /**
  * The Go program, built in GOPATH mode against Debian's copy of etcd 3.4.23's clientv3 into a directory

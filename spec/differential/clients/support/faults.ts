@@ -22,7 +22,7 @@ const FAULTS = join(__dirname, '../faults');
 
 export interface FaultCase {
   readonly file: string;
-  readonly client: 'etcdctl' | 'go' | 'python';
+  readonly client: 'etcdctl' | 'go' | 'python' | 'node';
   readonly script: ClientScript;
   /** The client's own process group stopped (SIGSTOP) at `atMs` after its start and continued `forMs` later. */
   readonly clientPause?: { readonly atMs: number; readonly forMs: number };
