@@ -2,8 +2,9 @@
 // benchmark with a limit prints its figure, the limit measured in the same process (bare-loop.ts, the
 // heap floor, campaign-limit.ts), the ratio and its target; a summary of those verdicts comes last.
 // BENCH=name[,name] runs a subset: startup, campaign, differential, cluster-storm, cluster-keepalive,
-// idle-day, trace-digest, playground, lessor-storm; holder-campaign (minutes long) and campaign-warmup (the
-// same runs replayed in passes, to measure JIT warm-up) run only when named.
+// idle-day, trace-digest, playground, lessor-storm; holder-campaign (minutes long), campaign-warmup (the
+// same runs replayed in passes, to measure JIT warm-up) and serve-keepalive (a minute of wall time) run only
+// when named.
 import { campaignBench } from './campaign.js';
 import { campaignWarmupBench } from './campaign-warmup.js';
 import { clusterKeepAlive } from './cluster-keepalive.js';
@@ -14,6 +15,7 @@ import { lessorStorm } from './lessor-storm.js';
 import { playgroundBench } from './playground.js';
 import { traceDigestBench } from './trace-digest.js';
 import { report, type BenchResult } from './report.js';
+import { serveKeepAliveBench } from './serve-keepalive.js';
 import { startupBench } from './startup.js';
 import { clusterStorm } from './storm.js';
 
@@ -43,6 +45,7 @@ if (want('trace-digest')) traceDigestBench();
 if (want('playground')) await playgroundBench();
 if (only?.includes('holder-campaign')) holderCampaignBench();
 if (only?.includes('campaign-warmup')) campaignWarmupBench();
+if (only?.includes('serve-keepalive')) await serveKeepAliveBench();
 
 const judged = results.filter((r) => r.verdict !== undefined);
 if (judged.length > 0) {

@@ -15,7 +15,7 @@ async function acquire(api: HolderApi): Promise<{ lease: bigint; token: number; 
     const sentAt = api.now();
     const g = await api.grant(TTL_SECONDS);
     const t = await api.txn({
-      compare: [{ key: KEY, createRevision: 0 }],
+      compare: [{ key: KEY, target: 'CREATE', result: 'EQUAL', createRevision: 0 }],
       success: [{ op: 'Put', key: KEY, value: api.name, lease: g.id }],
       failure: [],
     });

@@ -4,7 +4,7 @@
 // `--cli` rebuilds only the bundle (what `npm start` needs after an edit). Run under tsx (package.json does),
 // since the playground's bundler configuration is TypeScript in src/.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 
@@ -48,3 +48,8 @@ if (!cliOnly) {
 }
 // The real-etcd driver loads etcd's protos beside its own module at run time.
 copyFileSync(path('src/cli/differential/etcd-rpc.proto'), path('dist/bin/etcd-rpc.proto'));
+// serve's protos, where the bundled serve module looks for them (dist/bin/serve/).
+for (const dir of ['dist/bin/serve']) {
+  mkdirSync(path(dir), { recursive: true });
+  for (const f of ['rpc.proto', 'kv.proto']) copyFileSync(path(`src/serve/${f}`), path(`${dir}/${f}`));
+}

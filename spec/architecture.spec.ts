@@ -20,6 +20,8 @@ const LAYERS: Record<string, number> = {
   report: 6,
   playground: 7,
   cli: 8,
+  // serve is a front end beside cli: its pacing loop is the other place that reads the wall clock.
+  serve: 8,
 };
 
 function files(dir: string): string[] {
@@ -43,7 +45,7 @@ describe('source tree', () => {
   it('reads no wall-clock time and no ambient randomness outside the command-line front end', () => {
     const forbidden = /\b(Date\.now|performance\.now|Math\.random|setTimeout|setInterval|new Date\(\s*\))/;
     const offenders = all
-      .filter((f) => layerOf(f) !== 'cli')
+      .filter((f) => layerOf(f) !== 'cli' && layerOf(f) !== 'serve')
       .flatMap((f) =>
         readFileSync(f, 'utf8')
           .split('\n')

@@ -340,7 +340,7 @@ export class FakeCluster {
           ids: [...this.leaseTable.keys()].sort((a, b) => (a < b ? -1 : 1)),
         };
       case 'Range':
-        return { op: 'Range', header: this.header(member), kvs: this.range(req) };
+        return { op: 'Range', header: this.header(member), ...rangeBody(this.range(req)) };
       case 'Put': {
         if (req.lease !== 0n && !this.leaseTable.has(req.lease)) return LEASE_NOT_FOUND;
         const prev = this.kv.get(req.key)?.lease ?? 0n;
@@ -356,7 +356,11 @@ export class FakeCluster {
         return { op: 'DeleteRange', header: this.header(member), deleted };
       }
       case 'Txn': {
-        const ok = req.compare.every((c) => (this.kv.get(c.key)?.createRevision ?? 0) === c.createRevision);
+        const ok = req.compare.every((c) => {
+          // The client library compares only create revisions for equality.
+          if (c.target !== 'CREATE' || c.result !== 'EQUAL') throw new Error('fake cluster: only CREATE = compares');
+          return (this.kv.get(c.key)?.createRevision ?? 0) === (c.createRevision ?? 0);
+        });
         const ops = ok ? req.success : req.failure;
         for (const op of ops)
           if (op.op === 'Put' && op.lease !== 0n && !this.leaseTable.has(op.lease)) return LEASE_NOT_FOUND;
@@ -365,18 +369,22 @@ export class FakeCluster {
         this.commit(b);
         return { op: 'Txn', header: this.header(member), succeeded: ok, responses };
       }
+      case 'Compaction':
+        throw new Error('fake cluster: Compaction is not modelled');
     }
   }
 
   private apply(b: Batch, op: TxnOp): OpResponse {
     switch (op.op) {
       case 'Range':
-        return { op: 'Range', kvs: this.range(op) };
+        return { op: 'Range', revision: b.rev, ...rangeBody(this.range(op)) };
       case 'Put':
         this.put(b, op.key, op.value, op.lease);
         return { op: 'Put', revision: b.rev };
       case 'DeleteRange':
-        return { op: 'DeleteRange', deleted: this.del(b, op.key) };
+        return { op: 'DeleteRange', revision: b.rev, deleted: this.del(b, op.key) };
+      case 'Txn':
+        throw new Error('fake cluster: nested Txn is not modelled');
     }
   }
 
@@ -611,4 +619,8 @@ class FakeWatch {
     const header = this.c.header(this.member);
     this.c.toClient(this.process, this.gen, this.member, () => !this.closed && this.handlers.onEvents(mine, header));
   }
+}
+
+function rangeBody(kvs: KeyValue[]): { kvs: KeyValue[]; more: boolean; count: number } {
+  return { kvs, more: false, count: kvs.length };
 }

@@ -83,7 +83,7 @@ describe('seed 000: lease heartbeat runbook', () => {
         const lease = ok(g).id;
         c2.txn(
           {
-            compare: [{ key: KEY, createRevision: 0 }],
+            compare: [{ key: KEY, target: 'CREATE', result: 'EQUAL', createRevision: 0 }],
             success: [{ op: 'Put', key: KEY, value: 'owner-2', lease }],
             failure: [],
           },

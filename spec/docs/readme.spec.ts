@@ -121,7 +121,7 @@ describe('README exit codes', () => {
     const readme = new Map(
       [...README.matchAll(/^\| (\d) \| (.*) \|$/gm)].map((m) => [m[1]!, norm(m[2]!.replace(/`/g, ''))]),
     );
-    expect(help.size).toBe(5);
+    expect(help.size).toBe(6);
     expect(readme).toEqual(help);
   });
 });

@@ -172,7 +172,7 @@ describe('user-written holders', () => {
   const mine: UserHolderFn = async (api) => {
     const g = await api.grant(5);
     const t = await api.txn({
-      compare: [{ key: '/locks/x', createRevision: 0 }],
+      compare: [{ key: '/locks/x', target: 'CREATE', result: 'EQUAL', createRevision: 0 }],
       success: [{ op: 'Put', key: '/locks/x', value: 'a', lease: g.id }],
       failure: [],
     });

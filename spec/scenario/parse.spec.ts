@@ -37,6 +37,8 @@ const DEFAULT_CLUSTER: ScenarioCluster = {
   lossProbability: 0,
   preVote: false,
   snapshotCount: 100_000,
+  initialElectionTickAdvance: true,
+  resumeOrder: 'seeded',
 };
 
 const at = (line: number, col: number) => ({ file: FILE, line, col });

@@ -40,6 +40,19 @@ const EVERY_KIND: { readonly [K in StepKind]: Sample } = {
     sets: 'lease-attach',
   },
   delete: { yaml: '{ at: 400ms, delete: { key: /a } }', says: 'delete /a', sets: 'lease-detach' },
+  txn: {
+    yaml:
+      "{ at: 450ms, txn: { compare: [{ key: /a, version: 0 }, { key: /t, lease: L1, result: '!=' }], " +
+      'success: [{ put: { key: /t, value: v, lease: L1 } }, { txn: { success: [{ get: { key: /t } }] } }], ' +
+      'failure: [{ delete: { key: /t, range-end: /u } }], as: T1 } }',
+    says: 'txn (2 compares, 2/1 ops)',
+    sets: 'lease-attach',
+  },
+  compact: {
+    yaml: '{ at: 470ms, compact: { revision: 2, via: n2, as: C1 } }',
+    says: 'compact at revision 2 via n2',
+    sets: 'ctl-ok',
+  },
   keepalive: {
     yaml: '{ at: 500ms, keepalive: { lease: L1, client: c1 } }',
     says: 'c1 starts keep-alive for L1',

@@ -16,6 +16,11 @@ export const EXIT = {
    * the stack trace with --debug.
    */
   internal: 4,
+  /**
+   * diff: the only differences are event times outside tolerance, and the driver measured its host busy
+   * while etcd ran (its own timer's lag): judge again on a quiet host. Never agreement.
+   */
+  timingUnderLoad: 5,
 } as const;
 
 export const EXIT_CODES_HELP = `exit codes:
@@ -26,4 +31,6 @@ export const EXIT_CODES_HELP = `exit codes:
   3  a replay was stopped by --max-events, --timeout or the livelock guard (check: a run was
      stopped and none violated a property)
   4  an output could not be written once the work was done, or an unexpected error inside
-     lessor-sim (rerun with --debug for the stack trace)`;
+     lessor-sim (rerun with --debug for the stack trace)
+  5  diff: every assertion agrees and the only differences are event times outside tolerance, while
+     the driver measured its host busy (its own timer's lag): run it again on a quiet host`;

@@ -6,6 +6,8 @@
 import { runScenario, BOOTSTRAP_US, type RunOptions, type RunResult } from '../scenario/replay/runner.js';
 import type { Scenario } from '../scenario/types.js';
 import type { CliIO } from './io.js';
+import type { ServedRecord } from '../serve/inputs.js';
+import { replayServed } from '../serve/replay-record.js';
 import { guardFor, stopLine, type Limits } from './limits.js';
 import { PROGRESS_AFTER_MS, ReplayProgress } from './progress.js';
 
@@ -13,6 +15,8 @@ export interface ReplayCli {
   readonly limits: Limits;
   /** --json: machine-readable output, so no progress line. */
   readonly json: boolean;
+  /** --input: the served run to replay (its inputs enter the scenario as they did when served). */
+  readonly served?: ServedRecord;
 }
 
 /** LESSOR_SIM_PROGRESS_AFTER_MS overrides the one-second delay before progress shows (tests use 0). */
@@ -37,7 +41,14 @@ export function replay(s: Scenario, opts: RunOptions, cli: ReplayCli, io: CliIO)
   const guard = guardFor(cli.limits, Date.now, progress === undefined ? undefined : (t, n) => progress.update(t, n));
   let r: RunResult;
   try {
-    r = runScenario(s, { ...opts, guard });
+    r =
+      cli.served === undefined
+        ? runScenario(s, { ...opts, guard })
+        : replayServed(
+            s,
+            { ...opts, guard, seed: cli.served.header.seed, profile: cli.served.header.profile },
+            cli.served,
+          );
   } finally {
     progress?.clear();
   }

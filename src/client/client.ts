@@ -39,6 +39,7 @@ export type RangeResponse = Resp<'Range'>;
 export type PutResponse = Resp<'Put'>;
 export type DeleteResponse = Resp<'DeleteRange'>;
 export type TxnResponse = Resp<'Txn'>;
+export type CompactResponse = Resp<'Compaction'>;
 export type Callback<R> = (res: R | RpcError) => void;
 
 export interface EtcdClientOptions {
@@ -229,6 +230,11 @@ export class EtcdClient {
     opts?: CallOptions,
   ): void {
     invoke<TxnResponse>(this.core, { op: 'Txn', ...t }, 'nonRepeatable', cb, opts);
+  }
+
+  /** Compact: drops the keyspace's history before `revision` (through raft, on every member). */
+  compact(revision: number, cb: Callback<CompactResponse>, opts?: CallOptions): void {
+    invoke<CompactResponse>(this.core, { op: 'Compaction', revision }, 'nonRepeatable', cb, opts);
   }
 
   /** A watch that survives failovers (watch.ts). */

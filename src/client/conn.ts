@@ -8,6 +8,7 @@ import type {
   KeepAliveHandlers,
   KeepAliveStream,
   RpcError,
+  StreamOptions,
   WatchHandlers,
   WatchStream,
 } from '../cluster/server/api.js';
@@ -103,7 +104,7 @@ export class Conn {
    * Opens a LeaseKeepAlive stream. The server answers a stream's requests one by one, in order, so
    * each response settles the oldest unanswered send.
    */
-  openKeepAlive(handlers: KeepAliveHandlers): KeepAliveStream {
+  openKeepAlive(handlers: KeepAliveHandlers, opts?: StreamOptions): KeepAliveStream {
     if (this.closedFlag) {
       this.later(() => handlers.onError(ErrConnClosing));
       return { send: () => {}, close: () => {} };
@@ -127,19 +128,23 @@ export class Conn {
       },
     };
     this.attached.add(a);
-    const stream = this.host.transport.openKeepAlive(this.endpoint, {
-      onResponse: (r, key) => {
-        if (ended) return;
-        this.heard();
-        sent.shift();
-        handlers.onResponse(r, key);
+    const stream = this.host.transport.openKeepAlive(
+      this.endpoint,
+      {
+        onResponse: (r, key) => {
+          if (ended) return;
+          this.heard();
+          sent.shift();
+          handlers.onResponse(r, key);
+        },
+        onError: (e) => {
+          if (!end()) return;
+          this.heard();
+          handlers.onError(e);
+        },
       },
-      onError: (e) => {
-        if (!end()) return;
-        this.heard();
-        handlers.onError(e);
-      },
-    });
+      opts,
+    );
     return {
       send: (id, key) => {
         if (ended) return;
@@ -153,7 +158,11 @@ export class Conn {
     };
   }
 
-  watch(key: string, opts: { prefix?: boolean; fromRevision?: number }, handlers: WatchHandlers): WatchStream {
+  watch(
+    key: string,
+    opts: { prefix?: boolean; fromRevision?: number; requireLeader?: boolean },
+    handlers: WatchHandlers,
+  ): WatchStream {
     if (this.closedFlag) {
       this.later(() => handlers.onError(ErrConnClosing));
       return { close: () => {} };

@@ -28,4 +28,6 @@ export interface ClientCore {
 export interface CallOptions {
   /** The call's deadline; defaults to the client's `requestTimeoutUs`. */
   readonly timeoutUs?: Micros;
+  /** The caller's context has no deadline (client.Ctx(), context.TODO()): `timeoutUs` does not apply. */
+  readonly noDeadline?: boolean;
 }

@@ -44,7 +44,7 @@ export class Election {
     const k = lockKey(this.name, this.session.lease);
     this.client.txn(
       {
-        compare: [{ key: k, createRevision: 0 }],
+        compare: [{ key: k, target: 'CREATE', result: 'EQUAL', createRevision: 0 }],
         success: [{ op: 'Put', key: k, value, lease: this.session.lease }],
         failure: [{ op: 'Range', key: k }],
       },
@@ -78,7 +78,7 @@ export class Election {
     if (!this.leading) return cb(ErrElectionNotLeader);
     this.client.txn(
       {
-        compare: [{ key: this.leaderKey, createRevision: this.leaderRev }],
+        compare: [{ key: this.leaderKey, target: 'CREATE', result: 'EQUAL', createRevision: this.leaderRev }],
         success: [{ op: 'Put', key: this.leaderKey, value, lease: this.session.lease }],
         failure: [],
       },
@@ -101,7 +101,7 @@ export class Election {
     this.leading = false;
     this.client.txn(
       {
-        compare: [{ key, createRevision: this.leaderRev }],
+        compare: [{ key, target: 'CREATE', result: 'EQUAL', createRevision: this.leaderRev }],
         success: [{ op: 'DeleteRange', key }],
         failure: [],
       },

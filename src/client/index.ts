@@ -12,6 +12,7 @@ export type {
   PutResponse,
   RangeResponse,
   TxnResponse,
+  CompactResponse,
 } from './client.js';
 export type { CallOptions } from './core.js';
 export * from './constants.js';

@@ -8,7 +8,7 @@ import { backoffBefore, isSafeRetry, type RetryPolicy } from './retry.js';
 
 /**
  * One unary RPC as clientv3 runs it: the call's context deadline (`timeoutUs`, default the client's
- * request timeout) bounds all attempts together; the retry interceptor re-sends under `policy`
+ * request timeout; none with `noDeadline`) bounds all attempts together; the retry interceptor re-sends under `policy`
  * (retry.ts) on the pinned member, which an Unavailable answer has just moved to the next endpoint.
  *
  * The callback runs exactly once, on the client's process: with the response, the last attempt's
@@ -33,7 +33,7 @@ export function invoke<R extends ClientResponse>(
   const finish = (res: R | RpcError): void => {
     if (done) return;
     done = true;
-    deadline.cancel();
+    deadline?.cancel();
     backoff?.cancel();
     core.inflight.delete(cancel);
     cb(res);
@@ -45,7 +45,7 @@ export function invoke<R extends ClientResponse>(
   };
   core.inflight.add(cancel);
 
-  const deadline = core.process.after(opts.timeoutUs ?? core.requestTimeoutUs, () => {
+  const onDeadline = (): void => {
     if (done) return;
     if (core.tracer.on)
       core.tracer.emit('client-rpc-timeout', leaseOf(req), { op: req.op, endpoint: inFlight?.conn.endpoint ?? '-' });
@@ -55,7 +55,9 @@ export function invoke<R extends ClientResponse>(
       inFlight = undefined;
     }
     finish(ErrDeadlineExceeded);
-  });
+  };
+  const deadline =
+    opts.noDeadline === true ? undefined : core.process.after(opts.timeoutUs ?? core.requestTimeoutUs, onDeadline);
 
   const attempt = (k: number): void => {
     const conn = core.balancer.current;

@@ -27,8 +27,12 @@ import { backoffBefore } from './retry.js';
  * every attempt with an error instantly cannot spin the simulation at one virtual instant.
  */
 export interface KeepAliveOnceOptions extends CallOptions {
-  /** The caller's context has no deadline (etcdctl's `context.TODO()`): `timeoutUs` does not apply. */
-  readonly noDeadline?: boolean;
+  /**
+   * The caller's context is WithRequireLeader: the stream carries `hasleader` and ends with ErrNoLeader
+   * on a member without a leader. Off by default: etcdctl's `context.TODO()` carries nothing, and the
+   * renew then waits for a leader inside the request timeout.
+   */
+  readonly requireLeader?: boolean;
 }
 
 export function keepAliveOnce(
@@ -46,6 +50,7 @@ export function keepAliveOnce(
   let stream: KeepAliveStream | undefined;
   let retry: Timer | undefined;
   let attempt = 0;
+  const streamOpts = opts.requireLeader === true ? { requireLeader: true } : undefined;
 
   const finish = (res: KeepAliveResponse | RpcError): void => {
     if (done) return;
@@ -68,28 +73,31 @@ export function keepAliveOnce(
     if (done) return;
     const conn = balancer.current;
     let settled = false;
-    const s = conn.openKeepAlive({
-      onResponse: (r) => {
-        if (settled || done) return;
-        settled = true;
-        if (tracer.on) tracer.emit('client-keepalive-once-recv', id, { endpoint: conn.endpoint, ttl: r.ttl });
-        finish(r.ttl <= 0 ? ErrLeaseNotFound : r);
+    const s = conn.openKeepAlive(
+      {
+        onResponse: (r) => {
+          if (settled || done) return;
+          settled = true;
+          if (tracer.on) tracer.emit('client-keepalive-once-recv', id, { endpoint: conn.endpoint, ttl: r.ttl });
+          finish(r.ttl <= 0 ? ErrLeaseNotFound : r);
+        },
+        onError: (e) => {
+          if (settled || done) return;
+          settled = true;
+          stream = undefined;
+          if (tracer.on) tracer.emit('client-keepalive-once-error', id, { endpoint: conn.endpoint, error: e.name });
+          if (!isTransportError(e)) {
+            finish(e);
+            return;
+          }
+          balancer.fail(conn, e.name);
+          attempt++;
+          const wait = backoffBefore(attempt, balancer.endpoints.length, core.prng);
+          retry = process.after(wait, once);
+        },
       },
-      onError: (e) => {
-        if (settled || done) return;
-        settled = true;
-        stream = undefined;
-        if (tracer.on) tracer.emit('client-keepalive-once-error', id, { endpoint: conn.endpoint, error: e.name });
-        if (!isTransportError(e)) {
-          finish(e);
-          return;
-        }
-        balancer.fail(conn, e.name);
-        attempt++;
-        const wait = backoffBefore(attempt, balancer.endpoints.length, core.prng);
-        retry = process.after(wait, once);
-      },
-    });
+      streamOpts,
+    );
     stream = s;
     if (tracer.on) tracer.emit('client-keepalive-once-send', id, { endpoint: conn.endpoint });
     s.send(id);

@@ -1,6 +1,6 @@
 import type { Timer } from '../clock/scheduler.js';
 import { MICROS_PER_SECOND, type Micros } from '../clock/time.js';
-import type { KeepAliveResponse, KeepAliveStream, RpcError } from '../cluster/server/api.js';
+import type { KeepAliveResponse, KeepAliveStream, RpcError, StreamOptions } from '../cluster/server/api.js';
 import type { Conn } from './conn.js';
 import { DEADLINE_LOOP_US, RETRY_CONN_WAIT_US } from './constants.js';
 import type { ClientCore } from './core.js';
@@ -8,6 +8,8 @@ import { NO_LEADER } from './errors.js';
 import { idKey, type IdKey } from '../lessor/lease-id.js';
 import { KeepAliveChannel, type CallerCtx, type KeepAliveCloseReason } from './keepalive-channel.js';
 import { KeepAliveOrder } from './keepalive-order.js';
+
+const REQUIRE_LEADER: StreamOptions = { requireLeader: true };
 
 /** lease.go `keepAlive`: one per lease ID, shared by every KeepAlive caller of that ID. */
 interface KeepAliveState {
@@ -180,10 +182,14 @@ export class LeaseKeepAlive {
     const conn = this.core.balancer.current;
     const gen = ++this.gen;
     this.streamsOpened++;
-    const s = conn.openKeepAlive({
-      onResponse: (r, key) => this.onResponse(gen, r, key ?? idKey(r.id)),
-      onError: (e) => this.onStreamError(gen, conn, e),
-    });
+    // The lessor's stop context is WithRequireLeader (lease.go NewLease): every stream carries hasleader.
+    const s = conn.openKeepAlive(
+      {
+        onResponse: (r, key) => this.onResponse(gen, r, key ?? idKey(r.id)),
+        onError: (e) => this.onStreamError(gen, conn, e),
+      },
+      REQUIRE_LEADER,
+    );
     this.stream = { s, conn, gen };
     if (this.core.tracer.on)
       this.core.tracer.emit('client-keepalive-stream-open', undefined, { endpoint: conn.endpoint });

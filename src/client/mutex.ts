@@ -99,7 +99,7 @@ export class Mutex {
 
   /** Mutex.IsOwner(): a Txn compare that holds while the lock key still has my create revision. */
   ownerCompare(): TxnCompare {
-    return { key: this.myKey, createRevision: this.myRev };
+    return { key: this.myKey, target: 'CREATE', result: 'EQUAL', createRevision: this.myRev };
   }
 
   lock(cb: Callback<LockResult>): void {
@@ -163,7 +163,7 @@ export class Mutex {
     const ownerRange = { op: 'Range', key: this.prefix, prefix: true, firstCreated: true } as const;
     this.client.txn(
       {
-        compare: [{ key: this.myKey, createRevision: 0 }],
+        compare: [{ key: this.myKey, target: 'CREATE', result: 'EQUAL', createRevision: 0 }],
         success: [{ op: 'Put', key: this.myKey, value: '', lease: s.lease }, ownerRange],
         failure: [{ op: 'Range', key: this.myKey }, ownerRange],
       },

@@ -36,7 +36,11 @@ export class Session {
     });
   }
 
-  /** NewSession: Grant(ttl) unless a lease was given, then KeepAlive. */
+  /**
+   * NewSession: Grant(ttl) unless a lease was given, then KeepAlive. The grant runs in the session's
+   * context, client.Ctx() by default, which has no deadline: it waits (retrying on failover) as long as
+   * it takes, as Go's does.
+   */
   static create(client: EtcdClient, opts: SessionOptions, cb: (s: Session | RpcError) => void): void {
     const ttl = opts.ttl !== undefined && opts.ttl > 0 ? opts.ttl : DEFAULT_SESSION_TTL;
     const start = (id: bigint): void => {
@@ -49,10 +53,14 @@ export class Session {
       start(opts.lease);
       return;
     }
-    client.grant(ttl, (res) => {
-      if (isRpcError(res)) cb(res);
-      else start(res.id);
-    });
+    client.grant(
+      ttl,
+      (res) => {
+        if (isRpcError(res)) cb(res);
+        else start(res.id);
+      },
+      { noDeadline: true },
+    );
   }
 
   get done(): boolean {

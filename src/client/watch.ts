@@ -9,6 +9,12 @@ export interface ClientWatchOptions {
   readonly prefix?: boolean;
   /** First revision to deliver; without it the watch starts after the member's current revision. */
   readonly fromRevision?: number;
+  /**
+   * clientv3.WithRequireLeader on the watch's context (etcdctl watch always has it): the member ends the
+   * stream with ErrNoLeader (Unavailable, so the client fails over) when it has no leader. Off by default, as
+   * clientv3's Watch: the stream then stays open on a leaderless member and delivers nothing until one returns.
+   */
+  readonly requireLeader?: boolean;
 }
 
 export interface ClientWatchHandlers {
@@ -64,8 +70,9 @@ export class ClientWatch {
       return;
     }
     const conn = this.core.balancer.current;
-    const opts: { prefix?: boolean; fromRevision?: number } = {};
+    const opts: { prefix?: boolean; fromRevision?: number; requireLeader?: boolean } = {};
     if (this.opts.prefix === true) opts.prefix = true;
+    if (this.opts.requireLeader === true) opts.requireLeader = true;
     if (this.nextRev !== undefined) opts.fromRevision = this.nextRev;
     this.stream = conn.watch(this.key, opts, {
       onEvents: (events, header) => {

@@ -156,12 +156,17 @@ export class Process {
     this.pausedSince = this.sched.now();
   }
 
-  resume(): void {
+  /**
+   * SIGCONT. `inputFirst`: the network input that waited is handed over before the held timers run,
+   * instead of behind what they schedule (the default); see below.
+   */
+  resume(inputFirst = false): void {
     if (this.pausedSince === undefined) return;
     this.pausedSince = undefined;
     const held = this.held;
     this.held = [];
     const inc = this.incarnation;
+    if (inputFirst) this.runInput(inc);
     for (const task of held) {
       // A held callback killed (or killed and restarted) the process: the rest belonged to the old one.
       if (this.dead || this.incarnation !== inc) return;
@@ -169,12 +174,14 @@ export class Process {
       if (this.pausedSince !== undefined) this.held.push(task);
       else task.run();
     }
-    // On SIGCONT the Go runtime runs the timers that came due first (findrunnable checks timers before it
-    // polls the network), so the goroutines they wake, and the work those hand on at this instant, run
-    // before the bytes queued in the process's sockets are read. Real etcd 3.4.23 shows it: a leader
-    // thawed after a new election appends its lessor's LeaseRevoke in its old term before it reads the
-    // new leader's MsgApp (docs/findings/resumed-leader-acts-on-stale-tick.md). The input is taken up
-    // by an event at this instant, behind what the held timers have scheduled.
+    // On SIGCONT the Go runtime's findrunnable checks timers before it polls the network, so the goroutines
+    // the held timers wake, and the work those hand on at this instant, usually run before the bytes
+    // queued in the process's sockets are read: real etcd 3.4.23 on a quiet host appends a thawed old
+    // leader's LeaseRevoke in its old term before it reads the new leader's MsgApp. But a stream reader
+    // that was already runnable, or another P polling the network, can take the input first; under load
+    // real etcd goes that way too (docs/findings/resumed-leader-acts-on-stale-tick.md). The caller picks
+    // (Cluster's seeded resume order). By default the input is taken up by an event at this instant,
+    // behind what the held timers have scheduled.
     if (this.input.length > 0 && this.running && this.incarnation === inc && !this.drainInput.waiting)
       this.sched.postAfter(0, this.drainInput.arm(inc));
   }

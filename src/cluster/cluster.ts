@@ -15,8 +15,12 @@ import type {
   KeepAliveResponse,
   KeepAliveStream,
   RpcError,
+  StreamOptions,
   WatchHandlers,
+  WatchRequestStream,
   WatchStream,
+  WatchStreamHandlers,
+  WatchStreamTransport,
 } from './server/api.js';
 import { serveUnary } from './server/client-api.js';
 import { defaultServerConfig, type ServerConfig } from './server/config.js';
@@ -24,6 +28,7 @@ import { Disk } from './server/disk.js';
 import { EtcdServer, type ServedStream } from './server/etcd-server.js';
 import { toRpcError, ErrNoLeader } from './server/errors.js';
 import { KeepAliveServerStream } from './server/keepalive-stream.js';
+import { ServerWatchStream } from './server/watch-stream.js';
 
 export interface ClusterConfig extends ServerConfig {
   readonly members: number;
@@ -31,7 +36,16 @@ export interface ClusterConfig extends ServerConfig {
   readonly jitterUs: Micros;
   readonly lossProbability: number;
   readonly seed: number | string;
+  /**
+   * What a member resumed from SIGSTOP does first: run its held timers ('timers-first'), read the network
+   * input that waited ('input-first'), or either, drawn per resume from the seed ('seeded', the default).
+   * Go's scheduler gives no order between a due ticker and a readable socket.
+   */
+  readonly resumeOrder: ResumeOrder;
 }
+
+export type ResumeOrder = 'seeded' | 'timers-first' | 'input-first';
+export const RESUME_ORDERS: readonly ResumeOrder[] = ['seeded', 'timers-first', 'input-first'];
 
 export const defaultClusterConfig: ClusterConfig = {
   ...defaultServerConfig,
@@ -40,6 +54,7 @@ export const defaultClusterConfig: ClusterConfig = {
   jitterUs: 0,
   lossProbability: 0,
   seed: 1,
+  resumeOrder: 'seeded',
 };
 
 export interface ClusterDeps {
@@ -74,6 +89,7 @@ export class Cluster {
   readonly marks: Marks;
   readonly network: Network;
   readonly prng: Prng;
+  private resumePrng: Prng | undefined;
   readonly names: readonly string[];
   private readonly transport: RaftTransport;
   private readonly procs = new Map<string, MemberProcesses>();
@@ -187,6 +203,14 @@ export class Cluster {
     for (const p of [m.main, m.raft, m.apply]) p.restart();
     this.emit(name, 'member-restart', {});
     this.boot(name);
+    // Start's adjustTicks. Active peers: running (a stopped etcd answers no stream handshake) and reachable.
+    this.servers
+      .get(name)!
+      .adjustTicks(
+        this.names.length,
+        () =>
+          this.names.filter((n) => n !== name && this.member(n).main.running && this.network.connected(name, n)).length,
+      );
   }
 
   /** SIGSTOP: every goroutine of the member stops. */
@@ -198,9 +222,29 @@ export class Cluster {
 
   resume(name: string): void {
     const m = this.member(name);
-    this.emit(name, 'member-resume', {});
-    // The raft loop first: what it hands on (applies, soft state) then runs in order.
-    for (const p of [m.raft, m.apply, m.main]) p.resume();
+    const order = this.resumeOrderNow();
+    this.emit(name, 'member-resume', { order });
+    if (order === 'timers-first') {
+      // The raft loop first: its held tick, then what it hands on (applies, soft state), in order; the
+      // lessor's overdue pass then proposes to a raft loop that has not yet read the peers' messages.
+      for (const p of [m.raft, m.apply, m.main]) p.resume();
+      return;
+    }
+    // The other branch of the race: the stream readers (on the main process here) get the CPU first and
+    // queue the peers' messages for the raft loop, then the lessor's overdue pass offers a lease on its
+    // stale deadline; the raft loop then reads those messages (steps down, follows the new leader)
+    // before the revoke's proposal reaches it, and forwards that to the new leader, which commits it.
+    m.main.resume(true);
+    m.apply.resume();
+    m.raft.resume();
+  }
+
+  /** One draw per resume from its own stream, so the choice shifts no other component's draws. */
+  private resumeOrderNow(): 'timers-first' | 'input-first' {
+    const o = this.config.resumeOrder;
+    if (o !== 'seeded') return o;
+    this.resumePrng ??= this.prng.fork('resume-order');
+    return this.resumePrng.float() < 0.5 ? 'timers-first' : 'input-first';
   }
 
   /**
@@ -245,7 +289,7 @@ export class Cluster {
   // ---- Clients -------------------------------------------------------------------------------------
 
   /** Attaches a client process to the network and returns its way into the cluster. */
-  connect(clientName: string, clientProcess: Process): ClusterTransport {
+  connect(clientName: string, clientProcess: Process): ClusterTransport & WatchStreamTransport {
     this.network.attach(clientName, clientProcess);
     return new ClientTransport(this, clientName);
   }
@@ -259,7 +303,7 @@ const UNARY_REQUEST = 0;
 const UNARY_RESPONSE = 1;
 
 /** The client side of the gRPC connections: requests and stream messages as 'client' traffic. */
-class ClientTransport implements ClusterTransport {
+class ClientTransport implements ClusterTransport, WatchStreamTransport {
   constructor(
     private readonly cluster: Cluster,
     private readonly client: string,
@@ -312,14 +356,63 @@ class ClientTransport implements ClusterTransport {
     },
   };
 
-  openKeepAlive(to: string, handlers: KeepAliveHandlers): KeepAliveStream {
-    return new ClientKeepAliveStream(this.cluster, this.client, to, handlers);
+  /**
+   * A Watch stream (etcd's Watch RPC) to one member, requests and responses in order on the client's
+   * link. `requireLeader` is clientv3's WithRequireLeader: the stream ends when the member loses its
+   * leader (etcd's default is to keep it).
+   */
+  openWatch(
+    to: string,
+    handlers: WatchStreamHandlers,
+    opts: { readonly requireLeader?: boolean } = {},
+  ): WatchRequestStream {
+    let closed = false;
+    let server: ServerWatchStream | undefined;
+    let served: ServedStream | undefined;
+    this.toMember(
+      to,
+      (s) => {
+        if (closed) return;
+        const stream: ServedStream = {
+          requireLeader: opts.requireLeader === true,
+          abort: (reason) => {
+            server?.close();
+            s.removeStream(stream);
+            const err = reason === 'no-leader' ? toRpcError(ErrNoLeader) : connectionReset;
+            this.toClient(to, () => !closed && handlers.onError(err));
+          },
+        };
+        // The stream interceptor refuses a require-leader stream at once on a member that knows no leader.
+        if (stream.requireLeader && s.leader() === undefined) {
+          this.toClient(to, () => !closed && handlers.onError(toRpcError(ErrNoLeader)));
+          return;
+        }
+        served = stream;
+        s.addStream(stream);
+        server = new ServerWatchStream(s, (r) => this.toClient(to, () => !closed && handlers.onResponse(r)));
+      },
+      () => !closed && handlers.onError(connectionRefused),
+    );
+    return {
+      send: (req) => this.toMember(to, () => server?.handle(req)),
+      close: () => {
+        closed = true;
+        this.toMember(to, (s) => {
+          server?.close();
+          if (served !== undefined) s.removeStream(served);
+        });
+      },
+    };
+  }
+
+  openKeepAlive(to: string, handlers: KeepAliveHandlers, opts?: StreamOptions): KeepAliveStream {
+    return new ClientKeepAliveStream(this.cluster, this.client, to, handlers, opts?.requireLeader === true);
   }
 
   watch(
     to: string,
     key: string,
-    opts: { prefix?: boolean; fromRevision?: number },
+    opts: { prefix?: boolean; fromRevision?: number; requireLeader?: boolean },
     handlers: WatchHandlers,
   ): WatchStream {
     let closed = false;
@@ -329,7 +422,7 @@ class ClientTransport implements ClusterTransport {
       (s) => {
         if (closed) return;
         const stream: ServedStream = {
-          requireLeader: true,
+          requireLeader: opts.requireLeader === true,
           abort: (reason) => {
             cancel?.();
             s.removeStream(stream);
@@ -339,6 +432,11 @@ class ClientTransport implements ClusterTransport {
             );
           },
         };
+        // The stream interceptor refuses a require-leader stream at once on a member that knows no leader.
+        if (stream.requireLeader && s.leader() === undefined) {
+          this.toClient(to, () => !closed && handlers.onError(toRpcError(ErrNoLeader)));
+          return;
+        }
         s.addStream(stream);
         const watchOpts = {
           ...(opts.prefix === true ? { prefix: true } : {}),
@@ -383,6 +481,8 @@ class ClientKeepAliveStream implements KeepAliveStream, PacketHandler {
     private readonly client: string,
     private readonly to: string,
     private readonly handlers: KeepAliveHandlers,
+    /** The stream's context carries `hasleader`. */
+    private readonly requireLeader: boolean,
   ) {
     cluster.network.send(
       client,
@@ -436,6 +536,7 @@ class ClientKeepAliveStream implements KeepAliveStream, PacketHandler {
       s,
       (r, key) => net.transmit(this.to, this.client, 'client', new Packet(this, RESPONSE, r, key)),
       (e) => net.send(this.to, this.client, 'client', () => !this.closed && this.handlers.onError(e)),
+      this.requireLeader,
     );
     const server = this.server;
     const keys = this.pendingKeys.splice(0);

@@ -108,7 +108,7 @@ export class Holder {
         return this.retry();
       }
       this.env.truth?.watch(name, g.id, key);
-      const compare = [{ key, createRevision: 0 }];
+      const compare = [{ key, target: 'CREATE', result: 'EQUAL', createRevision: 0 } as const];
       client.txn(
         { compare, success: [{ op: 'Put', key, value: name, lease: g.id }], failure: [{ op: 'Range', key }] },
         (t) => {

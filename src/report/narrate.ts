@@ -73,6 +73,10 @@ function describe(
         `answer ${String(e.fields?.name)} (${String(e.fields?.op)}): ${e.fields?.err ?? 'ok'}` +
         ` after ${formatSecondsShort(e.fields?.took ?? 0)} s`
       );
+    case 'served-call':
+      return `${String(e.fields?.method)} to ${String(e.fields?.to)} (served call ${String(e.fields?.call)})`;
+    case 'served-answer':
+      return `${String(e.fields?.method)} answered${e.fields?.err !== undefined ? `: ${e.fields.err}` : ''}`;
     case 'ctl-ok':
       return e.fields?.op === 'put'
         ? `put ${String(e.fields?.key)} done at revision ${String(e.fields?.rev)} (the fencing token)`
@@ -137,10 +141,16 @@ function describe(
       return 'crashed (SIGKILL): volatile state lost';
     case 'member-restart':
       return 'restarted from its WAL and backend';
+    case 'server-tick-advance':
+      return `fast-forwarded ${String(e.fields?.ticks)} election ticks (${String(e.fields?.peers)} active peers)`;
     case 'member-pause':
       return 'paused (SIGSTOP)';
     case 'member-resume':
-      return 'resumed (SIGCONT): held timers fire now';
+      return e.fields?.order === 'input-first'
+        ? 'resumed (SIGCONT): held timers fire now; the raft loop reads the waiting peer messages before ' +
+            'their proposals'
+        : 'resumed (SIGCONT): held timers fire now, and what they propose before the raft loop reads the ' +
+            'waiting peer messages';
     case 'member-clock-jump':
       return `wall clock jumped ${formatSecondsShort(e.fields?.delta ?? Number.NaN)} s (monotonic clock unchanged)`;
     case 'net-partition':

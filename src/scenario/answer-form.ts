@@ -5,8 +5,10 @@
  * never answers with (a TTL on a revoke), pointing at the field.
  */
 import { reject, type Codec } from './codec.js';
+import { txnResponses } from './txn-answer-form.js';
 import {
   answerName,
+  bool,
   answerRef,
   duration,
   exactOrRange,
@@ -92,6 +94,8 @@ export const ANSWER_FIELDS: FieldsFor<AnswerFields> = {
     exactOrRange(int(0, MAX, 'a revision (0 or more)'), 'revision bounds'),
     "The answer header's revision: exact, or { min, max }.",
   ),
+  succeeded: opt('succeeded', bool, "A txn answer: whether the txn's compares held."),
+  responses: opt('responses', txnResponses(), 'A txn answer: what each op of the branch taken returned, in order.'),
   withinUs: opt('within', duration(), 'The answer came at most this long after the request was sent.'),
   tookUs: opt(
     'took',
@@ -117,6 +121,8 @@ const VALUES_OF: Readonly<Record<string, readonly (keyof AnswerFields)[]>> = {
   'session-close': ['revision'],
   campaign: ['revision'],
   resign: ['revision'],
+  txn: ['revision', 'succeeded', 'responses'],
+  compact: ['revision'],
 };
 const VALUE_FIELDS: readonly (keyof AnswerFields)[] = [
   'ttlSeconds',
@@ -126,6 +132,8 @@ const VALUE_FIELDS: readonly (keyof AnswerFields)[] = [
   'leases',
   'keys',
   'revision',
+  'succeeded',
+  'responses',
 ];
 
 /** A value field the named request never answers with, or values beside an expected error. */

@@ -1,5 +1,6 @@
 /** The top-level and `cluster` tables of a scenario file, with etcd's defaults beside their names. */
 import { ms, seconds, type Micros } from '../clock/time.js';
+import { RESUME_ORDERS } from '../cluster/cluster.js';
 import { DEFAULT_SNAPSHOT_COUNT } from '../cluster/server/config.js';
 import { FIX_NAMES } from '../lessor/fixes.js';
 import { INVALID, type Codec } from './codec.js';
@@ -14,6 +15,8 @@ import { didYouMean } from './suggest.js';
 import {
   DIFF_EVENT_KINDS,
   PROFILE_NAMES,
+  RACE_NAMES,
+  type DeclaredRace,
   type ScenarioCluster,
   type ExpectedDifference,
   type Scenario,
@@ -85,6 +88,21 @@ const CLUSTER_FIELDS: FieldsFor<ScenarioCluster> = {
     DEFAULT_SNAPSHOT_COUNT,
     'Extension: --snapshot-count, applied entries between snapshots; a snapshot ' +
       'saves the consistent index, which in v3.4 bounds what a restart applies again.',
+  ),
+  initialElectionTickAdvance: def(
+    'initial-election-tick-advance',
+    bool,
+    true,
+    '--initial-election-tick-advance: a restarted member fast-forwards its election clock once more ' +
+      'than one peer is active (a single member always does).',
+  ),
+  resumeOrder: def(
+    'resume-order',
+    oneOf(RESUME_ORDERS),
+    'seeded',
+    'Extension: what a member resumed from a pause does first: its held timers (timers-first), the ' +
+      'network input that waited (input-first), or either, drawn per resume from the seed (seeded); ' +
+      "Go's scheduler gives no order between a due ticker and a readable socket.",
   ),
 };
 
@@ -166,6 +184,22 @@ const expectedDifference: Codec<ExpectedDifference> = {
   },
 };
 
+const RACE_FIELDS: FieldsFor<Omit<DeclaredRace, 'line'>> = {
+  race: req('race', oneOf(RACE_NAMES), 'The race: resume-order (cluster.resume-order).'),
+  reason: req('reason', text('a reason'), 'How the outcome depends on it; `diff` prints it.'),
+};
+
+const raceFields = object(RACE_FIELDS, 'race');
+
+const declaredRace: Codec<DeclaredRace> = {
+  ...raceFields,
+  expected: 'a race',
+  decode(node, ctx) {
+    const d = raceFields.decode(node, ctx);
+    return d === INVALID ? INVALID : { ...d, line: node.pos.line };
+  },
+};
+
 /** What the file states; parse.ts derives `durationUs` from `duration` and the steps. */
 export type ScenarioFields = Omit<Scenario, 'file' | 'durationUs'> & { readonly durationUs?: Micros };
 
@@ -200,6 +234,12 @@ export const TOP_LEVEL_FIELDS: FieldsFor<ScenarioFields> = {
     list(expectedDifference),
     'Extension: events `diff` may show outside tolerance or on one side ' +
       'only, each with its reason; any other such event makes `diff` disagree.',
+  ),
+  races: opt(
+    'races',
+    list(declaredRace),
+    'Extension: races of etcd the outcome depends on; `diff` runs the simulation down each branch and ' +
+      "agrees when etcd's outcome matches one of them, naming it.",
   ),
   steps: req('steps', steps, 'The timed steps, in time order.'),
   durationUs: opt(

@@ -17,6 +17,7 @@ import { HOLDER_STEPS } from './kinds/holder-steps.js';
 import { LOCK_STEPS } from './kinds/lock-steps.js';
 import { SESSION_STEPS } from './kinds/session-steps.js';
 import { ELECTION_STEPS } from './kinds/election-steps.js';
+import { TXN_STEPS } from './kinds/txn-steps.js';
 import type { Step } from './types.js';
 
 export type { FieldKind, KindSpec, StepOf } from './kinds/entry.js';
@@ -31,6 +32,7 @@ export const STEP_KINDS: StepKindEntries<FieldKind> = {
   ...ELECTION_STEPS,
   ...HOLDER_STEPS,
   ...CLIENT_STEPS,
+  ...TXN_STEPS,
 };
 
 /**

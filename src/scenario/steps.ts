@@ -6,6 +6,8 @@
  */
 import type { Micros } from '../clock/time.js';
 import { defineAnswer } from './answer-form.js';
+import { txnOpSchema } from './kinds/txn-steps.js';
+import { txnOpAnswerSchema } from './txn-answer-form.js';
 import { ASSERTION_KEYS, assertionFieldSchemas, assertionSchema, decodeAssertion } from './assertion-forms.js';
 import { INVALID, mismatch, type Codec, type Invalid, type JsonSchema } from './codec.js';
 import { duration } from './codecs.js';
@@ -178,6 +180,8 @@ export function stepSchemaDefs(): Record<string, JsonSchema> {
   }
   defs.step = { anyOf: STEP_KIND_NAMES.map((k) => ({ $ref: `#/$defs/step-${k}` })) };
   defs.assertion = assertionSchema(at);
+  defs['txn-op'] = txnOpSchema();
+  defs['txn-op-answer'] = txnOpAnswerSchema();
   return defs;
 }
 

@@ -3,6 +3,7 @@
  * members exist, lease labels were granted earlier, steps are in time order, defaults are filled in.
  * Times and durations are integer microseconds; TTLs are whole seconds as in etcd's API.
  */
+import type { ResumeOrder } from '../cluster/cluster.js';
 import type { Micros } from '../clock/time.js';
 import type { AlertGroup } from '../signals/alerts/rule.js';
 import type { SignalAssertion } from './signal-assertion-types.js';
@@ -29,6 +30,18 @@ export type DiffEventKind = (typeof DIFF_EVENT_KINDS)[number];
  * A difference from real etcd the file expects `diff` to show (an event outside tolerance, with other
  * values, or seen on one side only), and why. Without one, such an event makes `diff` disagree.
  */
+/** The races a scenario can declare, and the model's branches of each. */
+export const RACE_BRANCHES = { 'resume-order': ['timers-first', 'input-first'] } as const;
+export type RaceName = keyof typeof RACE_BRANCHES;
+export const RACE_NAMES = Object.keys(RACE_BRANCHES) as RaceName[];
+
+export interface DeclaredRace {
+  readonly race: RaceName;
+  readonly reason: string;
+  /** Line of the declaration, so `diff` can point at it. */
+  readonly line: number;
+}
+
 export interface ExpectedDifference {
   readonly kind: DiffEventKind;
   /** The event's subject as `diff` prints it: a lease label, a key, "L1 (c1)", "keepalive-once L1". */
@@ -77,6 +90,10 @@ export interface ScenarioCluster {
   readonly expiredLeaseRetryUs?: Micros;
   /** --snapshot-count: applied entries between snapshots (which save the consistent index). */
   readonly snapshotCount: number;
+  /** --initial-election-tick-advance */
+  readonly initialElectionTickAdvance: boolean;
+  /** What a member resumed from SIGSTOP does first (ClusterConfig.resumeOrder). */
+  readonly resumeOrder: ResumeOrder;
 }
 
 export interface IntRange {
@@ -136,6 +153,71 @@ export interface DeleteStep extends StepBase<'delete'> {
   /** Names the request's answer for `expect: { answer: NAME }`. */
   readonly as?: AnswerName;
 }
+/** A Txn compare's operator, as etcdctl writes it. */
+export type CompareOp = '=' | '!=' | '>' | '<';
+
+/**
+ * One compare of a `txn` step: the key (every key of [key, rangeEnd) with `rangeEnd`), an operator,
+ * and exactly one operand, whose field names the target (etcd's target_union): version, create, mod,
+ * value, or lease (a label, or a raw ID in leaseId).
+ */
+export interface TxnCompareSpec {
+  readonly key: string;
+  readonly rangeEnd?: string;
+  readonly result: CompareOp;
+  readonly version?: number;
+  readonly create?: number;
+  readonly mod?: number;
+  readonly value?: string;
+  readonly lease?: LeaseLabel;
+  readonly leaseId?: bigint;
+}
+
+/** One op of a `txn` step's branch: a get, a put, a delete, or a nested txn. */
+export type TxnOpSpec =
+  | {
+      readonly op: 'get';
+      readonly key: string;
+      readonly rangeEnd?: string;
+      readonly limit?: number;
+      readonly revision?: number;
+      readonly keysOnly?: boolean;
+      readonly countOnly?: boolean;
+    }
+  | {
+      readonly op: 'put';
+      readonly key: string;
+      readonly value: string;
+      readonly lease?: LeaseLabel;
+      readonly leaseId?: bigint;
+      readonly prevKv?: boolean;
+      readonly ignoreValue?: boolean;
+      readonly ignoreLease?: boolean;
+    }
+  | { readonly op: 'delete'; readonly key: string; readonly rangeEnd?: string; readonly prevKv?: boolean }
+  | ({ readonly op: 'txn' } & TxnSpec);
+
+/** A Txn: if every compare holds, `success` runs, else `failure`. */
+export interface TxnSpec {
+  readonly compare: readonly TxnCompareSpec[];
+  readonly success: readonly TxnOpSpec[];
+  readonly failure: readonly TxnOpSpec[];
+}
+
+/** Extension: etcd's Compact (etcdctl compaction): drop the keyspace's history before `revision`. */
+export interface CompactStep extends StepBase<'compact'> {
+  readonly revision: number;
+  readonly via?: MemberName;
+  readonly as?: AnswerName;
+}
+
+/** Extension: one etcd Txn through the KV API (sent over gRPC by the real-etcd driver). */
+export interface TxnStep extends StepBase<'txn'>, TxnSpec {
+  readonly via?: MemberName;
+  /** Names the request's answer for `expect: { answer: NAME, succeeded, responses }`. */
+  readonly as?: AnswerName;
+}
+
 export interface KeepaliveStep extends StepBase<'keepalive'> {
   readonly lease: LeaseLabel;
   readonly client: ClientName;
@@ -326,6 +408,8 @@ export type Step =
   | RevokeStep
   | PutStep
   | DeleteStep
+  | TxnStep
+  | CompactStep
   | KeepaliveStep
   | KeepaliveStopStep
   | KeepaliveOnceStep
@@ -514,9 +598,39 @@ export interface AnswerAssertion extends AssertionBase<'answer'> {
   /** A TimeToLive answer listed exactly these keys, in any order. */
   readonly keys?: readonly string[];
   readonly revision?: IntRange;
+  /** A Txn answer: whether its compares held. */
+  readonly succeeded?: boolean;
+  /** A Txn answer: what each op of the branch taken returned, in order. */
+  readonly responses?: readonly TxnOpExpect[];
   /** From sending the request to its answer, at most this long. */
   readonly withinUs?: Micros;
   readonly tookUs?: IntRange;
+}
+
+/** A key-value a Txn get answers with; only the fields given are checked. */
+export interface KvExpect {
+  readonly key: string;
+  readonly value?: string;
+  readonly version?: number;
+  readonly create?: number;
+  readonly mod?: number;
+  readonly lease?: LeaseLabel;
+  readonly leaseId?: bigint;
+}
+
+/** What one op of a Txn answered; only the fields given are checked. */
+export interface TxnOpExpect {
+  /** The op's own header revision (a nested txn's is 0 in etcd). */
+  readonly revision?: IntRange;
+  /** A get's key-values, exactly these in this order. */
+  readonly kvs?: readonly KvExpect[];
+  readonly count?: number;
+  readonly more?: boolean;
+  /** A delete's count. */
+  readonly deleted?: number;
+  /** A nested txn's outcome and op answers. */
+  readonly succeeded?: boolean;
+  readonly responses?: readonly TxnOpExpect[];
 }
 
 /** Extension: bounds on the number of entries in a member's lessor expiry queue. */
@@ -572,6 +686,8 @@ export interface Scenario {
   readonly fixes?: readonly string[];
   /** Extension: differences from real etcd that `diff` should accept, each with its reason. */
   readonly expectedDifferences?: readonly ExpectedDifference[];
+  /** Extension: races of etcd the file's outcome depends on; `diff` runs the simulation down each branch. */
+  readonly races?: readonly DeclaredRace[];
   readonly steps: readonly Step[];
   /** Alerting rules evaluated on the run's signals. */
   readonly alerts?: AlertGroup;

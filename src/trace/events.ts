@@ -31,6 +31,8 @@ export interface TraceFields {
   'server-expired-revoke-skipped': { readonly count: number };
   /** A snapshot at raft index `index`: it saves the consistent index (what v3.4 re-applies from on restart). */
   'server-snapshot': { readonly index: number };
+  /** adjustTicks at start: the raft node fast-forwarded `ticks` election ticks (`peers`: active peers seen). */
+  'server-tick-advance': { readonly ticks: number; readonly peers: number };
   // ---- raft ----
   'raft-transfer': { readonly to: string };
   'raft-term': { readonly term: number };
@@ -48,7 +50,8 @@ export interface TraceFields {
   'member-crash': Empty;
   'member-restart': Empty;
   'member-pause': Empty;
-  'member-resume': Empty;
+  /** `order`: what the resumed member did first (Cluster's resume order). */
+  'member-resume': { readonly order: 'timers-first' | 'input-first' };
   'member-stall': { readonly loop: string };
   'member-unstall': { readonly loop: string };
   'member-clock-jump': { readonly delta: Micros };
@@ -118,6 +121,11 @@ export interface TraceFields {
   'ctl-error': { readonly op: string; readonly label?: string; readonly key?: string; readonly err: string };
   /** The answer to a request a step named (`as: NAME`): its error, if any, and how long it took. */
   'ctl-answer': { readonly name: string; readonly op: string; readonly err?: string; readonly took: Micros };
+  // ---- serve: real clients' calls (member: the connection's client process, gRPCN) ----
+  /** A unary call or a stream opened by a real client, to `to`. */
+  'served-call': { readonly call: number; readonly method: string; readonly to: string };
+  /** A unary call answered (or failed with `err`), as the client's process received it. */
+  'served-answer': { readonly call: number; readonly method: string; readonly err?: string };
   step: { readonly line: number; readonly action: string };
   'step-error': { readonly op: string; readonly message: string };
   'expect-pass': ExpectOutcome;

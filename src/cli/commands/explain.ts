@@ -7,13 +7,13 @@ export const explainCommand: Command = {
   name: 'explain',
   summary: 'why each lease ended when it did, as a chain of causes',
   args: 'FILE',
-  positionals: { min: 1, max: 1 },
+  positionals: { min: 0, max: 1 },
   flags: {
     ...SCENARIO_FLAGS,
     lease: { type: 'string', value: 'LABEL', help: 'only this lease (a label the file grants, e.g. L1)' },
   },
   run: async (inv) => {
-    const r = await replayOneFile(inv);
+    const r = await replayOneFile(inv, explainCommand);
     const { explain } = await import('../../report/explain.js');
     const label = str(inv, 'lease');
     // Labels are known once the grants have run (grant-many names them by count).

@@ -7,6 +7,7 @@ import { metricsCommand } from './metrics.js';
 import { playgroundCommand } from './playground.js';
 import { renderCommand } from './render.js';
 import { runCommand } from './run.js';
+import { serveCommand } from './serve.js';
 import { traceCommand } from './trace.js';
 
 export const COMMANDS: readonly Command[] = [
@@ -18,4 +19,5 @@ export const COMMANDS: readonly Command[] = [
   playgroundCommand,
   checkCommand,
   diffCommand,
+  serveCommand,
 ];

@@ -8,7 +8,7 @@ export const metricsCommand: Command = {
   name: 'metrics',
   summary: "a replay's signals: Prometheus exposition at an instant, the whole series, logs, spans, alerts",
   args: 'FILE',
-  positionals: { min: 1, max: 1 },
+  positionals: { min: 0, max: 1 },
   flags: {
     ...SCENARIO_FLAGS,
     at: {
@@ -28,7 +28,7 @@ export const metricsCommand: Command = {
     const { metricsCommand: metricsOf, metricsRequest, MetricsUsageError } = await import('../metrics.js');
     const flags = { format: str(inv, 'format'), at: str(inv, 'at'), promtoolDir: str(inv, 'promtool') };
     let req: MetricsRequest | undefined;
-    const r = await replayOneFile(inv, (s) => {
+    const r = await replayOneFile(inv, metricsCommand, (s) => {
       try {
         req = metricsRequest(s, flags);
       } catch (e) {

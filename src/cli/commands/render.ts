@@ -7,14 +7,14 @@ export const renderCommand: Command = {
   name: 'render',
   summary: 'write a self-contained HTML page with the SVG timeline of a replay',
   args: 'FILE',
-  positionals: { min: 1, max: 1 },
+  positionals: { min: 0, max: 1 },
   flags: {
     ...SCENARIO_FLAGS,
     out: { type: 'string', short: 'o', required: true, value: 'OUT.html', help: 'the page to write' },
   },
   run: async (inv) => {
     const out = str(inv, 'out')!;
-    const r = await replayOneFile(inv, () => checkOutputFile('-o', out));
+    const r = await replayOneFile(inv, renderCommand, () => checkOutputFile('-o', out));
     const { renderTimelineHtml } = await import('../../report/render/index.js');
     writeOutput(out, renderTimelineHtml(r));
     inv.io.out(

@@ -1,12 +1,12 @@
 import { bool, type Command } from '../command.js';
 import { REPORTER_FLAGS, junitOutput } from './reporter-flags.js';
-import { SCENARIO_FLAGS, loadAll, replayCli, runOptions } from './scenario-flags.js';
+import { SCENARIO_FLAGS, replayCli, runOptions, scenariosOf } from './scenario-flags.js';
 
 export const runCommand: Command = {
   name: 'run',
   summary: 'replay scenario files: the timeline, PASS/FAIL per assertion, the trace hash',
   args: 'FILE...',
-  positionals: { min: 1, max: Infinity },
+  positionals: { min: 0, max: Infinity },
   flags: {
     ...SCENARIO_FLAGS,
     quiet: { type: 'boolean', short: 'q', help: 'no timeline, only the verdicts' },
@@ -19,7 +19,7 @@ export const runCommand: Command = {
     const opts = runOptions(inv);
     const cli = replayCli(inv, bool(inv, 'json'));
     const junit = junitOutput(inv);
-    const scenarios = loadAll(inv.positionals);
+    const scenarios = scenariosOf(inv, runCommand, cli);
     const { runFiles } = await import('./run-files.js');
     return runFiles(
       scenarios,

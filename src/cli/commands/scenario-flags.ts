@@ -1,4 +1,5 @@
 /** What the replaying commands share: --seed and --profile, and loading every file before anything runs. */
+import { readFileSync } from 'node:fs';
 import { BUG_NAMES } from '../../lessor/bugs.js';
 import type { RunOptions, RunResult } from '../../scenario/replay/runner.js';
 import type { Scenario, ScenarioError } from '../../scenario/types.js';
@@ -7,19 +8,69 @@ import { InvalidScenarioError, UsageError } from '../errors.js';
 import { parseLimits } from '../limits.js';
 import { loadScenario } from '../load.js';
 import type { ReplayCli } from '../replay.js';
+import { defaultCluster } from '../../serve/default-cluster.js';
+import { parseRecord, type ServedRecord } from '../../serve/inputs.js';
 
 export const SCENARIO_FLAGS: Readonly<Record<string, FlagSpec>> = {
   seed: { type: 'string', value: 'N', help: "override the file's seed (a non-negative integer)" },
   profile: { type: 'string', value: 'v3.4|v3.5', help: "override the file's etcd version profile" },
   'max-events': { type: 'string', value: 'N', help: 'end the replay after N simulated events (exit 3)' },
   timeout: { type: 'string', value: 'D', help: 'end the replay after D of wall time, e.g. 30s or 5m (exit 3)' },
+  input: {
+    type: 'string',
+    value: 'LOG',
+    help: "replay a served run from what `serve --record LOG` wrote (without FILE: serve's default cluster)",
+  },
 };
 
-/** --max-events and --timeout as the replay guard takes them; `json` turns the progress line off. */
+/**
+ * --max-events and --timeout as the replay guard takes them, and --input's record; `json` turns the progress
+ * line off.
+ */
 export function replayCli(inv: Invocation, json = false): ReplayCli {
   const limits = parseLimits(str(inv, 'max-events'), str(inv, 'timeout'));
   if (typeof limits === 'string') throw new UsageError(limits);
-  return { limits, json };
+  const input = str(inv, 'input');
+  return input === undefined ? { limits, json } : { limits, json, served: readRecord(input) };
+}
+
+function readRecord(file: string): ServedRecord {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--input: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  const r = parseRecord(text);
+  if (typeof r === 'string') throw new UsageError(`--input: ${file}: ${r}`);
+  return r;
+}
+
+/**
+ * The scenarios a replaying command runs: its FILE arguments, or with --input and no FILE serve's default
+ * cluster. A record is replayed with the seed and profile it was served with, against the scenario it served.
+ */
+export function scenariosOf(inv: Invocation, cmd: { name: string; args: string }, cli: ReplayCli): Scenario[] {
+  const files = inv.positionals;
+  const served = cli.served;
+  if (served === undefined) {
+    if (files.length === 0)
+      throw new UsageError(`${cmd.name}: name ${cmd.args.endsWith('...') ? 'at least one' : 'a'} FILE`);
+    return loadAll(files);
+  }
+  if (files.length > 1) throw new UsageError(`--input replays one served run: name one FILE, got ${files.length}`);
+  const h = served.header;
+  if (files.length === 0 && h.scenario !== null)
+    throw new UsageError(`--input: the record served ${h.scenario}; name that FILE`);
+  const [s] = files.length === 0 ? [defaultCluster()] : loadAll(files);
+  if (s!.name !== h.name)
+    throw new UsageError(
+      `--input: the record served scenario ${JSON.stringify(h.name)}, not ${JSON.stringify(s!.name)}`,
+    );
+  const opts = runOptions(inv);
+  if ((opts.seed !== undefined && opts.seed !== h.seed) || (opts.profile !== undefined && opts.profile !== h.profile))
+    throw new UsageError(`--input: the record was served with --seed ${h.seed} --profile ${h.profile}`);
+  return [s!];
 }
 
 export function runOptions(inv: Invocation): RunOptions {
@@ -56,10 +107,14 @@ export function loadAll(files: readonly string[]): Scenario[] {
  * replayed under --seed, --profile and the limits. `before` sees the loaded file and runs before any work
  * (an output path to check, flags that depend on the file), so what it refuses is refused before a replay.
  */
-export async function replayOneFile(inv: Invocation, before?: (s: Scenario) => void): Promise<RunResult> {
+export async function replayOneFile(
+  inv: Invocation,
+  cmd: { name: string; args: string },
+  before?: (s: Scenario) => void,
+): Promise<RunResult> {
   const opts = runOptions(inv);
   const cli = replayCli(inv);
-  const [scenario] = loadAll(inv.positionals);
+  const [scenario] = scenariosOf(inv, cmd, cli);
   before?.(scenario!);
   const { replay } = await import('../replay.js');
   return replay(scenario!, opts, cli, inv.io);

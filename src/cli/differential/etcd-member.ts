@@ -15,6 +15,8 @@ export interface ClusterFlags {
   readonly preVote: boolean;
   /** --snapshot-count; etcd's default when absent. */
   readonly snapshotCount?: number;
+  /** --initial-election-tick-advance; etcd's default (true) when absent. */
+  readonly initialElectionTickAdvance?: boolean;
 }
 
 export interface MemberAddress {
@@ -101,6 +103,7 @@ export function memberArgs(
     ...(flags.leaseCheckpointPersist ? ['--experimental-enable-lease-checkpoint-persist'] : []),
     ...(flags.preVote ? ['--pre-vote'] : []),
     ...(flags.snapshotCount !== undefined ? [`--snapshot-count=${flags.snapshotCount}`] : []),
+    ...(flags.initialElectionTickAdvance === false ? ['--initial-election-tick-advance=false'] : []),
     // Warnings and errors only, as JSON lines on stderr: the driver keeps the last ones for messages.
     '--logger=zap',
     '--log-outputs=stderr',

@@ -8,6 +8,9 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TxnRequest } from '../../cluster/server/api.js';
+import type { TxnOpAnswer } from '../../scenario/replay/answers.js';
+import { rawTxn, txnAnswers } from './etcd-rpc-txn.js';
 
 /** etcdctl's default --command-timeout. */
 export const COMMAND_TIMEOUT_MS = 5_000;
@@ -169,6 +172,17 @@ export class EtcdRpc {
   async deleteKey(key: string): Promise<{ revision: number; deleted: number }> {
     const r = (await this.call(this.kv, 'DeleteRange', { key: Buffer.from(key) })) as { deleted: string };
     return { revision: headerRevision(r), deleted: Number(r.deleted) };
+  }
+
+  /** One Txn over gRPC (etcdctl 3.4.23's txn cannot write a lease compare). */
+  async txn(t: TxnRequest): Promise<{ revision: number; succeeded: boolean; responses: TxnOpAnswer[] }> {
+    const r = (await this.call(this.kv, 'Txn', rawTxn(t))) as { succeeded: boolean; responses: [] };
+    return { revision: headerRevision(r), succeeded: r.succeeded, responses: txnAnswers(r) };
+  }
+
+  /** Compact at `revision`; the header revision of the answer. */
+  async compact(revision: number): Promise<number> {
+    return headerRevision(await this.call(this.kv, 'Compact', { revision: String(revision) }));
   }
 
   async leaseGrant(ttlSeconds: number, id: bigint): Promise<{ id: bigint; ttl: number }> {

@@ -17,6 +17,14 @@ const BY_MESSAGE: ReadonlyArray<readonly [string, string]> = [
   ['etcdserver: leader changed', 'ErrLeaderChanged'],
   ['etcdserver: request timed out, waiting for the applied index took too long', 'ErrTimeoutWaitAppliedIndex'],
   ['etcdserver: request timed out', 'ErrTimeout'],
+  ['etcdserver: key not found', 'ErrKeyNotFound'],
+  ['etcdserver: key is not provided', 'ErrEmptyKey'],
+  ['etcdserver: value is provided', 'ErrValueProvided'],
+  ['etcdserver: lease is provided', 'ErrLeaseProvided'],
+  ['etcdserver: too many operations in txn request', 'ErrTooManyOps'],
+  ['etcdserver: duplicate key given in txn request', 'ErrDuplicateKey'],
+  ['etcdserver: mvcc: required revision has been compacted', 'ErrCompacted'],
+  ['etcdserver: mvcc: required revision is a future revision', 'ErrFutureRev'],
 ];
 
 /** The name of a failed request's error: etcd's own, a deadline, or the gRPC status when etcd sent none. */

@@ -8,6 +8,10 @@
  *    `expect` at t must not see it here either;
  *  - requests to one member go out in order (one FIFO per member, like the simulation's in-order
  *    links) but nobody waits for their answers, so a stuck member delays only what was sent to it;
+ *    the requests of one instant to one member start together (the simulation sends them all at that
+ *    instant), after the earlier instants' requests to that member;
+ *  - a leadership transfer runs beside the replay (it takes effect over time in the simulation too), so
+ *    a request can race it;
  *  - a step naming a lease waits until its grant is answered.
  * Faults are real signals: a member pause is SIGSTOP of etcd, a client pause is SIGSTOP of that client's
  * `etcdctl lease keep-alive` processes, crash is SIGKILL, restart reruns etcd on the same data dir.
@@ -82,6 +86,8 @@ class RealReplay implements RealStepReplay {
   private readonly assertions: RealAssertionResult[] = [];
   readonly clients: ReplayClients;
   private readonly fifos = new Map<string, Promise<void>>();
+  /** Per FIFO, the instant of its last batch and what that batch waits for: same-instant work joins it. */
+  private readonly batches = new Map<string, { readonly at: Micros; readonly after: Promise<void> }>();
   private readonly background: Promise<unknown>[] = [];
   private leaderNow: EtcdMember | undefined;
   private watch: KeyWatch | undefined;
@@ -181,6 +187,14 @@ class RealReplay implements RealStepReplay {
 
   /** Runs `fn` after everything queued before it on the same FIFO; failures become notes. */
   enqueue(fifo: string, at: Micros, what: string, fn: () => Promise<void>): Promise<void> {
+    return this.queue(fifo, at, what, fn, false);
+  }
+
+  /**
+   * `together`: work queued on the FIFO at the same instant starts together (after the earlier
+   * instants' work) instead of one after another.
+   */
+  private queue(fifo: string, at: Micros, what: string, fn: () => Promise<void>, together: boolean): Promise<void> {
     const run = async (): Promise<void> => {
       try {
         await fn();
@@ -188,8 +202,17 @@ class RealReplay implements RealStepReplay {
         this.note(at, `${what} failed: ${why(e)}`);
       }
     };
-    const p = (this.fifos.get(fifo) ?? Promise.resolve()).then(run);
-    this.fifos.set(fifo, p);
+    const tail = this.fifos.get(fifo) ?? Promise.resolve();
+    const batch = this.batches.get(fifo);
+    const join = together && batch !== undefined && batch.at === at;
+    const after = join ? batch.after : tail;
+    if (together && !join) this.batches.set(fifo, { at, after });
+    if (!together) this.batches.delete(fifo);
+    const p = after.then(run);
+    this.fifos.set(
+      fifo,
+      Promise.all([tail, p]).then(() => {}),
+    );
     return p;
   }
 
@@ -200,7 +223,7 @@ class RealReplay implements RealStepReplay {
 
   request(s: Step & { via?: string }, what: string, fn: (m: EtcdMember) => Promise<void>): void {
     const m = this.target(s.via);
-    void this.enqueue(`member ${m.name}`, s.atUs, `${what} (line ${s.pos.line}, via ${m.name})`, () => fn(m));
+    void this.queue(`member ${m.name}`, s.atUs, `${what} (line ${s.pos.line}, via ${m.name})`, () => fn(m), true);
   }
 
   /** The lease behind a label, waiting for its grant; throws (a note) if it was never granted. */

@@ -4,6 +4,7 @@
  * table (scenario/step-kinds.ts); the mapped type makes the compiler demand an entry for a new kind.
  */
 import type { FieldKind, StepOf } from '../../scenario/step-kinds.js';
+import { leaseLabels as txnLeaseLabels, toRequest } from '../../scenario/kinds/txn-steps.js';
 import { grantMany } from './grant-many.js';
 import { failedOnceSubject, renewSubject } from './observed.js';
 import type { RealStepReplay } from './real-step-replay.js';
@@ -84,6 +85,32 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
         const lease = s.leaseId ?? (s.lease === undefined ? 0n : await r.lease(s.lease));
         const put = () => m.rpc.put(s.key, s.value, lease);
         r.observe('put', s.key, await r.named(s.as, 'put', put, (revision) => ({ revision })));
+      }),
+  },
+  compact: {
+    sendsRequest: true,
+    perform: (s, r) =>
+      r.request(s, `compact ${s.revision}`, async (m) => {
+        await r.named(
+          s.as,
+          'compact',
+          () => m.rpc.compact(s.revision),
+          (revision) => ({ revision }),
+        );
+      }),
+  },
+  txn: {
+    sendsRequest: true,
+    perform: (s, r) =>
+      r.request(s, 'txn', async (m) => {
+        const ids: Record<string, bigint> = {};
+        for (const label of txnLeaseLabels(s)) ids[label] = await r.lease(label);
+        await r.named(
+          s.as,
+          'txn',
+          () => m.rpc.txn(toRequest(s, ids)),
+          (v) => ({ revision: v.revision, succeeded: v.succeeded, responses: v.responses }),
+        );
       }),
   },
   delete: {
@@ -181,10 +208,15 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   },
   'transfer-leader': {
     sendsRequest: true,
-    perform: async (s, r) => {
-      const problem = await r.cluster.makeLeader(r.cluster.member(s.to)).catch(why);
-      if (problem !== undefined) r.note(s.atUs, `transfer-leader to ${s.to}: ${problem}`);
-    },
+    // Beside the replay, not before the next step: a request at the same instant or just after races the
+    // transfer, as in the simulation.
+    perform: (s, r) =>
+      r.inBackground(
+        r.cluster
+          .makeLeader(r.cluster.member(s.to))
+          .catch(why)
+          .then((problem) => problem !== undefined && r.note(s.atUs, `transfer-leader to ${s.to}: ${problem}`)),
+      ),
   },
   partition: {
     refused: 'partitioning members needs network namespaces, which this driver does not use (loopback only)',

@@ -65,6 +65,14 @@ const FIXED: ReadonlyArray<{ key: string; ok: (s: Scenario) => boolean; shown: (
       shown: (s) => formatDuration(s.cluster.expiredLeaseRetryUs ?? 0),
       why: 'etcd 3.4.23 has no flag for it',
     },
+    {
+      key: 'resume-order',
+      ok: (s) => s.cluster.resumeOrder === 'seeded',
+      shown: (s) => s.cluster.resumeOrder,
+      why:
+        "Go's scheduler picks the order on real etcd; declare `races: [{ race: resume-order, reason: … }]` " +
+        'instead, and diff runs both branches',
+    },
   ];
 
 /** What the driver checks; any other assertion form is refused, as a step its table refuses is. */

@@ -36,6 +36,12 @@ function eventLine(e: EventPair, expectedAt: number | undefined): string {
   );
 }
 
+const VERDICT_TEXT: Record<FileDiff['verdict'], string> = {
+  agree: 'AGREE',
+  disagree: 'DISAGREE',
+  'timing-under-load': 'DISAGREE ON TIMING ONLY, HOST BUSY (exit 5; run again on a quiet host)',
+};
+
 export function renderFileDiff(d: FileDiff): string[] {
   const out: string[] = [];
   out.push(
@@ -43,6 +49,20 @@ export function renderFileDiff(d: FileDiff): string[] {
       `, simulation profile v3.4 vs etcd ${d.etcdVersion}`,
   );
   for (const n of d.simNotes) out.push(`   note: ${n}`);
+  if (d.race !== undefined) {
+    const r = d.race;
+    const others = r.others
+      .map((o) => {
+        const how = o.agree ? 'agrees too' : `${o.assertionsAgreeing} of ${d.assertions.length} assertions agree`;
+        return `${o.branch}: ${how}`;
+      })
+      .join('; ');
+    out.push(
+      `   race ${r.declared.race} (declared at line ${r.declared.line}): the simulation ran every branch; ` +
+        `${d.agree ? 'etcd matched' : 'none agrees; closest is'} the ${r.branch} branch, compared below (${others})`,
+    );
+    out.push(`     reason: ${r.declared.reason}`);
+  }
   out.push('assertions (at, line, what: simulation | etcd):');
   for (const a of d.assertions) {
     const late =
@@ -82,6 +102,12 @@ export function renderFileDiff(d: FileDiff): string[] {
       `simulation ${formatSecondsMs(d.simWallUs)} s: etcd/simulation ` +
       `${Number.isFinite(ratio) ? ratio.toFixed(0) : '∞'}×`,
   );
+  const l = d.load;
+  out.push(
+    `host load (the driver's 50 ms timer while etcd ran): lag p50 ${formatSecondsMs(l.p50LagUs)} s, ` +
+      `p95 ${formatSecondsMs(l.p95LagUs)} s, max ${formatSecondsMs(l.maxLagUs)} s over ${l.samples} samples; ` +
+      `load average ${l.loadAverage.toFixed(1)} on ${l.cores} cores: ${l.busy ? 'BUSY' : 'quiet'}`,
+  );
   const agreeing = d.assertions.filter((a) => a.agree).length;
   const largest =
     d.largest === undefined
@@ -89,7 +115,7 @@ export function renderFileDiff(d: FileDiff): string[] {
       : `largest |Δ| ${formatSecondsMs(Math.abs(d.largest.deltaUs!))} s (${d.largest.kind} ${d.largest.subject})`;
   const n = (k: number, what: string): string => `${k} ${what}${k === 1 ? '' : 's'}`;
   out.push(
-    `result: ${d.agree ? 'AGREE' : 'DISAGREE'}: ${agreeing} of ${d.assertions.length} assertions agree; ${largest}; ` +
+    `result: ${VERDICT_TEXT[d.verdict]}: ${agreeing} of ${d.assertions.length} assertions agree; ${largest}; ` +
       `${n(d.eventsOutside.length, 'event')} outside tolerance or unpaired (` +
       `${d.unexpected.length} unexpected, ${d.expected.length} declared expected)`,
   );

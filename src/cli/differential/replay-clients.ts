@@ -1,7 +1,9 @@
 /**
  * The scenario's client processes on the real side: each client's keep-alives are `etcdctl lease
- * keep-alive` children, pinned to one member as the simulation pins the client (its first step's `via`,
- * else n1). Pausing a client SIGSTOPs all of them; a keep-alive started while paused starts frozen, as
+ * keep-alive` children given one endpoint, the client's first step's `via`, else n1 (etcdctl 3.4 picks
+ * among several endpoints in random order); `diff` runs the simulation's clients with that one endpoint
+ * too (RunOptions.clientEndpoints), so neither side fails over where the other cannot. Pausing a client
+ * SIGSTOPs all of them; a keep-alive started while paused starts frozen, as
  * the simulation defers a paused client's work until it resumes.
  */
 import type { EtcdBinaries } from './binaries.js';

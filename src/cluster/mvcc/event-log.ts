@@ -32,6 +32,13 @@ export class EventLog {
     }
   }
 
+  /** Drops the changes a compaction deleted from the backend. */
+  remove(dropped: ReadonlySet<KvRecord>): void {
+    if (dropped.size === 0) return;
+    this.rows = this.rows.slice(this.head).filter((r) => !dropped.has(r));
+    this.head = 0;
+  }
+
   /** Changes at revision `from` or later, oldest first; undefined when some were already dropped. */
   since(from: number): KvRecord[] | undefined {
     if (from <= this.compacted) return undefined;

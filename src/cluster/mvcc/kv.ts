@@ -41,3 +41,14 @@ export function toWatchEvent(r: KvRecord): WatchEvent {
     ? { type: 'DELETE', key: r.key, revision: r.modRevision, subRevision: r.subRevision, lease: 0n }
     : { type: 'PUT', key: r.key, revision: r.modRevision, subRevision: r.subRevision, value: r.value, lease: r.lease };
 }
+
+/**
+ * etcd's mvccpb.Event, as its Watch RPC sends it. A DELETE's `kv` is the tombstone: the key and the
+ * delete's modRevision, everything else zero or empty.
+ */
+export interface KvEvent {
+  readonly type: EventType;
+  readonly kv: KeyValue;
+  /** With a watch's prevKv: the key before this change, absent if it did not exist. */
+  readonly prevKv?: KeyValue;
+}

@@ -2,12 +2,21 @@ import type { Micros } from '../../clock/time.js';
 import { NoLease } from '../../lessor/lease-id.js';
 import { NO_TRACE, formatLeaseId, type Trace } from '../../trace/trace.js';
 import { KvBackend } from './backend.js';
+import { ErrCompacted, ErrFutureRev } from './errors.js';
 import { EventLog } from './event-log.js';
+import { KeyHistory } from './key-history.js';
+import type { KeyRange } from './key-range.js';
 import { KeyTree } from './key-tree.js';
 import type { KeyValue, KvRecord } from './kv.js';
 import type { LeaseIndex } from './lease-index.js';
 import type { DeleteResult, PutResult, TxnWrite } from './txn.js';
-import { WatcherGroup, type CancelWatch, type WatchCallback, type WatchOptions } from './watcher-group.js';
+import {
+  WatcherGroup,
+  type CancelWatch,
+  type RecordCallback,
+  type WatchCallback,
+  type WatchOptions,
+} from './watcher-group.js';
 
 export interface StoreOptions {
   /** The member this keyspace belongs to: the `member` of its trace events. */
@@ -21,6 +30,21 @@ export interface StoreOptions {
 
 export interface RangeOptions {
   readonly prefix: true;
+}
+
+/** etcd's mvcc.RangeOptions: `rev` 0 reads the current revision, `limit` 0 is no limit. */
+export interface RangeKeysOptions {
+  readonly rev?: number;
+  readonly limit?: number;
+  /** Count only: no key-values in the result. */
+  readonly count?: boolean;
+}
+
+/** etcd's mvcc.RangeResult: `count` is every key in range before `limit`; `rev` the read's revision. */
+export interface RangeResult {
+  readonly kvs: readonly KeyValue[];
+  readonly count: number;
+  readonly rev: number;
 }
 
 const LEASE_NOT_FOUND: PutResult = { ok: false, error: 'lease-not-found' };
@@ -42,13 +66,20 @@ export function restore(backend: KvBackend, leases: LeaseIndex, options: StoreOp
 }
 
 /**
- * The MVCC keyspace of one member, reduced to what leases need: the latest version of each key, exact
- * revision arithmetic, lease attach/detach as kvstore_txn.go does it, and watches.
+ * The MVCC keyspace of one member: every version of each key since the last compaction (etcd's
+ * treeIndex of keyIndexes over the backend's rows), exact revision arithmetic, reads at a past revision,
+ * compaction, lease attach/detach as kvstore_txn.go does it, and watches. The latest live versions are
+ * also kept apart (`kvs`, `keys`) so reads at the current revision, the common case, skip the history.
  */
 export class MvccStore {
   /** Latest version of each live key (etcd's treeIndex plus the value it points to). */
   private readonly kvs = new Map<string, KvRecord>();
   private readonly keys = new KeyTree();
+  /** Every key with kept history, live or deleted (etcd's treeIndex), and its versions. */
+  private readonly history = new Map<string, KeyHistory>();
+  private readonly historyKeys = new KeyTree();
+  /** etcd's compactMainRev: reads below it fail with ErrCompacted; -1 before any compaction. */
+  private compactMainRev: number;
   /** etcd's currentRev: the revision of the last committed change; 1 before any. */
   private rev: number;
   private readonly log: EventLog;
@@ -71,10 +102,16 @@ export class MvccStore {
     this.trace = options.trace ?? NO_TRACE;
     this.now = options.now ?? (() => 0);
     this.log = new EventLog(options.eventLogCap ?? Infinity);
-    this.watchers = new WatcherGroup(this.log, () => this.rev);
+    this.watchers = new WatcherGroup(
+      this.log,
+      () => this.rev,
+      () => this.compactMainRev,
+    );
+    this.compactMainRev = backend.compactRevision;
     for (const r of backend.records) {
       if (r.tombstone) this.kvs.delete(r.key);
       else this.kvs.set(r.key, r);
+      this.remember(r);
     }
     for (const key of this.kvs.keys()) this.keys.insert(key);
     this.rev = backend.revision;
@@ -94,6 +131,11 @@ export class MvccStore {
     return this.rev;
   }
 
+  /** The revision of the last compaction (reads below it fail); -1 before any. */
+  get compactRevision(): number {
+    return this.compactMainRev;
+  }
+
   /** A one-operation transaction. */
   put(key: string, value: string, leaseId: bigint = NoLease): PutResult {
     const txn = this.begin();
@@ -104,11 +146,11 @@ export class MvccStore {
     }
   }
 
-  /** A one-operation transaction deleting a single key. */
-  deleteRange(key: string): DeleteResult {
+  /** A one-operation transaction deleting a single key, or with `end` a range (see KeyRange). */
+  deleteRange(key: string, end?: string): DeleteResult {
     const txn = this.begin();
     try {
-      return this.txnDelete(txn, key);
+      return this.txnDeleteRange(txn, key, end);
     } finally {
       this.end(txn);
     }
@@ -118,9 +160,91 @@ export class MvccStore {
     const txn = this.begin();
     return {
       put: (key, value, leaseId = NoLease) => this.txnPut(txn, key, value, leaseId),
-      deleteRange: (key) => this.txnDelete(txn, key),
+      deleteRange: (key, end) => this.txnDeleteRange(txn, key, end),
+      range: (key, end, opts) => {
+        this.checkOpen(txn);
+        return this.rangeKeys(key, end, opts);
+      },
       end: () => this.end(txn),
     };
+  }
+
+  /**
+   * etcd's rangeKeys: the keys in [key, end) (see KeyRange for `end`) as of `opts.rev`, in key order.
+   * Inside a write transaction the read revision counts the transaction's own changes, as etcd's
+   * storeTxnWrite.Range does. Throws ErrFutureRev above that revision, ErrCompacted below the last
+   * compaction.
+   */
+  rangeKeys(key: string, end: string | undefined, opts: RangeKeysOptions = {}): RangeResult {
+    const curRev = this.changes.length > 0 ? this.rev + 1 : this.rev;
+    let rev = opts.rev ?? 0;
+    if (rev > curRev) throw ErrFutureRev;
+    if (rev <= 0) rev = curRev;
+    if (rev < this.compactMainRev) throw ErrCompacted;
+    const found = rev === curRev ? this.liveIn(key, end) : this.historicIn(key, end, rev);
+    const count = found.length;
+    const limit = opts.limit ?? 0;
+    if (opts.count === true) return { kvs: [], count, rev: curRev };
+    return { kvs: limit > 0 && limit < count ? found.slice(0, limit) : found, count, rev: curRev };
+  }
+
+  /**
+   * etcd's Compact as the applier runs it (updateCompactRev, then the index and backend compaction, done
+   * here at once): drops every version a read at `rev` or later cannot see. Throws ErrCompacted at or
+   * below the last compaction, ErrFutureRev above the current revision.
+   */
+  compact(rev: number): void {
+    if (rev <= this.compactMainRev) throw ErrCompacted;
+    if (rev > this.rev) throw ErrFutureRev;
+    this.compactMainRev = rev;
+    const dropped = new Set<KvRecord>();
+    const emptied: string[] = [];
+    for (const [key, h] of this.history) {
+      for (const r of h.compact(rev)) dropped.add(r);
+      if (h.isEmpty) emptied.push(key);
+    }
+    for (const key of emptied) {
+      this.history.delete(key);
+      this.historyKeys.delete(key);
+    }
+    this.backend.compact(rev, dropped);
+    this.log.remove(dropped);
+  }
+
+  private liveIn(key: string, end: string | undefined): KvRecord[] {
+    if (end === undefined) {
+      const kv = this.kvs.get(key);
+      return kv === undefined ? [] : [kv];
+    }
+    const out: KvRecord[] = [];
+    for (const k of this.keys.ascendFrom(key)) {
+      if (end !== '' && k >= end) break;
+      out.push(this.kvs.get(k)!);
+    }
+    return out;
+  }
+
+  private historicIn(key: string, end: string | undefined, rev: number): KvRecord[] {
+    if (end === undefined) {
+      const kv = this.history.get(key)?.at(rev);
+      return kv === undefined ? [] : [kv];
+    }
+    const out: KvRecord[] = [];
+    for (const k of this.historyKeys.ascendFrom(key)) {
+      if (end !== '' && k >= end) break;
+      const kv = this.history.get(k)!.at(rev);
+      if (kv !== undefined) out.push(kv);
+    }
+    return out;
+  }
+
+  /** storeTxnWrite.deleteRange: the live keys in range as the transaction sees them, in key order. */
+  private txnDeleteRange(txn: number, key: string, end: string | undefined): DeleteResult {
+    if (end === undefined) return this.txnDelete(txn, key);
+    this.checkOpen(txn);
+    const keys = this.liveIn(key, end).map((kv) => kv.key);
+    for (const k of keys) this.txnDelete(txn, k);
+    return { deleted: keys.length, revision: this.changes.length > 0 ? this.rev + 1 : this.rev };
   }
 
   /** etcd's RangeDeleter, unbound so it can be handed to a lessor as is. */
@@ -165,6 +289,11 @@ export class MvccStore {
   /** Watches a key or a prefix; see WatchOptions and WatchCallback. */
   watch(key: string, opts: WatchOptions, cb: WatchCallback): CancelWatch {
     return this.watchers.watch(key, opts, cb);
+  }
+
+  /** Watches a KeyRange from revision `from` (0: only what comes next), delivering rows; see RecordCallback. */
+  watchRange(range: KeyRange, from: number, cb: RecordCallback): CancelWatch {
+    return this.watchers.watchRange(range, from, cb);
   }
 
   private *underPrefix(prefix: string): Generator<KvRecord, void, undefined> {
@@ -250,6 +379,16 @@ export class MvccStore {
   private write(r: KvRecord): void {
     this.backend.append(r);
     this.changes.push(r);
+    this.remember(r);
+  }
+
+  private remember(r: KvRecord): void {
+    let h = this.history.get(r.key);
+    if (h === undefined) {
+      this.history.set(r.key, (h = new KeyHistory()));
+      this.historyKeys.insert(r.key);
+    }
+    h.append(r);
   }
 
   /** A failed Detach (the lease is gone) is only logged, as etcd does. */

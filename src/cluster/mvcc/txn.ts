@@ -1,3 +1,5 @@
+import type { RangeKeysOptions, RangeResult } from './store.js';
+
 /** A Put that went through, at the revision its transaction commits at. */
 export interface PutOk {
   readonly ok: true;
@@ -13,7 +15,7 @@ export interface PutFailed {
 export type PutResult = PutOk | PutFailed;
 
 /**
- * `deleted` is 0 or 1 (single-key DeleteRange). `revision` is the store revision as the transaction
+ * `deleted` counts the keys deleted (0 or 1 for a single key). `revision` is the store revision as the transaction
  * stands after this operation: the revision it commits at once anything changed, else the current one.
  */
 export interface DeleteResult {
@@ -31,7 +33,10 @@ export interface DeleteResult {
  * refuses only itself.
  */
 export interface TxnWrite {
-  deleteRange(key: string): DeleteResult;
+  /** One key, or with `end` every live key in the range (see KeyRange), in key order. */
+  deleteRange(key: string, end?: string): DeleteResult;
+  /** A read that sees this transaction's writes (see MvccStore.rangeKeys). */
+  range(key: string, end: string | undefined, opts?: RangeKeysOptions): RangeResult;
   put(key: string, value: string, leaseId?: bigint): PutResult;
   end(): number;
 }

@@ -1,4 +1,5 @@
 import type { EventLog } from './event-log.js';
+import { inKeyRange, type KeyRange } from './key-range.js';
 import { toWatchEvent, type KvRecord, type WatchEvent } from './kv.js';
 
 export interface WatchOptions {
@@ -23,6 +24,13 @@ export interface WatchCompacted {
  */
 export type WatchCallback = (events: WatchEvent[], compacted?: WatchCompacted) => void;
 
+/**
+ * A range watch's receiver (etcd's watcher channel): the changed rows themselves. Kept history comes in
+ * one call (etcd's syncWatchers sends it as one response), then one call per transaction. A compacted
+ * watch gets one call with no rows and the error, and is not registered.
+ */
+export type RecordCallback = (records: readonly KvRecord[], compacted?: WatchCompacted) => void;
+
 export type CancelWatch = () => void;
 
 class Watcher {
@@ -30,14 +38,23 @@ class Watcher {
   constructor(
     readonly id: number,
     readonly key: string,
-    readonly prefix: boolean,
+    /** 'prefix', or a KeyRange's end ('' for every key from `key` on), undefined for the key alone. */
+    readonly end: string | undefined | 'prefix',
     /** The next revision this watcher has not seen: older transactions are skipped. */
     public nextRev: number,
-    readonly cb: WatchCallback,
+    /** Receives WatchEvents (the client library's watches) or rows (range watches). */
+    readonly cb: WatchCallback | undefined,
+    readonly rowsCb: RecordCallback | undefined,
   ) {}
 
   matches(key: string): boolean {
-    return this.prefix ? key.startsWith(this.key) : key === this.key;
+    if (this.end === 'prefix') return key.startsWith(this.key);
+    return inKeyRange({ key: this.key, end: this.end }, key);
+  }
+
+  call(records: readonly KvRecord[]): void {
+    if (this.rowsCb !== undefined) this.rowsCb(records);
+    else this.cb!(records.map(toWatchEvent));
   }
 }
 
@@ -60,28 +77,51 @@ export class WatcherGroup {
   constructor(
     private readonly log: EventLog,
     private readonly currentRevision: () => number,
+    /** The store's last compaction: a watch starting below it is compacted (etcd's compactMainRev). */
+    private readonly compactRevision: () => number,
   ) {}
 
   watch(key: string, opts: WatchOptions, cb: WatchCallback): CancelWatch {
-    const from = opts.fromRevision ?? 0;
+    const end = opts.prefix === true ? 'prefix' : undefined;
+    return this.add(key, end, opts.fromRevision ?? 0, cb, undefined);
+  }
+
+  /**
+   * Watches a KeyRange from revision `from` (0: after the current one), delivering rows; see
+   * RecordCallback. The history replay is synchronous, before this returns.
+   */
+  watchRange(range: KeyRange, from: number, cb: RecordCallback): CancelWatch {
+    return this.add(range.key, range.end, from, undefined, cb);
+  }
+
+  private add(
+    key: string,
+    end: string | undefined | 'prefix',
+    from: number,
+    cb: WatchCallback | undefined,
+    rowsCb: RecordCallback | undefined,
+  ): CancelWatch {
     const current = this.currentRevision();
     let history: KvRecord[] = [];
     if (from > 0 && from <= current) {
-      const kept = this.log.since(from);
+      const compactRev = this.compactRevision();
+      const kept = from < compactRev ? undefined : this.log.since(from);
       if (kept === undefined) {
-        cb([], { compactRevision: this.log.compactRevision });
+        const c = { compactRevision: from < compactRev ? compactRev : this.log.compactRevision };
+        if (rowsCb !== undefined) rowsCb([], c);
+        else cb!([], c);
         return () => {};
       }
       history = kept;
     }
-    const w = new Watcher(this.nextId++, key, opts.prefix === true, Math.max(from, current + 1), cb);
-    if (w.prefix) this.prefixed.add(w);
+    const w = new Watcher(this.nextId++, key, end, Math.max(from, current + 1), cb, rowsCb);
+    if (end !== undefined) this.prefixed.add(w);
     else {
       let set = this.exact.get(key);
       if (set === undefined) this.exact.set(key, (set = new Set()));
       set.add(w);
     }
-    if (history.length > 0) this.run(() => replay(w, history));
+    if (history.length > 0) this.run(() => (rowsCb !== undefined ? replayWhole(w, history) : replay(w, history)));
     return () => this.cancel(w);
   }
 
@@ -95,7 +135,7 @@ export class WatcherGroup {
   private cancel(w: Watcher): void {
     if (w.cancelled) return;
     w.cancelled = true;
-    if (w.prefix) {
+    if (w.end !== undefined) {
       this.prefixed.delete(w);
       return;
     }
@@ -119,15 +159,14 @@ export class WatcherGroup {
 
   private deliver(changes: readonly KvRecord[]): void {
     const rev = changes[0]!.modRevision;
-    const batches = new Map<Watcher, WatchEvent[]>();
+    const batches = new Map<Watcher, KvRecord[]>();
     for (const r of changes) {
-      let ev: WatchEvent | undefined;
       const set = this.exact.get(r.key);
       if (set !== undefined) {
-        for (const w of set) if (rev >= w.nextRev) push(batches, w, (ev ??= toWatchEvent(r)));
+        for (const w of set) if (rev >= w.nextRev) push(batches, w, r);
       }
       for (const w of this.prefixed) {
-        if (rev >= w.nextRev && w.matches(r.key)) push(batches, w, (ev ??= toWatchEvent(r)));
+        if (rev >= w.nextRev && w.matches(r.key)) push(batches, w, r);
       }
     }
     const watchers = [...batches.keys()];
@@ -135,27 +174,33 @@ export class WatcherGroup {
     for (const w of watchers) {
       if (w.cancelled) continue;
       w.nextRev = rev + 1;
-      w.cb(batches.get(w)!);
+      w.call(batches.get(w)!);
     }
   }
 }
 
-function push(batches: Map<Watcher, WatchEvent[]>, w: Watcher, ev: WatchEvent): void {
+function push(batches: Map<Watcher, KvRecord[]>, w: Watcher, r: KvRecord): void {
   const batch = batches.get(w);
-  if (batch === undefined) batches.set(w, [ev]);
-  else batch.push(ev);
+  if (batch === undefined) batches.set(w, [r]);
+  else batch.push(r);
+}
+
+/** Replays kept history to a new range watcher in one call. */
+function replayWhole(w: Watcher, history: readonly KvRecord[]): void {
+  const rows = history.filter((r) => w.matches(r.key));
+  if (rows.length > 0 && !w.cancelled) w.call(rows);
 }
 
 /** Replays kept history to a new watcher, one call per revision; its nextRev is already past it. */
 function replay(w: Watcher, history: readonly KvRecord[]): void {
-  let batch: WatchEvent[] = [];
+  let batch: KvRecord[] = [];
   for (let i = 0; i < history.length; i++) {
     const r = history[i]!;
-    if (w.matches(r.key)) batch.push(toWatchEvent(r));
+    if (w.matches(r.key)) batch.push(r);
     const endOfTxn = i + 1 === history.length || history[i + 1]!.modRevision !== r.modRevision;
     if (endOfTxn && batch.length > 0) {
       if (w.cancelled) return;
-      w.cb(batch);
+      w.call(batch);
       batch = [];
     }
   }

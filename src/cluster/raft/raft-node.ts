@@ -265,6 +265,19 @@ export class RaftNode implements RaftPeer {
     this.endStep();
   };
 
+  /**
+   * raftNode.advanceTicks: `n` ticks at once (the ticker is not moved), as etcd fast-forwards a starting
+   * member's election clock; a follower whose randomized timeout is reached campaigns.
+   */
+  advanceTicks(n: number): void {
+    for (let i = 0; i < n && !this.defunct; i++) {
+      this.lastTickUs = this.proc.now();
+      if (this.state === 'leader') this.tickHeartbeat();
+      else this.tickElection();
+    }
+    this.endStep();
+  }
+
   private tickElection(): void {
     this.electionElapsed++;
     if (this.electionElapsed >= this.randomizedElectionTimeout) {

@@ -24,6 +24,12 @@ export interface ServerConfig {
    * --snapshot-count: a snapshot (which saves the consistent index) once this many entries are applied since the last.
    */
   readonly snapshotCount: number;
+  /**
+   * --initial-election-tick-advance (default true): a restarted member of a multi-member cluster
+   * fast-forwards electionTicks − 2 ticks once more than one peer is active (a single member always
+   * fast-forwards electionTicks − 1).
+   */
+  readonly initialElectionTickAdvance: boolean;
   readonly profile: Profile;
   /** Historical bugs switched on (src/lessor/bugs.ts), for every layer of the member. */
   readonly bugs: BugSet;
@@ -44,6 +50,7 @@ export const defaultServerConfig: ServerConfig = {
   expiredLeaseRetryUs: undefined,
   clusterVersion: undefined,
   snapshotCount: DEFAULT_SNAPSHOT_COUNT,
+  initialElectionTickAdvance: true,
   profile: V3_5,
   bugs: NO_BUGS,
 };

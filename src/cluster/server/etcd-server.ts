@@ -21,12 +21,17 @@ import type { Disk } from './disk.js';
 import {
   ErrLeaderChanged,
   ErrProposalDropped,
+  ErrProposeDeadline,
   ErrTimeout,
   ErrTimeoutWaitAppliedIndex,
   type AnyServerError,
 } from './errors.js';
 import { IdGenerator, SIM_EPOCH_UNIX_MS } from './id-gen.js';
 import type { RaftRequest, RaftRequestBody } from './raft-request.js';
+
+/** adjustTicks looks for active peers every 50 ms for up to rafthttp.ConnReadTimeout (5 s). */
+const ADJUST_TICKS_POLL_US = 50_000;
+const ADJUST_TICKS_POLLS = 100;
 
 /** Finds the current incarnation of a member's server (a restart replaces the object). */
 /** A member's current server; a server stays its member's until it stops (only a stopped one is replaced). */
@@ -84,8 +89,11 @@ export class EtcdServer {
   private readonly idGen: IdGenerator;
   /** etcd's wait registry: the origin member's proposals still waiting for their result, by request ID. */
   private readonly wait = new Map<bigint, Proposal>();
+  /** Proposals whose Propose is blocked because this member knows no leader, in the order they came. */
+  private readonly heldProposals = new Map<bigint, RaftRequest>();
   private readonly applyWaiters: Array<{ readonly index: number; readonly fn: () => void }> = [];
   private readonly streams = new Set<ServedStream>();
+  private streamRng: Prng | undefined;
   private appliedIdx: number;
   private noLeaderCnt = 0;
   private stoppedFlag = false;
@@ -161,6 +169,32 @@ export class EtcdServer {
     this.leaderMonitor.arm(this.timings.electionTimeoutUs);
   }
 
+  /**
+   * adjustTicks (etcdserver/server.go, run by Start): a single member fast-forwards electionTicks − 1
+   * ticks at once; with peers and --initial-election-tick-advance, it looks every 50 ms for up to
+   * rafthttp's ConnReadTimeout (5 s) and, once more than one peer is active, fast-forwards
+   * electionTicks − 2, so its first election comes within a few ticks instead of a whole timeout.
+   * `activePeers` counts the peers whose stream to this member would be up (running, reachable).
+   */
+  adjustTicks(members: number, activePeers: () => number): void {
+    const electionTicks = Math.round(this.timings.electionTimeoutUs / this.timings.tickUs);
+    const advance = (ticks: number, peers: number): void =>
+      this.onRaftLoop(() => {
+        this.emit('server-tick-advance', { ticks, peers });
+        this.raft.advanceTicks(ticks);
+      });
+    if (members <= 1) return advance(electionTicks - 1, 0);
+    if (!this.config.initialElectionTickAdvance) return;
+    let polls = 0;
+    const poll = (): void => {
+      if (this.stoppedFlag) return;
+      const peers = activePeers();
+      if (peers > 1) return advance(electionTicks - 2, peers);
+      if (++polls < ADJUST_TICKS_POLLS) this.proc.after(ADJUST_TICKS_POLL_US, poll);
+    };
+    this.proc.after(ADJUST_TICKS_POLL_US, poll);
+  }
+
   // ---- State -----------------------------------------------------------------------------------
 
   get stopped(): boolean {
@@ -225,14 +259,15 @@ export class EtcdServer {
   /**
    * raftRequestOnce: proposes `body` and calls back with the local apply result, or ErrTimeout after
    * ReqTimeout. A follower hands the proposal to the leader it knows (raft's MsgProp forwarding); with no
-   * leader the proposal is dropped and only the timeout answers; a transferring leader refuses it at once.
+   * leader Propose blocks (raft/node.go stops reading proposals) until one is known, then goes on, or
+   * fails with the context's DeadlineExceeded at ReqTimeout; a transferring leader refuses it at once.
    * `leaderTerm`: the term the caller confirmed it leads (the proposed fix's lessor proposals).
    */
   raftRequest(body: RaftRequestBody, cb: (r: ApplyResult) => void, leaderTerm?: number): void {
     const req = { ...body, reqId: this.idGen.next(), origin: this.name } as RaftRequest;
     const d = new Deadline(this.proc, this.timings.reqTimeoutUs, () => {
       this.wait.delete(req.reqId);
-      cb({ ok: false, err: ErrTimeout });
+      cb({ ok: false, err: this.heldProposals.delete(req.reqId) ? ErrProposeDeadline : ErrTimeout });
     });
     const p = new Proposal(req, cb, leaderTerm, d);
     this.wait.set(req.reqId, p);
@@ -271,8 +306,19 @@ export class EtcdServer {
       return;
     }
     const leader = this.raft.leader;
-    if (leader === undefined || leader === this.name) return;
+    if (leader === undefined) {
+      this.heldProposals.set(req.reqId, req);
+      return;
+    }
+    if (leader === this.name) return;
     this.network.transmit(this.name, leader, 'peer', new Packet(this.forwardedProposals, 0, req));
+  }
+
+  /** A leader is known again: the blocked Propose calls go on, oldest first, those still waited for. */
+  private releaseHeldProposals(): void {
+    const held = [...this.heldProposals.values()];
+    this.heldProposals.clear();
+    for (const req of held) if (this.wait.has(req.reqId)) this.propose(req);
   }
 
   /** A proposal forwarded to the leader (`arg`) is handed to its server; a dead leader loses it. */
@@ -357,6 +403,7 @@ export class EtcdServer {
 
   private onSoftState(s: SoftState): void {
     if (this.stoppedFlag) return;
+    if (s.leader !== undefined && this.heldProposals.size > 0) this.releaseHeldProposals();
     // etcd demotes on every soft-state change that leaves this member not leader (harmless on followers).
     if (s.leader !== this.name) this.lessor.demote();
     // Bug A2 (v3.0): promoted as soon as raft says leader, before older entries are applied.
@@ -465,6 +512,12 @@ export class EtcdServer {
 
   // ---- Streams and lifecycle -------------------------------------------------------------------------
 
+  /** The member's seeded source for its streams' own draws (a watch stream's progress jitter). */
+  get streamPrng(): Prng {
+    this.streamRng ??= this.deps.prng.fork('streams');
+    return this.streamRng;
+  }
+
   addStream(s: ServedStream): void {
     this.streams.add(s);
   }
@@ -481,6 +534,7 @@ export class EtcdServer {
     for (const s of [...this.streams]) s.abort('stopped');
     this.streams.clear();
     this.wait.clear();
+    this.heldProposals.clear();
   }
 }
 

@@ -13,7 +13,6 @@ const unavailable: RpcError = { code: 'Unavailable', name: 'ErrConnectionReset',
  * header is filled before the renew, so its revision never postdates the renewal.
  */
 export class KeepAliveServerStream implements ServedStream {
-  readonly requireLeader = true;
   private readonly queue: bigint[] = [];
   /** `idKey` of each queued ID, index-paired with `queue`. */
   private readonly keys: IdKey[] = [];
@@ -29,7 +28,18 @@ export class KeepAliveServerStream implements ServedStream {
     /** Sends a response; `key` is its request's `idKey`, handed back to the client. */
     private readonly send: (r: KeepAliveResponse, key: IdKey) => void,
     private readonly fail: (e: RpcError) => void,
+    /**
+     * The stream's context carries `hasleader` (v3rpc/interceptor.go): refused at once on a member that
+     * knows no leader, cancelled with ErrNoLeader when it loses its leader. Without it a renew waits for
+     * a leader inside the request timeout.
+     */
+    readonly requireLeader: boolean,
   ) {
+    if (requireLeader && server.leader() === undefined) {
+      this.ended = true;
+      fail(toRpcError(ErrNoLeader));
+      return;
+    }
     server.addStream(this);
   }
 

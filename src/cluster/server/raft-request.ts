@@ -1,5 +1,5 @@
 import type { LeaseCheckpoint } from '../../lessor/lessor.js';
-import type { TxnCompare, TxnOp } from './api.js';
+import type { DeleteRangeRequest, PutRequest, TxnRequest } from './api.js';
 
 /**
  * etcd's InternalRaftRequest: what a proposal carries. `reqId` comes from the proposing member's ID
@@ -9,14 +9,10 @@ export type RaftRequest = { readonly reqId: bigint; readonly origin: string } & 
   | { readonly type: 'LeaseGrant'; readonly id: bigint; readonly ttl: number }
   | { readonly type: 'LeaseRevoke'; readonly id: bigint }
   | { readonly type: 'LeaseCheckpoint'; readonly checkpoints: readonly LeaseCheckpoint[] }
-  | { readonly type: 'Put'; readonly key: string; readonly value: string; readonly lease: bigint }
-  | { readonly type: 'DeleteRange'; readonly key: string }
-  | {
-      readonly type: 'Txn';
-      readonly compare: readonly TxnCompare[];
-      readonly success: readonly TxnOp[];
-      readonly failure: readonly TxnOp[];
-    }
+  | { readonly type: 'Put'; readonly put: PutRequest }
+  | { readonly type: 'DeleteRange'; readonly deleteRange: DeleteRangeRequest }
+  | { readonly type: 'Txn'; readonly txn: TxnRequest }
+  | { readonly type: 'Compaction'; readonly revision: number }
 );
 
 /** Distributes Omit over the union, so each request kind keeps its own fields. */

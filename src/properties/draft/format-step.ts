@@ -6,6 +6,7 @@
 import { ASSERTION_FORMS } from '../../scenario/assertion-forms.js';
 import { formatDuration } from '../../scenario/duration.js';
 import type { fieldList } from '../../scenario/fields.js';
+import { txnYaml } from '../../scenario/kinds/txn-steps.js';
 import { STEP_KINDS } from '../../scenario/step-kinds.js';
 import type { Micros } from '../../clock/time.js';
 import type { Assertion, ExpectStep, Step } from '../../scenario/types.js';
@@ -38,6 +39,7 @@ function fieldEntries(
 }
 
 const NONE = new Set<string>();
+const TXN_LISTS = new Set(['compare', 'success', 'failure']);
 
 /** The assertion as the flow map after `expect:`. */
 export function formatAssertion(a: DraftAssertion): string {
@@ -55,6 +57,11 @@ export function formatAssertion(a: DraftAssertion): string {
 /** The action line of a step without its `at`: `grant: { lease: L1, ttl: 5 }`. */
 export function formatAction(s: DraftStep): string {
   if (s.kind === 'expect') return `expect: ${formatAssertion(s.assertion)}`;
+  if (s.kind === 'txn') {
+    // Ops and compares nest under their own YAML keys, which the step's field table does not list.
+    const rest = fieldEntries(STEP_KINDS.txn.fields, s as unknown as Record<string, unknown>, TXN_LISTS);
+    return `txn: ${flowMap([...Object.entries(txnYaml(s)), ...rest])}`;
+  }
   const fields = STEP_KINDS[s.kind].fields;
   return `${s.kind}: ${flowMap(fieldEntries(fields, s as unknown as Record<string, unknown>, NONE))}`;
 }

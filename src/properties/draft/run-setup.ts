@@ -52,6 +52,8 @@ const CLUSTER_KEYS: readonly (readonly [keyof ScenarioCluster, string, (v: never
   ['preVote', 'pre-vote', (v: boolean) => v],
   ['expiredLeaseRetryUs', 'expired-lease-retry', dur],
   ['snapshotCount', 'snapshot-count', (v: number) => v],
+  ['initialElectionTickAdvance', 'initial-election-tick-advance', (v: boolean) => v],
+  ['resumeOrder', 'resume-order', (v: string) => v],
 ];
 
 /** `{ members: 3, lease-checkpoint: true, ... }`: the fields that differ from the parser's defaults. */

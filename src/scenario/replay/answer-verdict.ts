@@ -9,6 +9,7 @@ import { formatDuration } from '../duration.js';
 import type { AnswerAssertion, IntRange } from '../types.js';
 import type { Answer } from './answers.js';
 import type { AssertionVerdict } from './assertions.js';
+import { txnMismatch } from './txn-verdict.js';
 
 const formatLeaseId = (id: bigint): string => `0x${hex(id)}`;
 const inRange = (v: number, r: IntRange): boolean =>
@@ -25,6 +26,8 @@ export function describeAnswer(a: Answer): string {
     ...(a.leases !== undefined ? [`leases [${a.leases.map(formatLeaseId).join(', ')}]`] : []),
     ...(a.keys !== undefined ? [`keys [${a.keys.join(', ')}]`] : []),
     ...(a.revision !== undefined && a.error === undefined ? [`revision ${a.revision}`] : []),
+    ...(a.succeeded !== undefined ? [a.succeeded ? 'succeeded' : 'compares failed'] : []),
+    ...(a.responses !== undefined ? [`${a.responses.length} op answers`] : []),
   ];
   return `${parts.length > 0 ? parts.join(', ') : 'ok'} after ${formatDuration(a.answeredUs - a.sentUs)}`;
 }
@@ -72,6 +75,12 @@ export function answerVerdict(
     const listed = a.leases ?? [];
     if (listed.length !== want.length || listed.some((id, i) => id !== want[i]))
       return fail(`expected [${x.leases.join(', ')}] = [${want.map(formatLeaseId).join(', ')}]`);
+  }
+  if (x.succeeded !== undefined && a.succeeded !== x.succeeded)
+    return fail(`expected the txn ${x.succeeded ? 'to succeed' : 'to fail its compares'}`);
+  if (x.responses !== undefined) {
+    const why = txnMismatch(x.responses, a.responses ?? [], idOf);
+    if (why !== undefined) return fail(why);
   }
   if (x.keys !== undefined) {
     const have = [...(a.keys ?? [])].sort();

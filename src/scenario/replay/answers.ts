@@ -5,6 +5,8 @@
  * function judges both.
  */
 import type { Micros } from '../../clock/time.js';
+import type { ResponseOp } from '../../cluster/server/api.js';
+import type { KeyValue } from '../../cluster/mvcc/index.js';
 import type { KeepAliveChannel, KeepAliveCloseReason } from '../../client/index.js';
 
 /** What an answer carried; absent fields were not in it. */
@@ -17,6 +19,42 @@ export interface AnswerValues {
   readonly revision?: number;
   /** TimeToLive: the keys attached (listed only when the request asked for them). */
   readonly keys?: readonly string[];
+  /** Txn: whether its compares held, and what each op of the branch taken returned. */
+  readonly succeeded?: boolean;
+  readonly responses?: readonly TxnOpAnswer[];
+}
+
+/** One op's answer within a Txn answer (etcd's ResponseOp), the same from the model and from real etcd. */
+export interface TxnOpAnswer {
+  readonly op: 'get' | 'put' | 'delete' | 'txn';
+  readonly revision: number;
+  readonly kvs?: readonly KeyValue[];
+  readonly count?: number;
+  readonly more?: boolean;
+  readonly deleted?: number;
+  readonly succeeded?: boolean;
+  readonly responses?: readonly TxnOpAnswer[];
+}
+
+const OP_NAMES = { Range: 'get', Put: 'put', DeleteRange: 'delete', Txn: 'txn' } as const;
+
+/** The model's ResponseOps as answers. */
+export function txnOpAnswers(responses: readonly ResponseOp[]): TxnOpAnswer[] {
+  return responses.map(txnOpAnswer);
+}
+
+function txnOpAnswer(r: ResponseOp): TxnOpAnswer {
+  const base = { op: OP_NAMES[r.op], revision: r.revision };
+  switch (r.op) {
+    case 'Range':
+      return { ...base, kvs: r.kvs, count: r.count, more: r.more };
+    case 'Put':
+      return base;
+    case 'DeleteRange':
+      return { ...base, deleted: r.deleted };
+    case 'Txn':
+      return { ...base, succeeded: r.succeeded, responses: txnOpAnswers(r.responses) };
+  }
 }
 
 export interface Answer extends AnswerValues {

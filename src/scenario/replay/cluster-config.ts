@@ -35,6 +35,8 @@ export function clusterConfigOf(s: Scenario, profile: Scenario['profile'], seed:
     expiredLeaseRetryUs: c.expiredLeaseRetryUs,
     clusterVersion: c.clusterVersion,
     snapshotCount: c.snapshotCount,
+    resumeOrder: c.resumeOrder,
+    initialElectionTickAdvance: c.initialElectionTickAdvance,
     profile: PROFILES[profile],
     // The parser accepts only names from the bug table.
     bugs: new Set([...s.bugs.filter(isBugName), ...(s.fixes ?? []).filter(isFixName)]),

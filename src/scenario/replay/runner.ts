@@ -39,7 +39,7 @@ import type { ScenarioClient, StepReplay } from './step-replay.js';
 import { livelockThresholdOf } from './livelock.js';
 import { runStopOf, type RunStop } from './stop.js';
 import { signalView, type SignalView } from './signal-verdicts.js';
-import { AnswerBook, type Answer, type AnswerValues, type NamedChannel } from './answers.js';
+import { AnswerBook, txnOpAnswers, type Answer, type AnswerValues, type NamedChannel } from './answers.js';
 
 /** What etcdctl's requests answer. */
 type CtlResponse = ClientResponse | KeepAliveResponse;
@@ -64,6 +64,12 @@ export interface RunOptions {
   readonly guard?: RunGuard;
   /** Holders written in TypeScript, for `strategy: user:<name>` (only `runScenarioAsync` runs them). */
   readonly userHolders?: Readonly<Record<string, UserHolderFn>>;
+  /**
+   * The endpoints a scenario client gets: every member, starting with its first `via` and failing over
+   * in order ('all', the default), or only that member ('one': as `etcdctl --endpoints=URL`, which the
+   * real-etcd driver runs, so `diff` gives both sides the same endpoints).
+   */
+  readonly clientEndpoints?: 'all' | 'one';
 }
 
 export interface AssertionResult {
@@ -284,7 +290,16 @@ function* replayScenario(
       );
     }
     const users = { fns: opts.userHolders ?? {}, gate, failed: (m: string) => st.holderErrors.push(m) };
-    const replay = new Replay(cluster, st.trace, st.labels, st.profile, cfg.bugs, scenario.alerts, users);
+    const replay = new Replay(
+      cluster,
+      st.trace,
+      st.labels,
+      st.profile,
+      cfg.bugs,
+      scenario.alerts,
+      users,
+      opts.clientEndpoints ?? 'all',
+    );
     st.replay = replay;
     for (const [at, steps] of groupByTime(scenario.steps)) {
       yield { cluster, untilUs: at };
@@ -354,6 +369,7 @@ class Replay implements AssertionContext, StepReplay {
     readonly bugs: BugSet,
     private readonly alerts: Scenario['alerts'],
     private readonly users: UserHolders,
+    private readonly clientEndpoints: 'all' | 'one',
   ) {
     this.clientProfile = CLIENT_PROFILES[profile];
   }
@@ -518,9 +534,10 @@ class Replay implements AssertionContext, StepReplay {
       const process = new Process(name, this.cluster.sched);
       const transport = this.cluster.connect(name, process);
       const names = this.cluster.names;
-      // Pinned to `via` on first use (else n1), failing over to the others in order.
+      // Pinned to `via` on first use (else n1), failing over to the others in order (unless given only it).
       const start = via !== undefined ? names.indexOf(via) : 0;
-      const endpoints = [...names.slice(start), ...names.slice(0, start)];
+      const endpoints =
+        this.clientEndpoints === 'one' ? [names[start]!] : [...names.slice(start), ...names.slice(0, start)];
       sc = {
         client: new EtcdClient({
           name,
@@ -584,6 +601,7 @@ function answerValues(res: CtlResponse): AnswerValues {
     ...('id' in res ? { id: res.id } : {}),
     ...('ids' in res ? { leases: res.ids } : {}),
     ...('grantedTTL' in res ? { keys: res.keys } : {}),
+    ...('succeeded' in res ? { succeeded: res.succeeded, responses: txnOpAnswers(res.responses) } : {}),
     revision: res.header.revision,
   };
 }

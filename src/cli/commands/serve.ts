@@ -1,0 +1,68 @@
+import type { Scenario } from '../../scenario/types.js';
+import { bool, str, type Command } from '../command.js';
+import { UsageError } from '../errors.js';
+import { checkOutputFile } from '../output-path.js';
+import { resolve } from 'node:path';
+import { defaultCluster } from '../../serve/default-cluster.js';
+import { loadAll, runOptions } from './scenario-flags.js';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: "the simulated cluster behind etcd's v3 gRPC API, paced to the wall clock, for real clients",
+  args: '[FILE]',
+  positionals: { min: 0, max: 1 },
+  flags: {
+    listen: { type: 'string', value: 'ADDR', help: 'listen on this address (default 127.0.0.1, loopback only)' },
+    port: {
+      type: 'string',
+      value: 'BASE',
+      help: 'member i listens on BASE+i (default: free ports chosen at start)',
+    },
+    record: {
+      type: 'string',
+      value: 'LOG',
+      help: 'write every client input as JSON lines (replay: run FILE --input LOG)',
+    },
+    seed: { type: 'string', value: 'N', help: "override the file's seed (a non-negative integer)" },
+    profile: { type: 'string', value: 'v3.4|v3.5', help: "override the file's etcd version profile" },
+  },
+  details: [
+    "Runs FILE's cluster (or 3 members, profile v3.4) with its virtual clock paced to the wall clock, and serves",
+    'each member as an etcd v3 gRPC endpoint. The first lines printed are the endpoints and',
+    '`export ETCDCTL_ENDPOINTS=...` (comments and exports, so a shell can eval them), then a line starting',
+    '"# ready". The scenario\'s steps happen at their virtual times; a paused member stops reading its sockets,',
+    "a crashed member's port refuses connections until it restarts. With FILE, serve ends when the scenario",
+    "does, prints run's verdicts and exits with run's codes; without FILE it runs until SIGINT or SIGTERM and",
+    'exits 0. A port that cannot be had is exit 2. docs/serve.md lists the methods served.',
+  ].join('\n'),
+  run: async (inv) => {
+    const listen = str(inv, 'listen') ?? '127.0.0.1';
+    if (!/^[0-9A-Za-z.:-]+$/.test(listen))
+      throw new UsageError(`--listen takes an address, got ${JSON.stringify(listen)}`);
+    const portText = str(inv, 'port');
+    if (portText !== undefined && (!/^\d{1,5}$/.test(portText) || Number(portText) + 7 > 65535))
+      throw new UsageError(`--port takes a base port number (0..65528), got ${JSON.stringify(portText)}`);
+    const opts = runOptions(inv);
+    const file = inv.positionals[0];
+    const scenario: Scenario = file !== undefined ? loadAll([file])[0]! : defaultCluster();
+    const record = str(inv, 'record');
+    if (record !== undefined) {
+      checkOutputFile('--record', record);
+      if (file !== undefined && resolve(record) === resolve(file))
+        throw new UsageError(`--record ${record}: that is the scenario FILE; name another file`);
+    }
+    const { serve } = await import('../../serve/serve.js');
+    return serve(
+      scenario,
+      {
+        host: listen,
+        basePort: portText === undefined ? undefined : Number(portText),
+        record,
+        fromFile: file !== undefined,
+        run: opts,
+        debug: bool(inv, 'debug'),
+      },
+      inv.io,
+    );
+  },
+};
