@@ -69,9 +69,8 @@ async function buildInto(dist, cliOnly) {
     const { bundleApp } = await import('../src/cli/playground/bundle.ts');
     writeFileSync(join(dist, 'playground-app.js'), await bundleApp());
   }
-  // The real-etcd driver loads etcd's protos beside its own module at run time.
-  copyFileSync(join(root, 'src/cli/differential/etcd-rpc.proto'), join(dist, 'bin/etcd-rpc.proto'));
-  // serve's protos, where the bundled serve module looks for them.
+  // serve's protos (etcd's names and numbers), where the bundled serve module and the real-etcd driver's client
+  // look for them.
   mkdirSync(join(dist, 'bin/serve'), { recursive: true });
   for (const f of ['rpc.proto', 'kv.proto']) copyFileSync(join(root, 'src/serve', f), join(dist, 'bin/serve', f));
 }

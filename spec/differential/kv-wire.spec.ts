@@ -135,8 +135,8 @@ async function runReal(steps: readonly WireStep[]): Promise<WireRun> {
     { stdio: 'ignore' },
   );
   try {
-    const def = protoLoader.loadSync('kv-wire.proto', {
-      includeDirs: [__dirname],
+    const def = protoLoader.loadSync('rpc.proto', {
+      includeDirs: [join(__dirname, '../../src/serve')],
       keepCase: true,
       longs: String,
       enums: String,

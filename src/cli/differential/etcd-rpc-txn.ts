@@ -1,5 +1,5 @@
 /**
- * etcd's TxnRequest and TxnResponse as @grpc/proto-loader reads etcd-rpc.proto (snake_case fields,
+ * etcd's TxnRequest and TxnResponse as @grpc/proto-loader reads src/serve/rpc.proto (snake_case fields,
  * int64 as decimal strings, enums by name, oneofs named): the model's request types in, the scenario's
  * op answers out, so a txn step's answer from real etcd is judged like the model's.
  */

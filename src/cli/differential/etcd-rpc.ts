@@ -1,5 +1,6 @@
 /**
- * A thin gRPC client for one etcd member, on @grpc/grpc-js with etcd's own protos (etcd-rpc.proto).
+ * A thin gRPC client for one etcd member, on @grpc/grpc-js with the protos `serve` answers (src/serve/rpc.proto:
+ * etcd's names and numbers, a superset of what this client calls).
  * Chosen over a higher-level library because the diff needs what etcdctl does and nothing more: each
  * request goes to exactly the member named, with etcdctl's 5 s command timeout, and no hidden retries,
  * circuit breakers or host shuffling that would move a request in time or to another member.
@@ -15,11 +16,11 @@ import { rawTxn, txnAnswers } from './etcd-rpc-txn.js';
 /** etcdctl's default --command-timeout. */
 export const COMMAND_TIMEOUT_MS = 5_000;
 
-const PROTO = 'etcd-rpc.proto';
+const PROTO = 'rpc.proto';
 const HERE = dirname(fileURLToPath(import.meta.url));
-/** Beside this module, or (when running compiled, e.g. the bench's .bench-dist/ mirror of the tree,
- * where tsc copies no .proto) in the source tree. */
-const PROTO_DIRS = [HERE, resolve(HERE, '../../../../src/cli/differential')];
+/** serve's folder in the source tree; in the packed CLI bundle (dist/bin) the build copies it to serve/; compiled
+ * by tsc (the bench's .bench-dist/ mirror of the tree, where tsc copies no .proto), in the source tree. */
+const PROTO_DIRS = [resolve(HERE, '../../serve'), resolve(HERE, 'serve'), resolve(HERE, '../../../../src/serve')];
 /** Reconnect quickly after a member restarts (grpc-js would otherwise back off for up to 2 minutes). */
 const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.initial_reconnect_backoff_ms': 100,
