@@ -106,11 +106,11 @@ describe('serve, the default cluster through gRPC', () => {
   });
 
   it('answers UNIMPLEMENTED for a method it does not serve', async () => {
-    // Defragment is not in serve's protos: the path is answered by the gRPC server itself.
+    // Hash is not in serve's protos: the path is answered by the gRPC server itself.
     const c = new WireClient(served.endpoints.n1!);
     const r = await new Promise<number>((done) => {
       c.client('Maintenance').makeUnaryRequest(
-        '/etcdserverpb.Maintenance/Defragment',
+        '/etcdserverpb.Maintenance/Hash',
         () => Buffer.alloc(0),
         (b: Buffer) => b,
         {},

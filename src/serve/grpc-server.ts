@@ -164,7 +164,7 @@ export async function startMemberServer(
   });
   server.addService(s.Watch, { Watch: stream('Watch') });
   server.addService(s.Cluster, unaries(['MemberList']));
-  server.addService(s.Maintenance, unaries(['Status']));
+  server.addService(s.Maintenance, unaries(['Status', 'Alarm', 'Defragment', 'HashKV', 'MoveLeader']));
   server.addService(s.Auth, unaries(['Authenticate']));
   const port = await new Promise<number>((done, fail) =>
     server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? fail(e) : done(p))),

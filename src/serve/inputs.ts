@@ -17,6 +17,10 @@ export const UNARY_METHODS = [
   'LeaseLeases',
   'MemberList',
   'Status',
+  'Alarm',
+  'Defragment',
+  'HashKV',
+  'MoveLeader',
   'Authenticate',
 ] as const;
 export type UnaryMethod = (typeof UNARY_METHODS)[number];

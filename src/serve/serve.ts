@@ -12,6 +12,7 @@ import { CliError } from '../cli/errors.js';
 import { EXIT } from '../cli/exit-codes.js';
 import type { CliIO } from '../cli/io.js';
 import { exitCodeOf } from '../cli/limits.js';
+import { freePort, freePorts } from '../cli/differential/ports.js';
 import { summary } from '../report/summary.js';
 import { clusterIds } from './ids.js';
 import type { Input, RecordHeader } from './inputs.js';
@@ -126,7 +127,12 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
     throw e;
   }
   const urls = Object.fromEntries(names.map((n, i) => [n, `http://${hostForUrl(o.host)}:${relays[i]!.port}`]));
-  session = new ServeSession(cluster, ids, sink, { clientUrls: urls, version: etcdVersionOf(profile) });
+  const peers = await peerPorts(
+    names.length,
+    relays.map((r) => r.port),
+  );
+  const peerUrls = Object.fromEntries(names.map((n, i) => [n, `http://${hostForUrl(o.host)}:${peers[i]}`]));
+  session = new ServeSession(cluster, ids, sink, { clientUrls: urls, peerUrls, version: etcdVersionOf(profile) });
 
   /** Runs the simulation up to the wall clock's instant and shows member faults on the wire; the instant. */
   function pace(): number {
@@ -215,5 +221,16 @@ function finish(r: RunResult, io: CliIO, fromFile: boolean): number {
   for (const line of summary(r)) io.out(line);
   return !fromFile && r.setupError === undefined ? EXIT.ok : exitCodeOf([r]);
 }
+
+/**
+ * Ports for the peer URLs MemberList advertises, one per member as etcd has, unused when chosen and apart
+ * from the client ports. Nothing listens on them: the simulated members talk over the simulated network.
+ */
+const peerPorts = (count: number, taken: readonly number[]): Promise<number[]> =>
+  freePorts(count, async () => {
+    let p = await freePort();
+    while (taken.includes(p)) p = await freePort();
+    return p;
+  });
 
 const hostForUrl = (host: string): string => (host.includes(':') ? `[${host}]` : host);

@@ -19,11 +19,16 @@ import {
   type WatchStreamTransport,
 } from '../cluster/server/api.js';
 import type { EtcdServer } from '../cluster/server/etcd-server.js';
+import { toRpcError } from '../cluster/server/errors.js';
+import { hashByRev, type MvccError } from '../cluster/mvcc/index.js';
 import type { TraceFields, TraceKind } from '../trace/trace.js';
 import type { ClusterIds } from './ids.js';
 import type { Input, UnaryMethod } from './inputs.js';
 import {
   AUTH_NOT_ENABLED,
+  BAD_LEADER_TRANSFEREE,
+  NO_ALARMS,
+  NOT_LEADER,
   big,
   bytesOf,
   deleteBodyOf,
@@ -60,6 +65,8 @@ export const NO_SINK: Sink = { reply() {}, fail() {}, write() {}, end() {} };
 export interface SessionOptions {
   /** Each member's client URL, for MemberList (absent when replaying). */
   readonly clientUrls?: Readonly<Record<string, string>>;
+  /** Each member's advertised peer URL, for MemberList (absent when replaying); nothing listens there. */
+  readonly peerUrls?: Readonly<Record<string, string>>;
   /** The etcd version Status reports. */
   readonly version: string;
 }
@@ -192,10 +199,36 @@ export class ServeSession {
    * round trip over the simulated network to the member's process.
    */
   private local(conn: Conn, fn: (s: EtcdServer) => void): void {
+    this.atMember(conn, (s, back) => back(() => fn(s)));
+  }
+
+  /** Runs `fn` on the member's process; `back` carries an answer over the network to the client. */
+  private atMember(conn: Conn, fn: (s: EtcdServer, back: (answer: () => void) => void) => void): void {
     const net = this.cluster.network;
     net.send(conn.name, conn.member, 'client', () => {
       const s = this.cluster.server(conn.member);
-      if (s !== undefined) net.send(conn.member, conn.name, 'client', () => fn(s));
+      if (s !== undefined) fn(s, (answer) => net.send(conn.member, conn.name, 'client', answer));
+    });
+  }
+
+  /**
+   * maintenanceServer.MoveLeader and EtcdServer.MoveLeader: only the leader accepts it, the transferee must
+   * be a member; raft is asked to transfer, and the call is answered once this member sees the transferee
+   * lead, looked at every tick as etcd does. If the transfer never completes the call waits until the
+   * client gives up (etcd answers ErrTimeoutLeaderTransfer only when the call's context is already done).
+   */
+  private moveLeader(conn: Conn, call: number, targetID: string): void {
+    this.atMember(conn, (s, back) => {
+      if (!s.isLeader()) return back(() => this.fail(call, NOT_LEADER));
+      const to = this.ids.names.find((n) => this.ids.memberId(n) === targetID);
+      if (to === undefined) return back(() => this.fail(call, BAD_LEADER_TRANSFEREE));
+      if (to !== s.name) s.onRaftLoop(() => s.raft.transferLeadership(to));
+      const poll = (): void => {
+        if (!this.calls.has(call) || s.stopped) return;
+        if (s.leader() === to) back(() => this.reply(call, {}));
+        else s.proc.after(s.timings.tickUs, poll);
+      };
+      poll();
     });
   }
 
@@ -252,6 +285,33 @@ export class ServeSession {
             isLearner: false,
           }),
         );
+      case 'Alarm':
+        // etcd applies it through raft; with no alarm store, GET lists none and DEACTIVATE finds none to
+        // clear (both answer an empty list, without a header, as etcd's applier does).
+        return this.local(conn, () =>
+          r.action === 'ACTIVATE' ? this.fail(call, NO_ALARMS) : this.reply(call, { alarms: [] }),
+        );
+      case 'Defragment':
+        // The model has no backend file to rewrite: a no-op that answers as etcd does (no header).
+        return this.local(conn, () => this.reply(call, {}));
+      case 'HashKV':
+        // Answered from the member's own store, as etcd's maintenance server does, without raft.
+        return this.local(conn, (s) => {
+          const st = s.store;
+          let h: ReturnType<typeof hashByRev>;
+          try {
+            h = hashByRev(st.backend, st.currentRevision, st.compactRevision, int(r.revision));
+          } catch (e) {
+            return this.fail(call, wireError(toRpcError(e as MvccError)));
+          }
+          this.reply(call, {
+            header: this.header(s.header()),
+            hash: h.hash,
+            compact_revision: String(h.compactRev),
+          });
+        });
+      case 'MoveLeader':
+        return this.moveLeader(conn, call, String(r.targetID));
       case 'MemberList':
         return this.local(conn, (s) =>
           this.reply(call, {
@@ -259,7 +319,7 @@ export class ServeSession {
             members: this.cluster.names.map((n) => ({
               ID: this.ids.memberId(n),
               name: n,
-              peerURLs: [`http://${n}.lessor-sim:2380`],
+              peerURLs: this.opts.peerUrls?.[n] !== undefined ? [this.opts.peerUrls[n]] : [],
               clientURLs: this.opts.clientUrls?.[n] !== undefined ? [this.opts.clientUrls[n]] : [],
               isLearner: false,
             })),

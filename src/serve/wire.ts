@@ -84,6 +84,21 @@ const CODES: Readonly<Record<RpcCode, number>> = {
 
 export const wireError = (e: RpcError): WireError => ({ code: CODES[e.code], message: e.message });
 
+/** rpctypes.ErrGRPCNotLeader: MoveLeader sent to a member that does not lead. */
+export const NOT_LEADER: WireError = { code: status.FAILED_PRECONDITION, message: 'etcdserver: not leader' };
+
+/** rpctypes.ErrGRPCBadLeaderTransferee: MoveLeader to an ID that is not a member. */
+export const BAD_LEADER_TRANSFEREE: WireError = {
+  code: status.FAILED_PRECONDITION,
+  message: 'etcdserver: bad leader transferee',
+};
+
+/** An alarm activation: the model has no alarm store, so there is nothing it could raise. */
+export const NO_ALARMS: WireError = {
+  code: status.UNIMPLEMENTED,
+  message: 'lessor-sim serve: the model has no alarms to activate',
+};
+
 /** rpctypes.ErrGRPCAuthNotEnabled: etcdctl and clientv3 carry on without a token when they see it. */
 export const AUTH_NOT_ENABLED: WireError = {
   code: status.FAILED_PRECONDITION,

@@ -1,5 +1,6 @@
 export { KvBackend } from './backend.js';
 export { ErrCompacted, ErrEmptyWatcherRange, ErrFutureRev, ErrWatcherDuplicateID, MvccError } from './errors.js';
+export { hashByRev } from './hash.js';
 export { gteRangeEnd, inKeyRange, prefixEnd, type KeyRange } from './key-range.js';
 export type { EventType, KeyValue, KvEvent, KvRecord, WatchEvent } from './kv.js';
 export type { LeaseIndex } from './lease-index.js';
