@@ -38,9 +38,9 @@ func errText(err error) string {
 }
 
 func main() {
-	topics := map[string]func(){"lease": leaseTopic, "session": sessionTopic, "failover": failoverTopic, "kv": kvTopic, "stalled": stalledTopic}
+	topics := map[string]func(){"lease": leaseTopic, "session": sessionTopic, "failover": failoverTopic, "kv": kvTopic, "stalled": stalledTopic, "partitioned": partitionedTopic}
 	if len(os.Args) != 2 || topics[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: clients lease|session|failover|kv|stalled")
+		fmt.Fprintln(os.Stderr, "usage: clients lease|session|failover|kv|stalled|partitioned")
 		os.Exit(2)
 	}
 	topics[os.Args[1]]()

@@ -98,7 +98,7 @@ export function goBinary(): string {
   return bin;
 }
 
-export const go = (topic: 'lease' | 'session' | 'kv' | 'failover' | 'stalled'): ClientScript => ({
+export const go = (topic: 'lease' | 'session' | 'kv' | 'failover' | 'stalled' | 'partitioned'): ClientScript => ({
   name: `go-clientv3-${topic}`,
   command: () => ({ cmd: goBinary(), args: [topic] }),
   prepare: () => void goBinary(),

@@ -89,11 +89,14 @@ const SERVE_ATTEMPTS = 5;
 
 class PortTaken extends Error {}
 
-/** `lessor-sim serve [file] --port BASE`, again with another BASE when one of its ports was taken meanwhile. */
-export async function startServe(file?: string): Promise<Target> {
+/**
+ * `lessor-sim serve [file] --port BASE [extra]`, again with another BASE when one of its ports was taken
+ * meanwhile.
+ */
+export async function startServe(file?: string, extra: readonly string[] = []): Promise<Target> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startServeOn(await freeBase(3), file);
+      return await startServeOn(await freeBase(3), file, extra);
     } catch (e) {
       if (!(e instanceof PortTaken) || attempt >= SERVE_ATTEMPTS) throw e;
     }
@@ -101,7 +104,7 @@ export async function startServe(file?: string): Promise<Target> {
 }
 
 /** `lessor-sim serve [file] --port BASE` from the sources (tsx), its process group killed by stop(). */
-async function startServeOn(base: number, file: string | undefined): Promise<Target> {
+async function startServeOn(base: number, file: string | undefined, extra: readonly string[]): Promise<Target> {
   const args = [
     '--import',
     'tsx',
@@ -110,6 +113,7 @@ async function startServeOn(base: number, file: string | undefined): Promise<Tar
     ...(file ? [file] : []),
     '--port',
     `${base}`,
+    ...extra,
   ];
   const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const stop = async (): Promise<void> => {
