@@ -147,7 +147,8 @@ export function faultSuite(cases: readonly FaultCase[]): void {
     const serveSkip = missing(c.client) ?? serveMissing;
     describe(`${c.file} through ${c.client} on lessor-sim serve${serveSkip ? ` (skipped: ${serveSkip})` : ''}`, () => {
       it.skipIf(serveSkip !== undefined)(
-        `${c.script.name}: the golden transcript but for its known gaps, and serve's expects hold${c.servedOnly ? '; the record replays to the served trace hash' : ''}`,
+        `${c.script.name}: the golden transcript but for its known gaps, and serve's expects hold` +
+          (c.servedOnly ? '; the record replays to the served trace hash' : ''),
         async () => {
           const golden = readGolden(c.script.name);
           expect(golden).toBeDefined();
