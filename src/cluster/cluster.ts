@@ -399,13 +399,11 @@ class ClientTransport implements ClusterTransport, WatchStreamTransport {
             this.toClient(to, () => !closed && handlers.onError(err));
           },
         };
-        // The stream interceptor refuses a require-leader stream at once on a member that knows no leader.
-        if (stream.requireLeader && s.leader() === undefined) {
+        if (!s.addStream(stream)) {
           this.toClient(to, () => !closed && handlers.onError(toRpcError(ErrNoLeader)));
           return;
         }
         served = stream;
-        s.addStream(stream);
         server = new ServerWatchStream(s, (r) => this.toClient(to, () => !closed && handlers.onResponse(r)));
       },
       () => !closed && handlers.onError(connectionRefused),
@@ -449,12 +447,10 @@ class ClientTransport implements ClusterTransport, WatchStreamTransport {
             );
           },
         };
-        // The stream interceptor refuses a require-leader stream at once on a member that knows no leader.
-        if (stream.requireLeader && s.leader() === undefined) {
+        if (!s.addStream(stream)) {
           this.toClient(to, () => !closed && handlers.onError(toRpcError(ErrNoLeader)));
           return;
         }
-        s.addStream(stream);
         const watchOpts = {
           ...(opts.prefix === true ? { prefix: true } : {}),
           ...(opts.fromRevision !== undefined ? { fromRevision: opts.fromRevision } : {}),

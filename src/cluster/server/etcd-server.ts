@@ -531,8 +531,14 @@ export class EtcdServer {
     return this.streamRng;
   }
 
-  addStream(s: ServedStream): void {
+  /**
+   * Registers a client stream, unless etcd's stream interceptor (v3rpc/interceptor.go) refuses it: a stream
+   * whose context carries `hasleader` is refused at once on a member that knows no leader. False when refused.
+   */
+  addStream(s: ServedStream): boolean {
+    if (s.requireLeader && this.leader() === undefined) return false;
     this.streams.add(s);
+    return true;
   }
 
   removeStream(s: ServedStream): void {

@@ -35,12 +35,10 @@ export class KeepAliveServerStream implements ServedStream {
      */
     readonly requireLeader: boolean,
   ) {
-    if (requireLeader && server.leader() === undefined) {
+    if (!server.addStream(this)) {
       this.ended = true;
       fail(toRpcError(ErrNoLeader));
-      return;
     }
-    server.addStream(this);
   }
 
   recv(id: bigint, key: IdKey = idKey(id)): void {
