@@ -7,22 +7,16 @@
 // targets: p99 lag ≤ 5 ms, added latency ≤ real etcd's own round trip. Runs only when named:
 // BENCH=serve-keepalive.
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { findEtcd } from '../src/cli/differential/binaries.js';
 import { ChildRegistry } from '../src/cli/differential/children.js';
 import { EtcdCluster } from '../src/cli/differential/etcd-cluster.js';
 import type { CliIO } from '../src/cli/io.js';
 import { defaultCluster } from '../src/serve/default-cluster.js';
+import { etcdPackage } from '../src/serve/grpc-server.js';
 import { serve } from '../src/serve/serve.js';
 import { report } from './report.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const PROTOS = [resolve(HERE, '../src/serve'), resolve(HERE, '../../src/serve')].find((d) =>
-  existsSync(resolve(d, 'rpc.proto')),
-)!;
 const LEASES = 1000;
 const STREAMS = 10;
 const TTL = 9;
@@ -43,16 +37,7 @@ interface Load {
 }
 
 function leaseService(): Ctor {
-  const def = protoLoader.loadSync('rpc.proto', {
-    includeDirs: [PROTOS],
-    keepCase: true,
-    longs: String,
-    bytes: String,
-    enums: String,
-    defaults: true,
-    oneofs: true,
-  });
-  return (grpc.loadPackageDefinition(def).etcdserverpb as unknown as Record<string, Ctor>).Lease!;
+  return (etcdPackage() as unknown as Record<string, Ctor>).Lease!;
 }
 
 /**

@@ -1,22 +1,12 @@
 // A bare gRPC client on serve's own protos, for the serve specs: every call to one endpoint, with the
 // metadata, half-close and cancel a test needs, and the status as it arrived.
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
-import { resolve } from 'node:path';
+import { etcdPackage } from '../../src/serve/grpc-server.js';
 
 type Json = Record<string, unknown>;
 type Ctor = new (address: string, creds: grpc.ChannelCredentials) => grpc.Client;
 
-const def = protoLoader.loadSync('rpc.proto', {
-  includeDirs: [resolve(__dirname, '../../src/serve')],
-  keepCase: true,
-  longs: String,
-  bytes: String,
-  enums: String,
-  defaults: true,
-  oneofs: true,
-});
-const pkg = grpc.loadPackageDefinition(def).etcdserverpb as unknown as Record<string, Ctor>;
+const pkg = etcdPackage() as unknown as Record<string, Ctor>;
 
 export interface Status {
   readonly code: number;

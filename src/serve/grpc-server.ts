@@ -24,22 +24,26 @@ const PROTO_DIR =
 type ServiceDefs = Record<'KV' | 'Watch' | 'Lease' | 'Cluster' | 'Maintenance' | 'Auth', grpc.ServiceDefinition>;
 let defs: ServiceDefs | undefined;
 
+/**
+ * serve's etcdserverpb package as plain JSON both ways: int64 as decimal strings, bytes as base64, enums by
+ * name, oneofs named. Its services' client classes also serve the serve specs and bench as a wire client.
+ */
+export function etcdPackage(): grpc.GrpcObject {
+  const def = protoLoader.loadSync('rpc.proto', {
+    includeDirs: [PROTO_DIR],
+    keepCase: true,
+    longs: String,
+    bytes: String,
+    enums: String,
+    defaults: true,
+    oneofs: true,
+  });
+  return grpc.loadPackageDefinition(def).etcdserverpb as grpc.GrpcObject;
+}
+
 function services(): ServiceDefs {
   if (defs === undefined) {
-    // int64 as decimal strings, bytes as base64, enums by name, oneofs named: plain JSON both ways.
-    const def = protoLoader.loadSync('rpc.proto', {
-      includeDirs: [PROTO_DIR],
-      keepCase: true,
-      longs: String,
-      bytes: String,
-      enums: String,
-      defaults: true,
-      oneofs: true,
-    });
-    const pkg = grpc.loadPackageDefinition(def).etcdserverpb as unknown as Record<
-      string,
-      { service: grpc.ServiceDefinition }
-    >;
+    const pkg = etcdPackage() as unknown as Record<string, { service: grpc.ServiceDefinition }>;
     defs = {
       KV: pkg.KV!.service,
       Watch: pkg.Watch!.service,
