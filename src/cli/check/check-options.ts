@@ -9,6 +9,7 @@ import { bool, list as flagList, str, type Invocation } from '../command.js';
 import { UsageError } from '../errors.js';
 import { shellCommand } from '../../report/terminal-text.js';
 import { intFlag, MAX_CAMPAIGN_SEED, MAX_RUNS, MAX_SHARDS, MAX_WORKERS } from '../int-flag.js';
+import { defaultWorkers } from './worker-count.js';
 
 export interface CheckCommandOptions {
   readonly runs: number | undefined;
@@ -80,6 +81,8 @@ export function checkOptions(inv: Pick<Invocation, 'flags'>, randomSeed: () => n
   }
   const runs =
     v.runs !== undefined ? intFlag('--runs', v.runs, 0, MAX_RUNS) : budgetUs === undefined ? 1000 : undefined;
+  // The runs this process runs: its shard's slice of them.
+  const mine = runs === undefined ? undefined : sliceSize(runs, shard);
   return {
     runs,
     seed: v.seed !== undefined ? intFlag('--seed', v.seed, 0, MAX_CAMPAIGN_SEED) : randomSeed(),
@@ -92,7 +95,10 @@ export function checkOptions(inv: Pick<Invocation, 'flags'>, randomSeed: () => n
     exitZero: bool(inv, 'exit-zero'),
     out: v.out,
     shard,
-    workers: v.workers !== undefined ? intFlag('--workers', v.workers, 1, MAX_WORKERS) : availableParallelism(),
+    workers:
+      v.workers !== undefined
+        ? intFlag('--workers', v.workers, 1, MAX_WORKERS)
+        : defaultWorkers(availableParallelism(), mine),
     maxEvents: v['max-events'] !== undefined ? intFlag('--max-events', v['max-events'], 1) : undefined,
     timeoutMs: timeoutOf(v.timeout),
   };
@@ -111,6 +117,12 @@ export type Shard = CheckCommandOptions['shard'];
 /** Shard `index` of `count` of a bounded campaign: the run indices [from, to), a contiguous slice of [0, runs). */
 export function shardSlice(runs: number, { index, count }: Shard): { readonly from: number; readonly to: number } {
   return { from: Math.floor((index * runs) / count), to: Math.floor(((index + 1) * runs) / count) };
+}
+
+/** How many runs of a bounded campaign the shard runs. */
+export function sliceSize(runs: number, shard: Shard): number {
+  const { from, to } = shardSlice(runs, shard);
+  return to - from;
 }
 
 /** Whether run `k` belongs to the shard: its slice, or every n-th index when the campaign is unbounded. */

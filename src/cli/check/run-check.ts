@@ -13,7 +13,7 @@ import { oneLine } from '../../report/terminal-text.js';
 import { catchInterrupt, interruptedExitCode, type Interruption } from '../interrupt.js';
 import { writeOutput } from '../output-path.js';
 import type { CheckReporter } from '../commands/check-reporter.js';
-import { reproduceLine, shardIndices, shardSlice, type CheckCommandOptions } from './check-options.js';
+import { reproduceLine, shardIndices, shardSlice, sliceSize, type CheckCommandOptions } from './check-options.js';
 import { campaignKey, counterexampleFile, rangesOf, reportedRun } from './check-report.js';
 import { campaignExitCode, summaryLines, type CampaignResult } from './summary.js';
 import { writeCampaignReport } from './write-report.js';
@@ -39,7 +39,7 @@ export async function runCheck(
   };
   io.err(
     `lessor-sim check: campaign seed ${o.seed}${o.seedGiven ? '' : ' (random)'}, ` +
-      `${o.runs ?? 'unbounded'} runs${shardText(o)}, ${o.workers} workers`,
+      `${o.runs ?? 'unbounded'} runs${shardText(o)}, ${workersText(o.workers)}`,
   );
   const outcomes: RunOutcome[] = [];
   const started = Date.now();
@@ -106,7 +106,7 @@ export async function runCheck(
   for (const line of summaryLines(result, context)) io.out(oneLine(line));
   io.err(
     `lessor-sim check: ${outcomes.length} runs in ${seconds.toFixed(1)} s, ` +
-      `${(outcomes.length / Math.max(seconds, 1e-3)).toFixed(1)} runs/s on ${o.workers} workers`,
+      `${(outcomes.length / Math.max(seconds, 1e-3)).toFixed(1)} runs/s on ${workersText(o.workers)}`,
   );
   writeCampaignReport(reporter, o.properties, result, context, seconds, startedAt, (file) => ({
     campaign: campaignKey(o, version),
@@ -121,17 +121,14 @@ export async function runCheck(
   return o.exitZero ? EXIT.ok : campaignExitCode(result, o.allowKnown);
 }
 
-function sliceSize(runs: number, shard: CheckCommandOptions['shard']): number {
-  const { from, to } = shardSlice(runs, shard);
-  return to - from;
-}
-
 function shardText(o: CheckCommandOptions): string {
   if (o.shard.count === 1) return '';
   const share =
     o.runs === undefined ? `every ${o.shard.count}th from ${o.shard.index}` : sliceText(shardSlice(o.runs, o.shard));
   return `, shard ${o.shard.index}/${o.shard.count} (${share})`;
 }
+
+const workersText = (n: number): string => `${n} worker${n === 1 ? '' : 's'}`;
 
 const sliceText = ({ from, to }: { from: number; to: number }): string =>
   to > from ? `runs ${from}..${to - 1}` : 'no runs';

@@ -9,7 +9,7 @@ import { checkMergeCommand } from './check-merge.js';
 
 export const checkCommand: Command = {
   name: 'check',
-  summary: 'a property campaign over generated runs (clusters, workloads, faults), on all cores',
+  summary: 'a property campaign over generated runs (clusters, workloads, faults), on worker threads',
   args: '[FILE...]',
   positionals: { min: 0, max: Infinity },
   flags: {
@@ -47,7 +47,7 @@ export const checkCommand: Command = {
       value: 'i/n',
       help: "run slice i (0-based, 0 <= i < n) of n contiguous slices of the campaign's runs",
     },
-    workers: { type: 'string', value: 'N', help: "worker threads (default: the machine's available parallelism)" },
+    workers: { type: 'string', value: 'N', help: 'worker threads (default: one per two cores, each with 1,500 runs or more)' },
     'max-events': {
       type: 'string',
       value: 'N',
