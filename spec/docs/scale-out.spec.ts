@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { parseCommandArgs } from '../../src/cli/argv.js';
 import { checkOptions, shardIndices, type CheckCommandOptions } from '../../src/cli/check/check-options.js';
+import { CORES_PER_WORKER, MIN_RUNS_PER_WORKER } from '../../src/cli/check/worker-count.js';
 import { resolveCommand, str, type Invocation } from '../../src/cli/command.js';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 
@@ -111,7 +112,10 @@ describe('the Kubernetes manifests', () => {
     });
     expect(new Set(shards.map((s) => s.report)).size).toBe(shards.length);
     coverExactly(shards.map((s) => s.o));
-    expect(Number(c!.resources!.requests!.cpu)).toBe(shards[0]!.o.workers);
+    // Two cores a worker, and each worker's share of the runs worth its warm-up.
+    const { workers } = shards[0]!.o;
+    expect(Number(c!.resources!.requests!.cpu)).toBe(CORES_PER_WORKER * workers);
+    expect([...shardIndices(shards[0]!.o)].length / workers).toBeGreaterThanOrEqual(MIN_RUNS_PER_WORKER);
   });
 
   it('merge the reports from the same volume with a command line check merge accepts', () => {
@@ -173,5 +177,44 @@ describe('the GitHub Actions workflow', () => {
     const { name, inv } = accepted(mergeLine.split(/\s+/).slice(1));
     expect(name).toBe('check merge');
     expect(inv.positionals).toEqual([download.path]);
+  });
+});
+
+describe('the Slurm scripts', () => {
+  // Run for real by spec/cli/slurm-shards.spec.ts where Slurm can start; checked here everywhere.
+  /** The script's `exec npx lessor-sim ...` line, continuations joined, and its #SBATCH options. */
+  const script = (f: string): { argv: string[]; sbatch: string[] } => {
+    const text = read(f).replaceAll('\\\n', ' ');
+    const line = text.split('\n').find((l) => l.startsWith('exec npx lessor-sim '))!;
+    const sbatch = [...text.matchAll(/^#SBATCH (\S+)$/gm)].map((m) => m[1]!);
+    return { argv: line.trim().split(/\s+/).slice(2), sbatch };
+  };
+
+  it('run shard SLURM_ARRAY_TASK_ID of the array, covering the campaign once, where the merge reads', () => {
+    const shard = script('slurm-shard.sh');
+    expect(shard.sbatch).toContain(`--cpus-per-task=${CORES_PER_WORKER}`);
+    const count = 4;
+    const shards = Array.from({ length: count }, (_, i) =>
+      shardRun(
+        shard.argv.flatMap((a) =>
+          a === '"$@"'
+            ? ['--seed', '42', '--runs', '20000']
+            : [a.replaceAll('"', '').replaceAll('$SLURM_ARRAY_TASK_COUNT', String(count)).replaceAll('$i', String(i))],
+        ),
+      ),
+    );
+    shards.forEach(({ o, report, out }, i) => {
+      expect(o.shard).toEqual({ index: i, count });
+      expect(o.workers).toBe(1);
+      expect(posix.dirname(report)).toBe('reports');
+      expect(out).toBe(`reports/shard-${i}`);
+    });
+    coverExactly(shards.map((s) => s.o));
+    const merge = accepted(script('slurm-merge.sh').argv);
+    expect(merge.name).toBe('check merge');
+    expect(merge.inv.positionals).toEqual(['reports']);
+    // The merged report goes outside the folder the merge reads, or a second merge would read it as a shard.
+    expect(posix.dirname(str(merge.inv, 'output')!)).not.toBe('reports');
+    expect(read('slurm-submit.sh')).toMatch(/--dependency="afterok:\$array"/);
   });
 });
