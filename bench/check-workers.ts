@@ -50,10 +50,11 @@ export function checkWorkersBench(pairs = 5, runs = 2000): void {
   }
   const speedups = two.map((t, k) => t / byDefault[k]!);
   const speedup = median(speedups);
+  const range = `${Math.min(...speedups).toFixed(2)}–${Math.max(...speedups).toFixed(2)}`;
   report(`check --runs ${runs} wall`, {
     '2 workers s': median(two).toFixed(2),
     'default workers s': median(byDefault).toFixed(2),
-    'speed-up (pairs)': `${speedup.toFixed(2)} (${Math.min(...speedups).toFixed(2)}–${Math.max(...speedups).toFixed(2)})`,
+    'speed-up (pairs)': `${speedup.toFixed(2)} (${range})`,
     [`target ≥ ${TARGET}`]: speedup >= TARGET ? 'met' : 'MISSED',
     cores: availableParallelism(),
     'load 1 min before/after': `${loadBefore.toFixed(1)}/${loadavg()[0]!.toFixed(1)}`,
