@@ -5,7 +5,8 @@
 // byte for byte but for how long it took and on how many workers, and the counterexample files. Skipped,
 // with the reason in its name, only where Slurm cannot start: not root, or Debian's slurm-wlm and munge
 // missing (.ci/run installs them). Every daemon it started is stopped, and every job process ended, even
-// when it fails.
+// when it fails. About 25 s of wall time (the shards run one at a time on the node's 2 CPUs): it runs with the
+// CLI specs in npm test's first vitest run, not with the real-etcd suites of the second.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
@@ -29,7 +30,7 @@ import { freePorts } from '../../src/cli/differential/ports.js';
 
 const ROOT = resolve(__dirname, '../..');
 const SCRIPTS = join(ROOT, 'docs/scale-out');
-const DAEMONS = ['munged', 'slurmctld', 'slurmd', 'sbatch', 'squeue', 'scontrol', 'scancel', 'sinfo'];
+const PROGRAMS = ['munged', 'slurmctld', 'slurmd', 'sbatch', 'squeue', 'scontrol', 'scancel', 'sinfo'];
 
 function onPath(cmd: string): boolean {
   const dirs = (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/sbin']);
@@ -38,7 +39,7 @@ function onPath(cmd: string): boolean {
 
 function skipReason(): string | undefined {
   if (process.getuid?.() !== 0) return 'not root: slurmd runs jobs as their user and needs root';
-  const missing = DAEMONS.filter((d) => !onPath(d));
+  const missing = PROGRAMS.filter((d) => !onPath(d));
   if (missing.length > 0) return `no ${missing.join(', ')} (apt-get install slurm-wlm munge)`;
   return undefined;
 }
