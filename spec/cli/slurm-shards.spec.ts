@@ -5,7 +5,7 @@
 // byte for byte but for how long it took and on how many workers, and the counterexample files. Skipped,
 // with the reason in its name, only where Slurm cannot start: not root, or Debian's slurm-wlm and munge
 // missing (.ci/run installs them). Every daemon it started is stopped, and every job process ended, even
-// when it fails. About 25 s of wall time (the shards run one at a time on the node's 2 CPUs): it runs with the
+// when it fails. 25–40 s of wall time here (the shards run one at a time on the node's 2 CPUs): it runs with the
 // CLI specs in npm test's first vitest run, not with the real-etcd suites of the second.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
