@@ -5,7 +5,8 @@
 // that jump clocks and were late somewhere), and the process's memory after 1,000 runs and at the end.
 // The judged figures are the first pass, in a process that has run nothing before (target ≥ 150 runs/CPU
 // s), and a second pass over the same runs once the JIT has warmed up (≥ 300, its monitors ≤ 0.5 ms/run),
-// each with its per-stage split.
+// each with its per-stage split; the warm pass also replays each run's cluster idle for the same virtual
+// time (not counted in its figures), to show how much of a replay background ticks and heartbeats are.
 // CAMPAIGN_RUNS=100000 is the long memory run: RSS at the end should stay within 1.5x of RSS at 1,000;
 // CAMPAIGN_SAMPLE_EVERY=N also prints the memory figures every N runs on stderr, to watch it go.
 import fc from 'fast-check';
@@ -23,6 +24,7 @@ import {
   type GeneratedRun,
 } from '../src/properties/index.js';
 import { runScenario } from '../src/scenario/replay/runner.js';
+import type { Scenario } from '../src/scenario/types.js';
 import { Trace } from '../src/trace/trace.js';
 import { campaignLimit } from './campaign-limit.js';
 import { report, type BenchResult } from './report.js';
@@ -62,6 +64,7 @@ export interface JudgedRun {
   readonly steps: number;
   readonly durationUs: number;
   readonly events: number;
+  readonly scenario: Scenario;
 }
 
 export function judgeRun(run: GeneratedRun): JudgedRun {
@@ -82,7 +85,18 @@ export function judgeRun(run: GeneratedRun): JudgedRun {
     steps: d.steps.length,
     durationUs: scenario.durationUs,
     events: result.cluster?.sched.eventsExecuted ?? 0,
+    scenario,
   };
+}
+
+/**
+ * CPU ms of replaying the scenario's cluster with no steps for the same virtual time: what its background
+ * raft ticks and heartbeats cost (and its boot), the most that making idle clusters cheap could save.
+ */
+function idleReplayMs(scenario: Scenario): number {
+  const t0 = cpuMs();
+  runScenario({ ...scenario, steps: [] }, { trace: new Trace(true, true, false) });
+  return cpuMs() - t0;
 }
 
 /** CPU ms per run of each stage of a pass: generating, drafting, replaying, the monitors. */
@@ -117,12 +131,17 @@ const showSplit = (s: StageSplit): string =>
   [s.generate, s.draft, s.replay, s.monitors].map((ms) => ms.toFixed(2)).join('/');
 
 /** Generates, replays and judges the same runs as the first pass, timing the whole and each stage. */
-function warmPass(runs: number, seed: number): { runsPerS: number; split: StageSplit } {
+function warmPass(runs: number, seed: number): { runsPerS: number; split: StageSplit; idleMs: number } {
   const stages = new StageTimer();
+  let idleMs = 0;
   const start = cpuMs();
-  forEachFiftyStepRun(runs, seed, (run) => stages.add(judgeRun(run)));
-  const totalMs = cpuMs() - start;
-  return { runsPerS: (runs * 1000) / totalMs, split: stages.split(runs, totalMs) };
+  forEachFiftyStepRun(runs, seed, (run) => {
+    const j = judgeRun(run);
+    stages.add(j);
+    idleMs += idleReplayMs(j.scenario);
+  });
+  const totalMs = cpuMs() - start - idleMs;
+  return { runsPerS: (runs * 1000) / totalMs, split: stages.split(runs, totalMs), idleMs: idleMs / runs };
 }
 
 /** CPU time of the whole process (user + system), ms. */
@@ -197,7 +216,9 @@ export function campaignBench(runs = Number(process.env.CAMPAIGN_RUNS ?? 300), s
         'events/run': Math.round(events / runs),
         'ms/run bare loop': limit.loopMsPerRun.toFixed(2),
         'ms/run generate/draft/replay/monitors cold': showSplit(cold),
-        ...(warm === undefined ? {} : { warm: showSplit(warm.split) }),
+        ...(warm === undefined
+          ? {}
+          : { warm: showSplit(warm.split), 'warm ms/run idle cluster replay': warm.idleMs.toFixed(2) }),
         'runs with a violation': violations,
         ...memory,
       },
