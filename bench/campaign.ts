@@ -3,8 +3,10 @@
 // steps left after the model's checks, the mean virtual time per run, where the CPU time goes
 // (generating, drafting the scenario, replaying it, the monitors: the wall-clock monitor replays the runs
 // that jump clocks and were late somewhere), and the process's memory after 1,000 runs and at the end.
-// The judged figure is the first pass, in a process that has run nothing before, as the issue measured
-// it; a second pass over the same runs shows what they cost once the JIT has warmed up.
+// The judged figures are the first pass, in a process that has run nothing before (target ≥ 150 runs/CPU
+// s), and a second pass over the same runs once the JIT has warmed up (≥ 300, its monitors ≤ 0.5 ms/run),
+// each with its per-stage split; the warm pass also replays each run's cluster idle for the same virtual
+// time (not counted in its figures), to show how much of a replay background ticks and heartbeats are.
 // CAMPAIGN_RUNS=100000 is the long memory run: RSS at the end should stay within 1.5x of RSS at 1,000;
 // CAMPAIGN_SAMPLE_EVERY=N also prints the memory figures every N runs on stderr, to watch it go.
 import fc from 'fast-check';
@@ -22,6 +24,7 @@ import {
   type GeneratedRun,
 } from '../src/properties/index.js';
 import { runScenario } from '../src/scenario/replay/runner.js';
+import type { Scenario } from '../src/scenario/types.js';
 import { Trace } from '../src/trace/trace.js';
 import { campaignLimit } from './campaign-limit.js';
 import { report, type BenchResult } from './report.js';
@@ -61,6 +64,7 @@ export interface JudgedRun {
   readonly steps: number;
   readonly durationUs: number;
   readonly events: number;
+  readonly scenario: Scenario;
 }
 
 export function judgeRun(run: GeneratedRun): JudgedRun {
@@ -81,17 +85,63 @@ export function judgeRun(run: GeneratedRun): JudgedRun {
     steps: d.steps.length,
     durationUs: scenario.durationUs,
     events: result.cluster?.sched.eventsExecuted ?? 0,
+    scenario,
   };
 }
 
-/** Replays the same runs as the first pass, with the same monitors, timing the whole and the replays. */
-function warmPass(runs: number, seed: number): { runsPerS: number; replayMsPerRun: number } {
-  let replayMs = 0;
+/**
+ * CPU ms of replaying the scenario's cluster with no steps for the same virtual time: what its background
+ * raft ticks and heartbeats cost (and its boot), the most that making idle clusters cheap could save.
+ */
+function idleReplayMs(scenario: Scenario): number {
+  const t0 = cpuMs();
+  runScenario({ ...scenario, steps: [] }, { trace: new Trace(true, true, false) });
+  return cpuMs() - t0;
+}
+
+/** CPU ms per run of each stage of a pass: generating, drafting, replaying, the monitors. */
+export interface StageSplit {
+  readonly generate: number;
+  readonly draft: number;
+  readonly replay: number;
+  readonly monitors: number;
+}
+
+/** Sums the stages of a pass's runs; generation is what the pass's total leaves over. */
+class StageTimer {
+  draftMs = 0;
+  replayMs = 0;
+  monitorMs = 0;
+  add(j: JudgedRun): void {
+    this.draftMs += j.draftMs;
+    this.replayMs += j.replayMs;
+    this.monitorMs += j.monitorMs;
+  }
+  split(runs: number, totalMs: number): StageSplit {
+    return {
+      generate: (totalMs - this.draftMs - this.replayMs - this.monitorMs) / runs,
+      draft: this.draftMs / runs,
+      replay: this.replayMs / runs,
+      monitors: this.monitorMs / runs,
+    };
+  }
+}
+
+const showSplit = (s: StageSplit): string =>
+  [s.generate, s.draft, s.replay, s.monitors].map((ms) => ms.toFixed(2)).join('/');
+
+/** Generates, replays and judges the same runs as the first pass, timing the whole and each stage. */
+function warmPass(runs: number, seed: number): { runsPerS: number; split: StageSplit; idleMs: number } {
+  const stages = new StageTimer();
+  let idleMs = 0;
   const start = cpuMs();
   forEachFiftyStepRun(runs, seed, (run) => {
-    replayMs += judgeRun(run).replayMs;
+    const j = judgeRun(run);
+    stages.add(j);
+    idleMs += idleReplayMs(j.scenario);
   });
-  return { runsPerS: (runs * 1000) / (cpuMs() - start), replayMsPerRun: replayMs / runs };
+  const totalMs = cpuMs() - start - idleMs;
+  return { runsPerS: (runs * 1000) / totalMs, split: stages.split(runs, totalMs), idleMs: idleMs / runs };
 }
 
 /** CPU time of the whole process (user + system), ms. */
@@ -106,9 +156,7 @@ function memoryFigures(m: NodeJS.MemoryUsage): string {
 }
 
 export function campaignBench(runs = Number(process.env.CAMPAIGN_RUNS ?? 300), seed = 1): BenchResult[] {
-  let draftMs = 0;
-  let replayMs = 0;
-  let monitorMs = 0;
+  const stages = new StageTimer();
   let steps = 0;
   let virtualUs = 0;
   let violations = 0;
@@ -118,9 +166,7 @@ export function campaignBench(runs = Number(process.env.CAMPAIGN_RUNS ?? 300), s
   const start = cpuMs();
   forEachFiftyStepRun(runs, seed, (run) => {
     const j = judgeRun(run);
-    draftMs += j.draftMs;
-    replayMs += j.replayMs;
-    monitorMs += j.monitorMs;
+    stages.add(j);
     if (j.violated) violations++;
     steps += j.steps;
     virtualUs += j.durationUs;
@@ -133,10 +179,10 @@ export function campaignBench(runs = Number(process.env.CAMPAIGN_RUNS ?? 300), s
   });
   const totalMs = cpuMs() - start;
   const end = process.memoryUsage();
+  const cold = stages.split(runs, totalMs);
   // The same runs again in the now-warm process: how much of the figure is the JIT's warm-up.
   const warm = runs <= WARM_PASS_MAX_RUNS ? warmPass(runs, seed) : undefined;
-  const generateMs = totalMs - draftMs - replayMs - monitorMs;
-  const limit = campaignLimit(runs, (generateMs + draftMs) / runs, events / runs);
+  const limit = campaignLimit(runs, cold.generate + cold.draft, events / runs);
   const memory: Record<string, string> =
     early !== undefined
       ? {
@@ -145,31 +191,35 @@ export function campaignBench(runs = Number(process.env.CAMPAIGN_RUNS ?? 300), s
           'rss end/early (target <= 1.5)': (end.rss / early.rss).toFixed(2),
         }
       : { 'MiB rss/heap/external/arrayBuffers at the end': memoryFigures(end) };
+  const coldPerS = (runs * 1000) / totalMs;
   return [
     report('campaign (1 core)', {
-      figure: (runs * 1000) / totalMs,
+      figure: coldPerS,
       unit: 'runs/CPU s',
       limit: limit.runsPerS,
       limitName: 'fixed cost + bare loop',
       target: { atLeast: 0.6 },
-      checks: [{ name: 'runs/CPU s', value: (runs * 1000) / totalMs, atLeast: 300 }],
+      // The issue's targets: a cold 300-run campaign, its warm second pass, and the warm pass's monitors.
+      checks: [
+        { name: 'cold runs/CPU s', value: coldPerS, atLeast: 150 },
+        ...(warm === undefined
+          ? []
+          : [
+              { name: 'warm runs/CPU s', value: warm.runsPerS, atLeast: 300 },
+              { name: 'warm monitors ms/run', value: warm.split.monitors, atMost: 0.5 },
+            ]),
+      ],
       details: {
         runs,
         'steps/run': (steps / runs).toFixed(1),
         'virtual s/run': (virtualUs / runs / MICROS_PER_SECOND).toFixed(1),
         'events/run': Math.round(events / runs),
         'ms/run bare loop': limit.loopMsPerRun.toFixed(2),
-        'ms/run generate': (generateMs / runs).toFixed(2),
-        'ms/run draft': (draftMs / runs).toFixed(2),
-        'ms/run replay': (replayMs / runs).toFixed(2),
-        'ms/run monitors': (monitorMs / runs).toFixed(2),
-        'runs with a violation': violations,
+        'ms/run generate/draft/replay/monitors cold': showSplit(cold),
         ...(warm === undefined
           ? {}
-          : {
-              'warm pass runs/CPU s': warm.runsPerS.toFixed(0),
-              'warm ms/run replay': warm.replayMsPerRun.toFixed(2),
-            }),
+          : { warm: showSplit(warm.split), 'warm ms/run idle cluster replay': warm.idleMs.toFixed(2) }),
+        'runs with a violation': violations,
         ...memory,
       },
     }),

@@ -59,22 +59,28 @@ export const checkpointScheduling: Monitor = {
       }
     };
     // Each member's latest deadline for each lease, from its grant, renew and promote events.
-    const deadlines = new Map<string, Micros>();
+    const deadlines = new Map<string, Map<bigint, Micros>>();
     const oblige = (member: string, id: bigint, remainingS: number, i: number, at: Micros): void => {
       const dues = owed.get(member) ?? new Map<bigint, Due>();
       owed.set(member, dues);
       const dueUs = at + t.checkpointIntervalUs;
       const ttl = lives.get(id)?.ttl ?? 0;
-      const expiry = deadlines.get(`${member} ${id}`) ?? Infinity;
+      const expiry = deadlines.get(member)?.get(id) ?? Infinity;
       if (remainingS <= intervalS || expiry - dueUs > (ttl - 1) * MICROS_PER_SECOND) return void dues.delete(id);
       const deadlineUs = dueUs + t.loopUs + t.commitSlackUs;
       dues.set(id, { dueUs, deadlineUs, source: i });
       soonest = Math.min(soonest, deadlineUs);
     };
-    view.events.forEach((e, i) => {
+    const events = view.events;
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
       lapse(e.t);
       const x = e.lease === undefined ? undefined : expiryField(e);
-      if (x !== undefined) deadlines.set(`${e.member} ${e.lease}`, x);
+      if (x !== undefined) {
+        const ofMember = deadlines.get(e.member);
+        if (ofMember === undefined) deadlines.set(e.member, new Map([[e.lease!, x]]));
+        else ofMember.set(e.lease!, x);
+      }
       const dues = owed.get(e.member);
       const ttl = e.lease === undefined ? 0 : (lives.get(e.lease)?.ttl ?? 0);
       switch (e.kind) {
@@ -83,30 +89,30 @@ export const checkpointScheduling: Monitor = {
         case 'member-restart':
         case 'server-checkpoint-refused':
           dues?.clear();
-          return;
+          continue;
         case 'lease-grant':
           if (expiryField(e) !== undefined) oblige(e.member, e.lease!, numField(e, 'ttl') ?? 0, i, e.t);
-          return;
+          continue;
         case 'lease-promoted':
           oblige(e.member, e.lease!, numField(e, 'remaining') ?? ttl, i, e.t);
-          return;
+          continue;
         case 'lease-checkpoint':
           if (view.wasPrimary(e.member, e.t))
             oblige(e.member, e.lease!, (numField(e, 'remaining') ?? 0) || ttl, i, e.t);
           else dues?.delete(e.lease!);
-          return;
+          continue;
         case 'lease-renew': {
           // A renewal within a second of the due time makes etcd skip the checkpoint (and not reschedule it).
           const d = dues?.get(e.lease!);
           if (d !== undefined && e.t > d.dueUs - MICROS_PER_SECOND - t.commitSlackUs) dues!.delete(e.lease!);
-          return;
+          continue;
         }
         case 'lease-expired':
         case 'lease-revoke':
           dues?.delete(e.lease!);
-          return;
+          continue;
       }
-    });
+    }
     lapse(view.endUs);
     return earliest(found);
   },

@@ -65,11 +65,22 @@ export class RunView {
     this.timings = runTimings(result.scenario);
     this.endUs = Math.max(result.scenario.durationUs, result.cluster?.now() ?? 0);
     const events = this.events;
+    const byKind = this.byKind;
+    const byLease = this.byLease;
+    // One pass, with each map's insertions written out so each stays monomorphic.
     for (let i = 0; i < events.length; i++) {
       const e = events[i]!;
-      push(this.byKind, e.kind, i);
-      if (e.lease !== undefined) push(this.byLease, e.lease, i);
-      this.trackPrimary(e);
+      const k = e.kind;
+      const ofKind = byKind.get(k);
+      if (ofKind === undefined) byKind.set(k, [i]);
+      else ofKind.push(i);
+      const id = e.lease;
+      if (id !== undefined) {
+        const ofLease = byLease.get(id);
+        if (ofLease === undefined) byLease.set(id, [i]);
+        else ofLease.push(i);
+      }
+      if (k === 'lessor-promote' || k === 'lessor-demote' || k === 'member-crash') this.trackPrimary(e);
     }
     this.faults = faultWindows(result.scenario.steps);
     const revoked = new Set<bigint>();

@@ -9,7 +9,7 @@ import { formatSeconds } from '../../clock/time.js';
 import { expectAt } from './expects.js';
 import { deposedBy, termLedAt } from './leadership.js';
 import { earliest, type Monitor } from './monitor.js';
-import { field } from './run-view.js';
+import { field, type RunView } from './run-view.js';
 import type { Violation } from './violation.js';
 
 export const singleActingPrimary: Monitor = {
@@ -20,9 +20,7 @@ export const singleActingPrimary: Monitor = {
       const ok = view.at(i);
       if (field(ok, 'ok') !== true || ok.lease === undefined || view.explicitRevokes.has(ok.lease)) continue;
       const lease = view.ofLease(ok.lease);
-      const offer = lease
-        .filter((k) => k < i && view.at(k).kind === 'lease-expired' && view.at(k).member === ok.member)
-        .at(-1);
+      const offer = lastOffer(view, lease, i, ok.member);
       if (offer === undefined) continue;
       const led = termLedAt(view, ok.member, offer);
       const by = deposedBy(view, ok.member, led?.term ?? 0, offer);
@@ -43,3 +41,14 @@ export const singleActingPrimary: Monitor = {
     return earliest(found);
   },
 };
+
+/** The member's last `lease-expired` of the lease before trace index `i`. */
+function lastOffer(view: RunView, lease: readonly number[], i: number, member: string): number | undefined {
+  for (let n = lease.length - 1; n >= 0; n--) {
+    const k = lease[n]!;
+    if (k >= i) continue;
+    const e = view.at(k);
+    if (e.kind === 'lease-expired' && e.member === member) return k;
+  }
+  return undefined;
+}
