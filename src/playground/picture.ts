@@ -18,7 +18,8 @@ export interface PictureInput {
   readonly lingerUs: Micros;
   /** Drop heartbeats (at high speed they are a blur that hides the lease traffic). */
   readonly thinHeartbeats: boolean;
-  readonly electionTimeoutUs: Micros;
+  /** Raft's tick (the heartbeat interval): the election clock counts these. */
+  readonly tickUs: Micros;
 }
 
 export const RUN_LOOP_US = 500_000;
@@ -188,7 +189,8 @@ function memberNode(m: MemberState, c: Point, s: Snapshot, p: PictureInput): str
 
 /**
  * Around the primary: its run loop's 500 ms, filling up to the next pass (a flash right after one).
- * Around a running follower: time since it last heard the leader, against the election timeout.
+ * Around a running follower or candidate: raft's election clock, the ticks elapsed since it last heard a
+ * leader (or started campaigning) against the timeout it drew at random, running on between ticks.
  */
 function timerRing(m: MemberState, c: Point, s: Snapshot, p: PictureInput): string {
   if (m.status !== 'running') return '';
@@ -199,7 +201,15 @@ function timerRing(m: MemberState, c: Point, s: Snapshot, p: PictureInput): stri
     const since = s.t - last;
     const flash = since < 60_000;
     return (
-      ring(c, r, Math.min(1, since / RUN_LOOP_US), flash ? '#fb8500' : '#d4a72c', 4, 'runloop', `${since}`) +
+      ring(
+        c,
+        r,
+        Math.min(1, since / RUN_LOOP_US),
+        flash ? '#fb8500' : '#d4a72c',
+        4,
+        'runloop',
+        `data-since="${since}"`,
+      ) +
       text(
         c.x,
         c.y - r - 6,
@@ -211,16 +221,26 @@ function timerRing(m: MemberState, c: Point, s: Snapshot, p: PictureInput): stri
     );
   }
   if (m.role === 'leader') return '';
-  const heard = p.wire.lastHeard(m.name, s.t);
-  if (heard === undefined) return '';
-  const left = 1 - (s.t - heard) / p.electionTimeoutUs;
-  return ring(c, r, Math.max(0, left), left < 0.3 ? '#cf222e' : '#54aeff', 3, 'election', `${s.t - heard}`);
+  const clock = p.wire.electionClockAt(m.name, s.t);
+  if (clock === undefined) return '';
+  const ticks = clock.elapsedTicks + Math.min(1, (s.t - clock.t) / Math.max(1, p.tickUs));
+  const left = Math.max(0, 1 - ticks / clock.timeoutTicks);
+  return ring(
+    c,
+    r,
+    left,
+    left < 0.3 ? '#cf222e' : '#54aeff',
+    3,
+    'election',
+    `data-elapsed="${clock.elapsedTicks}" data-timeout="${clock.timeoutTicks}" data-at="${clock.t}"`,
+  );
 }
 
-function ring(c: Point, r: number, share: number, color: string, width: number, cls: string, data: string): string {
+/** A ring filled to `share`, from 12 o'clock clockwise; `attrs` are its data-* attributes, written as they are. */
+function ring(c: Point, r: number, share: number, color: string, width: number, cls: string, attrs: string): string {
   const len = 2 * Math.PI * r;
   return (
-    `<circle class="${cls}" data-since="${data}" cx="${f(c.x)}" cy="${f(c.y)}" r="${r}" fill="none" ` +
+    `<circle class="${cls}" ${attrs} cx="${f(c.x)}" cy="${f(c.y)}" r="${r}" fill="none" ` +
     `stroke="${color}" ` +
     `stroke-width="${width}" stroke-dasharray="${f(share * len)} ${f(len)}" ` +
     `transform="rotate(-90 ${f(c.x)} ${f(c.y)})"/>`
@@ -349,7 +369,7 @@ function leaseRing(l: LeaseState, c: Point): string {
     (forever
       ? `<circle cx="${f(c.x)}" cy="${f(c.y)}" r="15" fill="none" stroke="${color}" stroke-width="6" ` +
         'stroke-dasharray="3 3"/>'
-      : ring(c, 15, share, color, 6, 'fill', share.toFixed(3))) +
+      : ring(c, 15, share, color, 6, 'fill', '')) +
     text(
       c.x + 24,
       c.y - 2,

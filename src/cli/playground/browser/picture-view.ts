@@ -36,7 +36,7 @@ export class PictureView {
             faults: this.faults,
             lingerUs: Math.round(Math.min(3_000_000, Math.max(2_000, speed * LINGER_REAL_US))),
             thinHeartbeats: speed > THIN_ABOVE,
-            electionTimeoutUs: session.scenario.cluster.electionTimeoutUs,
+            tickUs: session.scenario.cluster.heartbeatUs,
           });
     for (const l of PICTURE_LAYERS) {
       const html = layers[l] ?? '';
