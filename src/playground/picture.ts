@@ -86,7 +86,10 @@ export function messageStyle(m: WireMessage): { readonly color: string; readonly
 export const BACK_LAYERS = ['nodes'] as const;
 export const FRONT_LAYERS = ['timers', 'messages', 'leases'] as const;
 export const PICTURE_LAYERS = [...BACK_LAYERS, ...FRONT_LAYERS] as const;
-export type PictureLayers = Record<(typeof PICTURE_LAYERS)[number], string>;
+/** Each layer's markup, but for the messages: those come as marks, each element kept and moved frame to frame. */
+export type PictureLayers = Record<Exclude<(typeof PICTURE_LAYERS)[number], 'messages'>, string> & {
+  readonly messages: readonly MessageMark[];
+};
 
 /** The two SVGs, stacked, with an empty group per layer; only the back one defines the hatch pattern. */
 export function pictureFrame(): string {
@@ -144,7 +147,7 @@ export function pictureLayers(p: PictureInput): PictureLayers {
     nodes.push(text(W - 8, H - 8, 'too many messages: only the first part is drawn', 11, '#82071e', 'end'));
   const timers = s.members.map((m) => timerRing(m, at.get(m.name)!, s, p));
   timers.push(text(8, H - 8, `${(s.t / MICROS_PER_SECOND).toFixed(3)} s`, 12, '#57606a', 'start'));
-  return { nodes: nodes.join(''), timers: timers.join(''), messages: messagesSvg(p, at), leases: leaseRings(s) };
+  return { nodes: nodes.join(''), timers: timers.join(''), messages: messageMarks(p, at), leases: leaseRings(s) };
 }
 
 function memberNode(m: MemberState, c: Point, s: Snapshot, p: PictureInput): string {
@@ -232,7 +235,8 @@ function timerRing(m: MemberState, c: Point, s: Snapshot, p: PictureInput): stri
     left < 0.3 ? '#cf222e' : '#54aeff',
     3,
     'election',
-    `data-elapsed="${clock.elapsedTicks}" data-timeout="${clock.timeoutTicks}" data-at="${clock.t}"`,
+    `data-member="${h(m.name)}" data-elapsed="${clock.elapsedTicks}" data-timeout="${clock.timeoutTicks}" ` +
+      `data-at="${clock.t}"`,
   );
 }
 
@@ -284,7 +288,18 @@ function rim(a: Point, b: Point, isMember: (p: Point) => boolean): [Point, Point
   ];
 }
 
-function messagesSvg(p: PictureInput, at: Map<string, Point>): string {
+/** One message as drawn at the instant: where its trail starts, where it is now, how faded, and its label. */
+export interface MessageMark {
+  readonly message: WireMessage;
+  readonly x1: number;
+  readonly y1: number;
+  readonly x: number;
+  readonly y: number;
+  readonly fade: number;
+  readonly flying: boolean;
+}
+
+function messageMarks(p: PictureInput, at: Map<string, Point>): MessageMark[] {
   const t = p.snap.t;
   const all = p.wire.around(t, p.lingerUs);
   const perKey = new Map<string, number>();
@@ -300,7 +315,7 @@ function messagesSvg(p: PictureInput, at: Map<string, Point>): string {
     kept.push(m);
   }
   const memberPoints = new Set(p.snap.members.map((m) => at.get(m.name)));
-  const out: string[] = ['<g class="messages">'];
+  const out: MessageMark[] = [];
   for (const m of kept.reverse()) {
     const a = at.get(m.from);
     const b = at.get(m.to);
@@ -311,32 +326,66 @@ function messagesSvg(p: PictureInput, at: Map<string, Point>): string {
     const d = Math.max(1, Math.hypot(rb.x - ra.x, rb.y - ra.y));
     const nx = (-(rb.y - ra.y) / d) * side;
     const ny = ((rb.x - ra.x) / d) * side;
-    const st = messageStyle(m);
     const dropped = m.arriveUs === undefined;
     const end = m.arriveUs ?? m.sentUs + 1;
     const progress = dropped ? 0.5 : Math.min(1, Math.max(0, (t - m.sentUs) / Math.max(1, end - m.sentUs)));
     const flying = !dropped && t <= end;
-    const fade = flying ? 1 : Math.max(0.15, 1 - (t - end) / Math.max(1, p.lingerUs));
-    const x = ra.x + (rb.x - ra.x) * progress + nx;
-    const y = ra.y + (rb.y - ra.y) * progress + ny;
-    const attrs =
-      `class="msg${flying ? ' flying' : ' arrived'}${dropped ? ' dropped' : ''}" data-kind="${h(m.kind)}" ` +
-      `data-from="${h(m.from)}" data-to="${h(m.to)}" data-sent="${m.sentUs}" data-arrive="${m.arriveUs ?? ''}"` +
-      `${m.carries !== undefined ? ` data-carries="${h(m.carries.join(','))}"` : ''}`;
-    // Opacity on each shape, not on the group: a group's opacity costs an offscreen pass per message.
-    const o = fade.toFixed(2);
-    out.push(`<g ${attrs}>`);
-    out.push(
-      `<line x1="${f(ra.x + nx)}" y1="${f(ra.y + ny)}" x2="${f(x)}" y2="${f(y)}" stroke="${st.color}" ` +
-        `stroke-width="1.5" stroke-opacity="${(fade / 2).toFixed(2)}"/>`,
-    );
-    if (dropped) out.push(text(x, y + 4, '✕', 14, '#cf222e', 'middle', true));
-    else out.push(`<circle cx="${f(x)}" cy="${f(y)}" r="${st.r}" fill="${st.color}" fill-opacity="${o}"/>`);
-    if (st.label !== '' && flying) out.push(text(x, y - st.r - 3, st.label, 10, st.color, 'middle', true));
-    out.push('</g>');
+    out.push({
+      message: m,
+      x1: ra.x + nx,
+      y1: ra.y + ny,
+      x: ra.x + (rb.x - ra.x) * progress + nx,
+      y: ra.y + (rb.y - ra.y) * progress + ny,
+      fade: flying ? 1 : Math.max(0.15, 1 - (t - end) / Math.max(1, p.lingerUs)),
+      flying,
+    });
   }
-  out.push('</g>');
-  return out.join('');
+  return out;
+}
+
+/** A message's element when it first appears: its trail, its dot (a cross when dropped) and its label. */
+export function messageSvg(k: MessageMark): string {
+  const m = k.message;
+  const st = messageStyle(m);
+  const dropped = m.arriveUs === undefined;
+  const attrs =
+    `class="${messageClass(k)}" data-kind="${h(m.kind)}" ` +
+    `data-from="${h(m.from)}" data-to="${h(m.to)}" data-sent="${m.sentUs}" data-arrive="${m.arriveUs ?? ''}"` +
+    `${m.carries !== undefined ? ` data-carries="${h(m.carries.join(','))}"` : ''}`;
+  const label = text(k.x, k.y - st.r - 3, st.label, 10, st.color, 'middle', true);
+  // Opacity on each shape, not on the group: a group's opacity costs an offscreen pass per message.
+  return (
+    `<g ${attrs}>` +
+    `<line x1="${f(k.x1)}" y1="${f(k.y1)}" x2="${f(k.x)}" y2="${f(k.y)}" stroke="${st.color}" ` +
+    `stroke-width="1.5" stroke-opacity="${(k.fade / 2).toFixed(2)}"/>` +
+    (dropped
+      ? text(k.x, k.y + 4, '✕', 14, '#cf222e', 'middle', true)
+      : `<circle cx="${f(k.x)}" cy="${f(k.y)}" r="${st.r}" fill="${st.color}" fill-opacity="${k.fade.toFixed(2)}"/>`) +
+    (st.label === '' ? '' : label.replace('<text ', `<text visibility="${k.flying ? 'visible' : 'hidden'}" `)) +
+    '</g>'
+  );
+}
+
+export function messageClass(k: MessageMark): string {
+  return `msg${k.flying ? ' flying' : ' arrived'}${k.message.arriveUs === undefined ? ' dropped' : ''}`;
+}
+
+/**
+ * A drawn message's attributes at a later instant, child by child (trail, dot, label), as `messageSvg`
+ * would write them: the page moves an element it has instead of parsing a new one each frame.
+ */
+export function messageMoves(k: MessageMark): ReadonlyArray<Readonly<Record<string, string>>> {
+  const r = messageStyle(k.message).r;
+  const x = f(k.x);
+  const y = f(k.y);
+  const dot: Readonly<Record<string, string>> =
+    k.message.arriveUs === undefined ? { x, y: f(k.y + 4) } : { cx: x, cy: y, 'fill-opacity': k.fade.toFixed(2) };
+  // The label shows only while the message flies.
+  return [
+    { x2: x, y2: y, 'stroke-opacity': (k.fade / 2).toFixed(2) },
+    dot,
+    { x, y: f(k.y - r - 3), visibility: k.flying ? 'visible' : 'hidden' },
+  ];
 }
 
 function leaseRings(s: Snapshot): string {
