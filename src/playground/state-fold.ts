@@ -214,8 +214,13 @@ export class StateFold {
     const primary = actingPrimary(members);
     const sourceName = primary ?? members.find((m) => m.status !== 'crashed')?.name;
     const source = sourceName === undefined ? undefined : this.members.get(sourceName);
-    const all = source === undefined ? [] : [...source.leases];
-    const leases = all.slice(0, LISTED_LEASES).map(([id, l]): LeaseState => {
+    // Only the listed few are copied out: a frame at speed should not walk a storm's thousands of leases.
+    const listed: [bigint, FoldLease][] = [];
+    for (const e of source?.leases ?? []) {
+      if (listed.length === LISTED_LEASES) break;
+      listed.push(e);
+    }
+    const leases = listed.map(([id, l]): LeaseState => {
       const finite = l.expiry !== FOREVER;
       return {
         id,
@@ -246,7 +251,7 @@ export class StateFold {
       paused: c.paused,
       keepAlives: [...c.keepAlives].map(([lease, alive]) => ({ lease, alive })),
     }));
-    return { t, members, primary, leases, leaseCount: all.length, keys, revision: source?.revision ?? 0, clients };
+    return { t, members, primary, leases, leaseCount: source?.leases.size ?? 0, keys, revision: source?.revision ?? 0, clients };
   }
 }
 
