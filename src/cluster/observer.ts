@@ -1,7 +1,8 @@
 /**
  * What an onlooker (the playground's picture of the cluster) may watch beyond the trace: every message
- * put on the wire, every pass of each member's lessor run loop and each non-leader's election clock. Both are far too frequent to trace;
- * this side channel only reads, so a run traces the same bytes with or without an observer.
+ * put on the wire, every pass of each member's lessor run loop and each non-leader's election clock. All
+ * are far too frequent to trace; this side channel only reads, so a run traces the same bytes with or
+ * without an observer.
  */
 import type { Micros } from '../clock/time.js';
 import type { WireObserver } from './network/network.js';

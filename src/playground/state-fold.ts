@@ -251,7 +251,16 @@ export class StateFold {
       paused: c.paused,
       keepAlives: [...c.keepAlives].map(([lease, alive]) => ({ lease, alive })),
     }));
-    return { t, members, primary, leases, leaseCount: source?.leases.size ?? 0, keys, revision: source?.revision ?? 0, clients };
+    return {
+      t,
+      members,
+      primary,
+      leases,
+      leaseCount: source?.leases.size ?? 0,
+      keys,
+      revision: source?.revision ?? 0,
+      clients,
+    };
   }
 }
 
