@@ -1,7 +1,8 @@
 // The picture and the topic lessons in a real headless Chromium (playwright-core driving /usr/bin/chromium):
 // a lesson with a prediction played end to end, the messages drawn in flight between the right nodes at
-// the virtual instants the trace and the side channel give, a paused member's backlog, the keyboard, and
-// the page at 390 px. It writes docs/playground-lesson.png and docs/playground-picture.png (the README
+// the virtual instants the trace and the side channel give, raft's election clocks, a paused member's
+// backlog, the rest of the walk-through (first view, narrated panel, named buttons, lessons by topic, reflowed
+// descriptions, keys, a damaged share link) and the page at 390 px. It writes docs/playground-lesson.png and docs/playground-picture.png (the README
 // shows them), so they cannot go stale.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPlayground } from '../../src/cli/playground/bundle.js';
+import { topics } from '../../src/playground/curriculum.js';
 import { firstMoment } from '../../src/playground/picture.js';
 import { Session } from '../../src/playground/session.js';
 import type { WireMessage } from '../../src/playground/wire-log.js';
@@ -255,8 +257,9 @@ describe.skipIf(missing !== undefined)('playground lessons and picture in headle
   });
 
   it(
-    `opens where something happens, narrates with raw lines on demand, labels every button, steps by keys, and ` +
-      `says why a damaged share link shows the runbook${SKIPPED}`,
+    `the walk-through's rest: opens where something happens, narrates with raw lines on demand, names every ` +
+      `button, lists lessons by topic, reflows descriptions, steps by keys, says why a share link is damaged` +
+      SKIPPED,
     async () => {
       const s = session('scenarios/seed-runbook.yaml');
       const first = firstMoment(s.wire);
@@ -298,6 +301,22 @@ describe.skipIf(missing !== undefined)('playground lessons and picture in headle
         undefined,
       );
       expect(unnamed).toEqual([]);
+      // Lessons by topic first (in the curriculum's order), then every file as a guided tour.
+      const groups = await page.evaluate(
+        () => [...document.querySelectorAll('#lessons optgroup')].map((g) => g.getAttribute('label')),
+        undefined,
+      );
+      expect(groups).toEqual([...topics(), 'every scenario file, as a guided tour']);
+      // A file's description reads as paragraphs: the YAML's hard line breaks joined.
+      await page.selectOption('#lessons', 'scenarios/seed-runbook.yaml');
+      const intro = await page.evaluate(
+        () => [...document.querySelectorAll('#lesson-text .intro p')].map((p) => p.textContent ?? ''),
+        undefined,
+      );
+      expect(intro[0]).toContain('A client grants a 9 s lease, takes the lock');
+      expect(intro.every((p) => !p.includes('\n'))).toBe(true);
+      await page.goto('about:blank');
+      await page.goto(url, { timeout: 10_000 });
       // ← goes back to the last traced instant before the cursor, shift-→ a second on.
       await page.click('#picture-box');
       const before = s
