@@ -107,7 +107,7 @@ describe('the side channel', () => {
     expect(f.wire.lastPass('n2', 9_500_000)).toBeUndefined();
   });
 
-  it('records raft’s election clocks: a follower campaigns the tick its elapsed ticks meet its random timeout', () => {
+  it('records raft’s election clocks: a follower campaigns the tick its elapsed ticks meet its timeout', () => {
     const f = facts('scenarios/promote-demote-timeline.yaml');
     const tick = 100_000;
     const electionTicks = 10;

@@ -1,9 +1,9 @@
 // The picture and the topic lessons in a real headless Chromium (playwright-core driving /usr/bin/chromium):
 // a lesson with a prediction played end to end, the messages drawn in flight between the right nodes at
 // the virtual instants the trace and the side channel give, raft's election clocks, a paused member's
-// backlog, the rest of the walk-through (first view, narrated panel, named buttons, lessons by topic, reflowed
-// descriptions, keys, a damaged share link) and the page at 390 px. It writes docs/playground-lesson.png and docs/playground-picture.png (the README
-// shows them), so they cannot go stale.
+// backlog, the rest of the walk-through (first view, narrated panel, named buttons, lessons by topic,
+// reflowed descriptions, keys, a damaged share link) and the page at 390 px. It writes
+// docs/playground-lesson.png and docs/playground-picture.png (the README shows them), so they cannot go stale.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

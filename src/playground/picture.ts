@@ -20,6 +20,8 @@ export interface PictureInput {
   readonly thinHeartbeats: boolean;
   /** Raft's tick (the heartbeat interval): the election clock counts these. */
   readonly tickUs: Micros;
+  /** Every lease's share of its TTL left (-1: frozen), for the grid a storm of leases is drawn as. */
+  readonly leaseFills?: Float32Array;
 }
 
 export const RUN_LOOP_US = 500_000;
@@ -141,13 +143,20 @@ export function pictureLayers(p: PictureInput): PictureLayers {
       );
       if (!ok) nodes.push(text((a.x + b.x) / 2, (a.y + b.y) / 2 + 5, '✂ cut', 13, '#cf222e', 'middle'));
     }
-  for (const c of clients) nodes.push(clientNode(c, at.get(c)!, s));
+  // Many clients share the column: their boxes shrink to fit (and drop their second line) instead of overlapping.
+  const boxH = Math.min(32, Math.floor((H - 80) / Math.max(1, clients.length)) - 3);
+  for (const c of clients) nodes.push(clientNode(c, at.get(c)!, s, boxH));
   for (const m of s.members) nodes.push(memberNode(m, at.get(m.name)!, s, p));
   if (p.wire.truncated)
     nodes.push(text(W - 8, H - 8, 'too many messages: only the first part is drawn', 11, '#82071e', 'end'));
   const timers = s.members.map((m) => timerRing(m, at.get(m.name)!, s, p));
   timers.push(text(8, H - 8, `${(s.t / MICROS_PER_SECOND).toFixed(3)} s`, 12, '#57606a', 'start'));
-  return { nodes: nodes.join(''), timers: timers.join(''), messages: messageMarks(p, at), leases: leaseRings(s) };
+  return {
+    nodes: nodes.join(''),
+    timers: timers.join(''),
+    messages: messageMarks(p, at),
+    leases: leaseRings(s, p.leaseFills),
+  };
 }
 
 function memberNode(m: MemberState, c: Point, s: Snapshot, p: PictureInput): string {
@@ -251,7 +260,7 @@ function ring(c: Point, r: number, share: number, color: string, width: number, 
   );
 }
 
-function clientNode(name: string, c: Point, s: Snapshot): string {
+function clientNode(name: string, c: Point, s: Snapshot, boxH: number): string {
   const v = s.clients.find((x) => x.name === name);
   const paused = v?.paused === true;
   const label = name.startsWith('ctl-') ? `etcdctl → ${name.slice(4)}` : name;
@@ -268,10 +277,13 @@ function clientNode(name: string, c: Point, s: Snapshot): string {
             : '';
   return (
     `<g class="node client${paused ? ' paused' : ''}" data-node="${h(name)}">` +
-    `<rect x="${f(c.x - 52)}" y="${f(c.y - 16)}" width="104" height="32" rx="8" ` +
+    `<rect x="${f(c.x - 52)}" y="${f(c.y - boxH / 2)}" width="104" height="${boxH}" rx="${boxH < 28 ? 4 : 8}" ` +
     `fill="${paused ? 'url(#hatch)' : '#fff'}" ` +
-    `stroke="#8c959f"/>${text(c.x, c.y - 2, label, 12, '#1f2328', 'middle', true)}` +
-    `${text(c.x, c.y + 11, sub, 9, '#57606a', 'middle')}</g>`
+    `stroke="#8c959f"/>` +
+    (boxH < 28
+      ? text(c.x, c.y + 4, label, 11, '#1f2328', 'middle', true)
+      : text(c.x, c.y - 2, label, 12, '#1f2328', 'middle', true) + text(c.x, c.y + 11, sub, 9, '#57606a', 'middle')) +
+    '</g>'
   );
 }
 
@@ -388,17 +400,64 @@ export function messageMoves(k: MessageMark): ReadonlyArray<Readonly<Record<stri
   ];
 }
 
-function leaseRings(s: Snapshot): string {
+function leaseRings(s: Snapshot, fills: Float32Array | undefined): string {
   const x = 612;
   const out: string[] = ['<g class="leases">', text(x - 14, 22, 'leases (primary’s view)', 11, '#57606a', 'start')];
   if (s.leaseCount === 0) out.push(text(x - 14, 42, 'no leases', 11, '#57606a', 'start'));
-  s.leases.slice(0, LEASE_RINGS).forEach((l, i) => {
+  // More leases than rings: the first few as rings, and every one of them as a bar in a grid below.
+  const grid = fills !== undefined && s.leaseCount > LEASE_RINGS;
+  const rings = grid ? GRID_RINGS : LEASE_RINGS;
+  s.leases.slice(0, rings).forEach((l, i) => {
     out.push(leaseRing(l, { x, y: 52 + i * 42 }));
   });
-  if (s.leaseCount > LEASE_RINGS)
+  if (grid) out.push(leaseGrid(fills, 52 + GRID_RINGS * 42 - 12));
+  else if (s.leaseCount > LEASE_RINGS)
     out.push(text(x - 14, 52 + LEASE_RINGS * 42, `+ ${s.leaseCount - LEASE_RINGS} more`, 11, '#57606a', 'start'));
   out.push('</g>');
   return out.join('');
+}
+
+const GRID_RINGS = 3;
+/** The grid's buckets, each drawn as one path of all its bars: a frame parses four paths, not a thousand rings. */
+const GRID_BUCKETS = [
+  { name: 'full', color: '#4053c4' },
+  { name: 'low', color: '#e16f24' },
+  { name: 'expired', color: '#cf222e' },
+  { name: 'frozen', color: '#8c959f' },
+] as const;
+
+/** Every lease as a bar that drains and refills, in grant order, packed into the lower right of the picture. */
+function leaseGrid(fills: Float32Array, top: number): string {
+  const left = 598;
+  const w = W - left - 4;
+  const h = H - top - 18;
+  const cell = Math.max(3, Math.min(12, Math.floor(Math.sqrt((w * h) / fills.length))));
+  const cols = Math.floor(w / cell);
+  const shown = Math.min(fills.length, cols * Math.floor(h / cell));
+  const track: string[] = [];
+  const paths: string[][] = GRID_BUCKETS.map(() => []);
+  for (let i = 0; i < shown; i++) {
+    const cx = left + (i % cols) * cell;
+    const cy = top + 14 + Math.floor(i / cols) * cell;
+    const bar = cell - 1;
+    track.push(`M${cx} ${cy}h${bar}v${bar}h-${bar}z`);
+    const share = fills[i]!;
+    const b = share < 0 ? 3 : share === 0 ? 2 : share < 0.34 ? 1 : 0;
+    // A bar fills from the bottom by its share; an expired one keeps a sliver, a frozen one is full grey.
+    const fill = share < 0 ? bar : Math.max(1, Math.round(bar * share * 10) / 10);
+    paths[b]!.push(`M${cx} ${f(cy + bar - fill)}h${bar}v${fill}h-${bar}z`);
+  }
+  const caption = `all ${fills.length} leases, each a bar${shown < fills.length ? ` (first ${shown} drawn)` : ''}`;
+  return (
+    `<g class="lease-grid" data-count="${fills.length}" data-shown="${shown}">` +
+    text(left, top + 8, caption, 10, '#57606a', 'start') +
+    `<path d="${track.join('')}" fill="#eaeef2"/>` +
+    GRID_BUCKETS.map(
+      (bk, i) =>
+        `<path data-bucket="${bk.name}" data-bars="${paths[i]!.length}" d="${paths[i]!.join('')}" fill="${bk.color}"/>`,
+    ).join('') +
+    '</g>'
+  );
 }
 
 function leaseRing(l: LeaseState, c: Point): string {

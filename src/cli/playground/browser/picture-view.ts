@@ -54,6 +54,7 @@ export class PictureView {
             lingerUs: Math.round(Math.min(3_000_000, Math.max(2_000, speed * LINGER_REAL_US))),
             thinHeartbeats: speed > THIN_ABOVE,
             tickUs: session.scenario.cluster.heartbeatUs,
+            leaseFills: session.leaseFills(snap),
           });
     for (const l of ['nodes', 'timers', 'leases'] as const) {
       const html = layers?.[l] ?? '';
