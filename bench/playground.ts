@@ -3,7 +3,7 @@
 // messages in flight), the slowest of a series of jumps (the worst is 0 → the end, a fold of every
 // recorded event), the one replay the page runs on open, and the time to open a topic lesson.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildPlayground } from '../src/cli/playground/bundle.js';
@@ -21,7 +21,11 @@ interface Page {
   evaluate<R>(fn: string): Promise<R>;
   waitForTimeout(ms: number): Promise<void>;
 }
+interface Cdp {
+  send(method: string, params?: object): Promise<{ metrics?: { name: string; value: number }[] }>;
+}
 interface Ctx {
+  newCDPSession(page: Page): Promise<Cdp>;
   pages(): Page[];
   newPage(): Promise<Page>;
   close(): Promise<void>;
@@ -52,23 +56,38 @@ export async function playgroundBench(): Promise<BenchResult[]> {
     const openS = (performance.now() - t0) / 1000;
 
     await page.selectOption('#speed', '10');
+    // Chromium's own accounting (DevTools' Performance domain): seconds of main-thread tasks, of style
+    // recalculation and of layout so far.
+    const cdp = await ctx.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const metrics = async (): Promise<Record<string, number>> =>
+      Object.fromEntries(((await cdp.send('Performance.getMetrics')).metrics ?? []).map((m) => [m.name, m.value]));
     // Plays PLAY_MS at 10×: frames per second and virtual seconds per real second.
-    // Also the script's own milliseconds per frame (advance and draw); the rest of a frame is the browser's
-    // style, layout and paint.
-    const play = async (): Promise<[number, number, number]> => {
+    // Also the script's own milliseconds per frame (advance and draw), and the whole main thread's, style's
+    // and layout's per frame as Chromium counts them (the rest of a task is paint).
+    const play = async (): Promise<[number, number, number, string]> => {
       await page.click('#play');
       await page.waitForTimeout(300);
       const f0 = await page.evaluate<number>('window.playground.frames()');
       const m0 = await page.evaluate<number>('window.playground.frameMs()');
       const c0 = await page.evaluate<number>('window.playground.cursor()');
+      const b0 = await metrics();
       await page.waitForTimeout(PLAY_MS);
       const f1 = await page.evaluate<number>('window.playground.frames()');
       const m1 = await page.evaluate<number>('window.playground.frameMs()');
       const c1 = await page.evaluate<number>('window.playground.cursor()');
+      const b1 = await metrics();
       await page.click('#play');
-      return [((f1 - f0) * 1000) / PLAY_MS, (c1 - c0) / 1e6 / (PLAY_MS / 1000), (m1 - m0) / Math.max(1, f1 - f0)];
+      const frames = Math.max(1, f1 - f0);
+      const per = (k: string): string => (((b1[k]! - b0[k]!) * 1000) / frames).toFixed(1);
+      return [
+        ((f1 - f0) * 1000) / PLAY_MS,
+        (c1 - c0) / 1e6 / (PLAY_MS / 1000),
+        (m1 - m0) / frames,
+        `${per('TaskDuration')} / ${per('RecalcStyleDuration')} / ${per('LayoutDuration')}`,
+      ];
     };
-    const [fps, virtualRate, scriptMs] = await play();
+    const [fps, virtualRate, scriptMs, browserMs] = await play();
     // The same with the picture hidden (no layout or paint of it), in the same process and moment: on a
     // loaded machine this says what the picture itself costs better than any absolute figure.
     await page.evaluate<void>("void (document.getElementById('picture-box').style.display = 'none')");
@@ -105,6 +124,8 @@ export async function playgroundBench(): Promise<BenchResult[]> {
         'fps at 10×': fps.toFixed(1),
         'fps at 10× with the picture hidden': fpsHidden.toFixed(1),
         'script ms per frame (shown / hidden)': `${scriptMs.toFixed(1)} / ${scriptMsHidden.toFixed(1)}`,
+        'main thread / style / layout ms per frame (shown)': browserMs,
+        'load average at the end': loadavg()[0]!.toFixed(1),
         'virtual s per real s': virtualRate.toFixed(1),
         'slowest jump (ms)': Math.max(...jumps).toFixed(0),
         'open (simulate the whole run, s)': openS.toFixed(1),

@@ -106,6 +106,29 @@ describe('the side channel', () => {
     expect(f.wire.lastPass('n1', 9_500_000)).toBe(9_500_000);
     expect(f.wire.lastPass('n2', 9_500_000)).toBeUndefined();
   });
+
+  it('records raft’s election clocks: a follower campaigns the tick its elapsed ticks meet its timeout', () => {
+    const f = facts('scenarios/promote-demote-timeline.yaml');
+    const tick = 100_000;
+    const electionTicks = 10;
+    const campaigns = f.result.trace.events.filter(
+      (e) => e.kind === 'raft-role' && e.t > 0 && (e.fields as { role?: string }).role === 'candidate',
+    );
+    expect(campaigns.length).toBeGreaterThan(0);
+    for (const e of campaigns) {
+      // One tick before, the clock stood one tick short of the timeout raft drew, in [10, 19] ticks.
+      const before = f.wire.electionClockAt(e.member, e.t - 1)!;
+      expect(before.t).toBe(e.t - tick);
+      expect(before.elapsedTicks).toBe(before.timeoutTicks - 1);
+      expect(before.timeoutTicks).toBeGreaterThanOrEqual(electionTicks);
+      expect(before.timeoutTicks).toBeLessThan(2 * electionTicks);
+      // A candidate draws again: its new clock starts at 0.
+      expect(f.wire.electionClockAt(e.member, e.t)!.elapsedTicks).toBe(0);
+    }
+    // While the leader leads, a follower's clock is reset by its heartbeats and never nears the timeout.
+    const n2 = f.wire.electionClockAt('n2', 3_000_000)!;
+    expect(n2.elapsedTicks).toBeLessThanOrEqual(1);
+  });
 });
 
 describe('reflow', () => {

@@ -1,14 +1,17 @@
 // The picture and the topic lessons in a real headless Chromium (playwright-core driving /usr/bin/chromium):
 // a lesson with a prediction played end to end, the messages drawn in flight between the right nodes at
-// the virtual instants the trace and the side channel give, a paused member's backlog, the keyboard, and
-// the page at 390 px. It writes docs/playground-lesson.png and docs/playground-picture.png (the README
-// shows them), so they cannot go stale.
+// the virtual instants the trace and the side channel give, raft's election clocks, a paused member's
+// backlog, the rest of the walk-through (first view, narrated panel, named buttons, lessons by topic,
+// reflowed descriptions, keys, a damaged share link) and the page at 390 px. It writes
+// docs/playground-lesson.png and docs/playground-picture.png (the README shows them), so they cannot go stale.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPlayground } from '../../src/cli/playground/bundle.js';
+import { topics } from '../../src/playground/curriculum.js';
+import { firstMoment } from '../../src/playground/picture.js';
 import { Session } from '../../src/playground/session.js';
 import type { WireMessage } from '../../src/playground/wire-log.js';
 import type { TraceEvent } from '../../src/trace/trace.js';
@@ -234,6 +237,107 @@ describe.skipIf(missing !== undefined)('playground lessons and picture in headle
     expect(await page.locator('#picture .link.cut').count()).toBe(2);
     expect(errors).toEqual([]);
   });
+
+  it(`a follower's election ring is raft's clock: the ticks elapsed of the timeout it drew${SKIPPED}`, async () => {
+    // n1 crashed at 6 s; at 7.45 s n2 is one tick from campaigning (it does at 7.5 s), n3 further off.
+    const s = session('scenarios/promote-demote-timeline.yaml');
+    const t = 7_450_000;
+    await page.goto('about:blank');
+    await page.goto(`${url}#file=scenarios/promote-demote-timeline.yaml&t=${t}`, { timeout: 10_000 });
+    for (const member of ['n2', 'n3']) {
+      const clock = s.wire.electionClockAt(member, t)!;
+      const ring = `#picture [data-layer="timers"] .election[data-member="${member}"]`;
+      expect(Number(await page.getAttribute(ring, 'data-elapsed'))).toBe(clock.elapsedTicks);
+      expect(Number(await page.getAttribute(ring, 'data-timeout'))).toBe(clock.timeoutTicks);
+    }
+    expect(s.wire.electionClockAt('n2', t)).toMatchObject({ elapsedTicks: 14, timeoutTicks: 15 });
+    // The leader-to-be's ring is nearly run out, so drawn red.
+    expect(await page.getAttribute('#picture .election[data-member="n2"]', 'stroke')).toBe('#cf222e');
+    expect(errors).toEqual([]);
+  });
+
+  it(
+    `the walk-through's rest: opens where something happens, narrates with raw lines on demand, names every ` +
+      `button, lists lessons by topic, reflows descriptions, steps by keys, says why a share link is damaged` +
+      SKIPPED,
+    async () => {
+      const s = session('scenarios/seed-runbook.yaml');
+      const first = firstMoment(s.wire);
+      const ka = s.wire.messages.find((m) => m.kind === 'keepalive')!;
+      await page.goto('about:blank');
+      await page.goto(url, { timeout: 10_000 });
+      // The first view: halfway along the runbook's first keep-alive, drawn in flight.
+      expect(first).toBe((ka.sentUs + ka.arriveUs!) / 2);
+      expect(await now()).toBe(first);
+      expect(await drawn()).toContainEqual({
+        kind: 'keepalive',
+        from: ka.from,
+        to: ka.to,
+        sent: ka.sentUs,
+        arrive: ka.arriveUs,
+        flying: true,
+      });
+      // The story in sentences; the raw trace lines folded away until asked for.
+      const story = await page.evaluate(
+        () => [...document.querySelectorAll('#story li')].map((li) => li.textContent ?? ''),
+        undefined,
+      );
+      expect(story.length).toBeGreaterThan(0);
+      for (const line of story) expect(line).not.toMatch(/ n\d [a-z]+-[a-z-]+ /);
+      expect(
+        await page.evaluate(
+          () => (document.querySelector('#recent')!.closest('details') as HTMLDetailsElement).open,
+          undefined,
+        ),
+      ).toBe(false);
+      await page.click('summary:has-text("raw trace lines")');
+      expect(await page.textContent('#recent')).toMatch(/ n1 lease-grant /);
+      // Every button says what it does, in its text or its label.
+      const unnamed = await page.evaluate(
+        () =>
+          [...document.querySelectorAll('button')]
+            .filter((b) => (b.getAttribute('aria-label') ?? b.textContent ?? '').trim() === '')
+            .map((b) => b.outerHTML),
+        undefined,
+      );
+      expect(unnamed).toEqual([]);
+      // Lessons by topic first (in the curriculum's order), then every file as a guided tour.
+      const groups = await page.evaluate(
+        () => [...document.querySelectorAll('#lessons optgroup')].map((g) => g.getAttribute('label')),
+        undefined,
+      );
+      expect(groups).toEqual([...topics(), 'every scenario file, as a guided tour']);
+      // A file's description reads as paragraphs: the YAML's hard line breaks joined.
+      await page.selectOption('#lessons', 'scenarios/seed-runbook.yaml');
+      const intro = await page.evaluate(
+        () => [...document.querySelectorAll('#lesson-text .intro p')].map((p) => p.textContent ?? ''),
+        undefined,
+      );
+      expect(intro[0]).toContain('A client grants a 9 s lease, takes the lock');
+      expect(intro.every((p) => !p.includes('\n'))).toBe(true);
+      await page.goto('about:blank');
+      await page.goto(url, { timeout: 10_000 });
+      // ← goes back to the last traced instant before the cursor, shift-→ a second on.
+      await page.click('#picture-box');
+      const before = s
+        .fullResult()
+        .trace.events.filter((e) => e.t < first)
+        .pop()!.t;
+      await page.keyboard.press('ArrowLeft');
+      expect(await now()).toBe(before);
+      await page.keyboard.press('Shift+ArrowRight');
+      expect(await now()).toBe(before + 1_000_000);
+
+      await page.goto('about:blank');
+      await page.goto(`${url}#s=%25%25not-a-share-code&t=5000000`, { timeout: 10_000 });
+      const said = await page.textContent('#errors');
+      expect(said).toContain('#s= is damaged');
+      expect(said).toContain('showing scenarios/seed-runbook.yaml instead');
+      // The runbook runs under the message: its hash is the CLI's.
+      expect(await page.textContent('#hash')).toBe(s.hash());
+      expect(errors).toEqual([]);
+    },
+  );
 
   it(`at 390 px wide the page does not scroll sideways${SKIPPED}`, async () => {
     await page.setViewportSize({ width: 390, height: 844 });

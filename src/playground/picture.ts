@@ -18,7 +18,10 @@ export interface PictureInput {
   readonly lingerUs: Micros;
   /** Drop heartbeats (at high speed they are a blur that hides the lease traffic). */
   readonly thinHeartbeats: boolean;
-  readonly electionTimeoutUs: Micros;
+  /** Raft's tick (the heartbeat interval): the election clock counts these. */
+  readonly tickUs: Micros;
+  /** Every lease's share of its TTL left (-1: frozen), for the grid a storm of leases is drawn as. */
+  readonly leaseFills?: Float32Array;
 }
 
 export const RUN_LOOP_US = 500_000;
@@ -85,7 +88,10 @@ export function messageStyle(m: WireMessage): { readonly color: string; readonly
 export const BACK_LAYERS = ['nodes'] as const;
 export const FRONT_LAYERS = ['timers', 'messages', 'leases'] as const;
 export const PICTURE_LAYERS = [...BACK_LAYERS, ...FRONT_LAYERS] as const;
-export type PictureLayers = Record<(typeof PICTURE_LAYERS)[number], string>;
+/** Each layer's markup, but for the messages: those come as marks, each element kept and moved frame to frame. */
+export type PictureLayers = Record<Exclude<(typeof PICTURE_LAYERS)[number], 'messages'>, string> & {
+  readonly messages: readonly MessageMark[];
+};
 
 /** The two SVGs, stacked, with an empty group per layer; only the back one defines the hatch pattern. */
 export function pictureFrame(): string {
@@ -137,13 +143,20 @@ export function pictureLayers(p: PictureInput): PictureLayers {
       );
       if (!ok) nodes.push(text((a.x + b.x) / 2, (a.y + b.y) / 2 + 5, '✂ cut', 13, '#cf222e', 'middle'));
     }
-  for (const c of clients) nodes.push(clientNode(c, at.get(c)!, s));
+  // Many clients share the column: their boxes shrink to fit (and drop their second line) instead of overlapping.
+  const boxH = Math.min(32, Math.floor((H - 80) / Math.max(1, clients.length)) - 3);
+  for (const c of clients) nodes.push(clientNode(c, at.get(c)!, s, boxH));
   for (const m of s.members) nodes.push(memberNode(m, at.get(m.name)!, s, p));
   if (p.wire.truncated)
     nodes.push(text(W - 8, H - 8, 'too many messages: only the first part is drawn', 11, '#82071e', 'end'));
   const timers = s.members.map((m) => timerRing(m, at.get(m.name)!, s, p));
   timers.push(text(8, H - 8, `${(s.t / MICROS_PER_SECOND).toFixed(3)} s`, 12, '#57606a', 'start'));
-  return { nodes: nodes.join(''), timers: timers.join(''), messages: messagesSvg(p, at), leases: leaseRings(s) };
+  return {
+    nodes: nodes.join(''),
+    timers: timers.join(''),
+    messages: messageMarks(p, at),
+    leases: leaseRings(s, p.leaseFills),
+  };
 }
 
 function memberNode(m: MemberState, c: Point, s: Snapshot, p: PictureInput): string {
@@ -188,7 +201,8 @@ function memberNode(m: MemberState, c: Point, s: Snapshot, p: PictureInput): str
 
 /**
  * Around the primary: its run loop's 500 ms, filling up to the next pass (a flash right after one).
- * Around a running follower: time since it last heard the leader, against the election timeout.
+ * Around a running follower or candidate: raft's election clock, the ticks elapsed since it last heard a
+ * leader (or started campaigning) against the timeout it drew at random, running on between ticks.
  */
 function timerRing(m: MemberState, c: Point, s: Snapshot, p: PictureInput): string {
   if (m.status !== 'running') return '';
@@ -199,7 +213,15 @@ function timerRing(m: MemberState, c: Point, s: Snapshot, p: PictureInput): stri
     const since = s.t - last;
     const flash = since < 60_000;
     return (
-      ring(c, r, Math.min(1, since / RUN_LOOP_US), flash ? '#fb8500' : '#d4a72c', 4, 'runloop', `${since}`) +
+      ring(
+        c,
+        r,
+        Math.min(1, since / RUN_LOOP_US),
+        flash ? '#fb8500' : '#d4a72c',
+        4,
+        'runloop',
+        `data-since="${since}"`,
+      ) +
       text(
         c.x,
         c.y - r - 6,
@@ -211,23 +233,34 @@ function timerRing(m: MemberState, c: Point, s: Snapshot, p: PictureInput): stri
     );
   }
   if (m.role === 'leader') return '';
-  const heard = p.wire.lastHeard(m.name, s.t);
-  if (heard === undefined) return '';
-  const left = 1 - (s.t - heard) / p.electionTimeoutUs;
-  return ring(c, r, Math.max(0, left), left < 0.3 ? '#cf222e' : '#54aeff', 3, 'election', `${s.t - heard}`);
+  const clock = p.wire.electionClockAt(m.name, s.t);
+  if (clock === undefined) return '';
+  const ticks = clock.elapsedTicks + Math.min(1, (s.t - clock.t) / Math.max(1, p.tickUs));
+  const left = Math.max(0, 1 - ticks / clock.timeoutTicks);
+  return ring(
+    c,
+    r,
+    left,
+    left < 0.3 ? '#cf222e' : '#54aeff',
+    3,
+    'election',
+    `data-member="${h(m.name)}" data-elapsed="${clock.elapsedTicks}" data-timeout="${clock.timeoutTicks}" ` +
+      `data-at="${clock.t}"`,
+  );
 }
 
-function ring(c: Point, r: number, share: number, color: string, width: number, cls: string, data: string): string {
+/** A ring filled to `share`, from 12 o'clock clockwise; `attrs` are its data-* attributes, written as they are. */
+function ring(c: Point, r: number, share: number, color: string, width: number, cls: string, attrs: string): string {
   const len = 2 * Math.PI * r;
   return (
-    `<circle class="${cls}" data-since="${data}" cx="${f(c.x)}" cy="${f(c.y)}" r="${r}" fill="none" ` +
+    `<circle class="${cls}" ${attrs} cx="${f(c.x)}" cy="${f(c.y)}" r="${r}" fill="none" ` +
     `stroke="${color}" ` +
     `stroke-width="${width}" stroke-dasharray="${f(share * len)} ${f(len)}" ` +
     `transform="rotate(-90 ${f(c.x)} ${f(c.y)})"/>`
   );
 }
 
-function clientNode(name: string, c: Point, s: Snapshot): string {
+function clientNode(name: string, c: Point, s: Snapshot, boxH: number): string {
   const v = s.clients.find((x) => x.name === name);
   const paused = v?.paused === true;
   const label = name.startsWith('ctl-') ? `etcdctl → ${name.slice(4)}` : name;
@@ -244,10 +277,13 @@ function clientNode(name: string, c: Point, s: Snapshot): string {
             : '';
   return (
     `<g class="node client${paused ? ' paused' : ''}" data-node="${h(name)}">` +
-    `<rect x="${f(c.x - 52)}" y="${f(c.y - 16)}" width="104" height="32" rx="8" ` +
+    `<rect x="${f(c.x - 52)}" y="${f(c.y - boxH / 2)}" width="104" height="${boxH}" rx="${boxH < 28 ? 4 : 8}" ` +
     `fill="${paused ? 'url(#hatch)' : '#fff'}" ` +
-    `stroke="#8c959f"/>${text(c.x, c.y - 2, label, 12, '#1f2328', 'middle', true)}` +
-    `${text(c.x, c.y + 11, sub, 9, '#57606a', 'middle')}</g>`
+    `stroke="#8c959f"/>` +
+    (boxH < 28
+      ? text(c.x, c.y + 4, label, 11, '#1f2328', 'middle', true)
+      : text(c.x, c.y - 2, label, 12, '#1f2328', 'middle', true) + text(c.x, c.y + 11, sub, 9, '#57606a', 'middle')) +
+    '</g>'
   );
 }
 
@@ -264,7 +300,18 @@ function rim(a: Point, b: Point, isMember: (p: Point) => boolean): [Point, Point
   ];
 }
 
-function messagesSvg(p: PictureInput, at: Map<string, Point>): string {
+/** One message as drawn at the instant: where its trail starts, where it is now, how faded, and its label. */
+export interface MessageMark {
+  readonly message: WireMessage;
+  readonly x1: number;
+  readonly y1: number;
+  readonly x: number;
+  readonly y: number;
+  readonly fade: number;
+  readonly flying: boolean;
+}
+
+function messageMarks(p: PictureInput, at: Map<string, Point>): MessageMark[] {
   const t = p.snap.t;
   const all = p.wire.around(t, p.lingerUs);
   const perKey = new Map<string, number>();
@@ -280,7 +327,7 @@ function messagesSvg(p: PictureInput, at: Map<string, Point>): string {
     kept.push(m);
   }
   const memberPoints = new Set(p.snap.members.map((m) => at.get(m.name)));
-  const out: string[] = ['<g class="messages">'];
+  const out: MessageMark[] = [];
   for (const m of kept.reverse()) {
     const a = at.get(m.from);
     const b = at.get(m.to);
@@ -291,45 +338,126 @@ function messagesSvg(p: PictureInput, at: Map<string, Point>): string {
     const d = Math.max(1, Math.hypot(rb.x - ra.x, rb.y - ra.y));
     const nx = (-(rb.y - ra.y) / d) * side;
     const ny = ((rb.x - ra.x) / d) * side;
-    const st = messageStyle(m);
     const dropped = m.arriveUs === undefined;
     const end = m.arriveUs ?? m.sentUs + 1;
     const progress = dropped ? 0.5 : Math.min(1, Math.max(0, (t - m.sentUs) / Math.max(1, end - m.sentUs)));
     const flying = !dropped && t <= end;
-    const fade = flying ? 1 : Math.max(0.15, 1 - (t - end) / Math.max(1, p.lingerUs));
-    const x = ra.x + (rb.x - ra.x) * progress + nx;
-    const y = ra.y + (rb.y - ra.y) * progress + ny;
-    const attrs =
-      `class="msg${flying ? ' flying' : ' arrived'}${dropped ? ' dropped' : ''}" data-kind="${h(m.kind)}" ` +
-      `data-from="${h(m.from)}" data-to="${h(m.to)}" data-sent="${m.sentUs}" data-arrive="${m.arriveUs ?? ''}"` +
-      `${m.carries !== undefined ? ` data-carries="${h(m.carries.join(','))}"` : ''}`;
-    // Opacity on each shape, not on the group: a group's opacity costs an offscreen pass per message.
-    const o = fade.toFixed(2);
-    out.push(`<g ${attrs}>`);
-    out.push(
-      `<line x1="${f(ra.x + nx)}" y1="${f(ra.y + ny)}" x2="${f(x)}" y2="${f(y)}" stroke="${st.color}" ` +
-        `stroke-width="1.5" stroke-opacity="${(fade / 2).toFixed(2)}"/>`,
-    );
-    if (dropped) out.push(text(x, y + 4, '✕', 14, '#cf222e', 'middle', true));
-    else out.push(`<circle cx="${f(x)}" cy="${f(y)}" r="${st.r}" fill="${st.color}" fill-opacity="${o}"/>`);
-    if (st.label !== '' && flying) out.push(text(x, y - st.r - 3, st.label, 10, st.color, 'middle', true));
-    out.push('</g>');
+    out.push({
+      message: m,
+      x1: ra.x + nx,
+      y1: ra.y + ny,
+      x: ra.x + (rb.x - ra.x) * progress + nx,
+      y: ra.y + (rb.y - ra.y) * progress + ny,
+      fade: flying ? 1 : Math.max(0.15, 1 - (t - end) / Math.max(1, p.lingerUs)),
+      flying,
+    });
   }
+  return out;
+}
+
+/** A message's element when it first appears: its trail, its dot (a cross when dropped) and its label. */
+export function messageSvg(k: MessageMark): string {
+  const m = k.message;
+  const st = messageStyle(m);
+  const dropped = m.arriveUs === undefined;
+  const attrs =
+    `class="${messageClass(k)}" data-kind="${h(m.kind)}" ` +
+    `data-from="${h(m.from)}" data-to="${h(m.to)}" data-sent="${m.sentUs}" data-arrive="${m.arriveUs ?? ''}"` +
+    `${m.carries !== undefined ? ` data-carries="${h(m.carries.join(','))}"` : ''}`;
+  const label = text(k.x, k.y - st.r - 3, st.label, 10, st.color, 'middle', true);
+  // Opacity on each shape, not on the group: a group's opacity costs an offscreen pass per message.
+  return (
+    `<g ${attrs}>` +
+    `<line x1="${f(k.x1)}" y1="${f(k.y1)}" x2="${f(k.x)}" y2="${f(k.y)}" stroke="${st.color}" ` +
+    `stroke-width="1.5" stroke-opacity="${(k.fade / 2).toFixed(2)}"/>` +
+    (dropped
+      ? text(k.x, k.y + 4, '✕', 14, '#cf222e', 'middle', true)
+      : `<circle cx="${f(k.x)}" cy="${f(k.y)}" r="${st.r}" fill="${st.color}" fill-opacity="${k.fade.toFixed(2)}"/>`) +
+    (st.label === '' ? '' : label.replace('<text ', `<text visibility="${k.flying ? 'visible' : 'hidden'}" `)) +
+    '</g>'
+  );
+}
+
+export function messageClass(k: MessageMark): string {
+  return `msg${k.flying ? ' flying' : ' arrived'}${k.message.arriveUs === undefined ? ' dropped' : ''}`;
+}
+
+/**
+ * A drawn message's attributes at a later instant, child by child (trail, dot, label), as `messageSvg`
+ * would write them: the page moves an element it has instead of parsing a new one each frame.
+ */
+export function messageMoves(k: MessageMark): ReadonlyArray<Readonly<Record<string, string>>> {
+  const r = messageStyle(k.message).r;
+  const x = f(k.x);
+  const y = f(k.y);
+  const dot: Readonly<Record<string, string>> =
+    k.message.arriveUs === undefined ? { x, y: f(k.y + 4) } : { cx: x, cy: y, 'fill-opacity': k.fade.toFixed(2) };
+  // The label shows only while the message flies.
+  return [
+    { x2: x, y2: y, 'stroke-opacity': (k.fade / 2).toFixed(2) },
+    dot,
+    { x, y: f(k.y - r - 3), visibility: k.flying ? 'visible' : 'hidden' },
+  ];
+}
+
+function leaseRings(s: Snapshot, fills: Float32Array | undefined): string {
+  const x = 612;
+  const out: string[] = ['<g class="leases">', text(x - 14, 22, 'leases (primary’s view)', 11, '#57606a', 'start')];
+  if (s.leaseCount === 0) out.push(text(x - 14, 42, 'no leases', 11, '#57606a', 'start'));
+  // More leases than rings: the first few as rings, and every one of them as a bar in a grid below.
+  const grid = fills !== undefined && s.leaseCount > LEASE_RINGS;
+  const rings = grid ? GRID_RINGS : LEASE_RINGS;
+  s.leases.slice(0, rings).forEach((l, i) => {
+    out.push(leaseRing(l, { x, y: 52 + i * 42 }));
+  });
+  if (grid) out.push(leaseGrid(fills, 52 + GRID_RINGS * 42 - 12));
+  else if (s.leaseCount > LEASE_RINGS)
+    out.push(text(x - 14, 52 + LEASE_RINGS * 42, `+ ${s.leaseCount - LEASE_RINGS} more`, 11, '#57606a', 'start'));
   out.push('</g>');
   return out.join('');
 }
 
-function leaseRings(s: Snapshot): string {
-  const x = 612;
-  const out: string[] = ['<g class="leases">', text(x - 14, 22, 'leases (primary’s view)', 11, '#57606a', 'start')];
-  if (s.leaseCount === 0) out.push(text(x - 14, 42, 'no leases', 11, '#57606a', 'start'));
-  s.leases.slice(0, LEASE_RINGS).forEach((l, i) => {
-    out.push(leaseRing(l, { x, y: 52 + i * 42 }));
-  });
-  if (s.leaseCount > LEASE_RINGS)
-    out.push(text(x - 14, 52 + LEASE_RINGS * 42, `+ ${s.leaseCount - LEASE_RINGS} more`, 11, '#57606a', 'start'));
-  out.push('</g>');
-  return out.join('');
+const GRID_RINGS = 3;
+/** The grid's buckets, each drawn as one path of all its bars: a frame parses four paths, not a thousand rings. */
+const GRID_BUCKETS = [
+  { name: 'full', color: '#4053c4' },
+  { name: 'low', color: '#e16f24' },
+  { name: 'expired', color: '#cf222e' },
+  { name: 'frozen', color: '#8c959f' },
+] as const;
+
+/** Every lease as a bar that drains and refills, in grant order, packed into the lower right of the picture. */
+function leaseGrid(fills: Float32Array, top: number): string {
+  const left = 598;
+  const w = W - left - 4;
+  const h = H - top - 18;
+  const cell = Math.max(3, Math.min(12, Math.floor(Math.sqrt((w * h) / fills.length))));
+  const cols = Math.floor(w / cell);
+  const shown = Math.min(fills.length, cols * Math.floor(h / cell));
+  const track: string[] = [];
+  const paths: string[][] = GRID_BUCKETS.map(() => []);
+  for (let i = 0; i < shown; i++) {
+    const cx = left + (i % cols) * cell;
+    const cy = top + 14 + Math.floor(i / cols) * cell;
+    const bar = cell - 1;
+    track.push(`M${cx} ${cy}h${bar}v${bar}h-${bar}z`);
+    const share = fills[i]!;
+    const b = share < 0 ? 3 : share === 0 ? 2 : share < 0.34 ? 1 : 0;
+    // A bar fills from the bottom by its share; an expired one keeps a sliver, a frozen one is full grey.
+    const fill = share < 0 ? bar : Math.max(1, Math.round(bar * share * 10) / 10);
+    paths[b]!.push(`M${cx} ${f(cy + bar - fill)}h${bar}v${fill}h-${bar}z`);
+  }
+  const caption = `all ${fills.length} leases, each a bar${shown < fills.length ? ` (first ${shown} drawn)` : ''}`;
+  return (
+    `<g class="lease-grid" data-count="${fills.length}" data-shown="${shown}">` +
+    text(left, top + 8, caption, 10, '#57606a', 'start') +
+    `<path d="${track.join('')}" fill="#eaeef2"/>` +
+    GRID_BUCKETS.map(
+      (bk, i) =>
+        `<path data-bucket="${bk.name}" data-bars="${paths[i]!.length}" d="${paths[i]!.join('')}" fill="${bk.color}"/>`,
+    ).join('') +
+    '</g>'
+  );
 }
 
 function leaseRing(l: LeaseState, c: Point): string {
@@ -349,7 +477,7 @@ function leaseRing(l: LeaseState, c: Point): string {
     (forever
       ? `<circle cx="${f(c.x)}" cy="${f(c.y)}" r="15" fill="none" stroke="${color}" stroke-width="6" ` +
         'stroke-dasharray="3 3"/>'
-      : ring(c, 15, share, color, 6, 'fill', share.toFixed(3))) +
+      : ring(c, 15, share, color, 6, 'fill', '')) +
     text(
       c.x + 24,
       c.y - 2,

@@ -123,6 +123,11 @@ export class Session {
     return this.state.view(this.cursorUs, this.deadlines);
   }
 
+  /** The share of its TTL each lease has left at `snap` (taken at the cursor); see StateFold.leaseFills. */
+  leaseFills(snap: Snapshot): Float32Array {
+    return this.state.leaseFills(snap);
+  }
+
   /**
    * The whole run to its end, hashed as the CLI hashes it: the replay plays on to the end once, and from
    * then on every cursor move is a fold of recorded events.

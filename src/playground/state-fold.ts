@@ -203,6 +203,21 @@ export class StateFold {
     return out.sort((a, b) => a.sentUs - b.sentUs);
   }
 
+  /**
+   * Every lease of the member `snap` lists them from, in grant order, as the share of its TTL left at
+   * `snap.t` (0 to 1), or -1 when it is frozen at forever (no primary). One typed array, not objects: a
+   * frame draws a storm's thousands of leases from it.
+   */
+  leaseFills(snap: Snapshot): Float32Array {
+    const name = snap.primary ?? snap.members.find((m) => m.status !== 'crashed')?.name;
+    const source = name === undefined ? undefined : this.members.get(name);
+    const out = new Float32Array(source?.leases.size ?? 0);
+    let i = 0;
+    for (const l of source?.leases.values() ?? [])
+      out[i++] = l.expiry === FOREVER ? -1 : Math.max(0, Math.min(1, (l.expiry - snap.t) / (l.ttl * 1_000_000)));
+    return out;
+  }
+
   /** The state as a Snapshot at `t` (at or after the last event folded in). */
   view(t: Micros, deadlines: DeadlineBook): Snapshot {
     const labels = this.labels;
@@ -214,8 +229,13 @@ export class StateFold {
     const primary = actingPrimary(members);
     const sourceName = primary ?? members.find((m) => m.status !== 'crashed')?.name;
     const source = sourceName === undefined ? undefined : this.members.get(sourceName);
-    const all = source === undefined ? [] : [...source.leases];
-    const leases = all.slice(0, LISTED_LEASES).map(([id, l]): LeaseState => {
+    // Only the listed few are copied out: a frame at speed should not walk a storm's thousands of leases.
+    const listed: [bigint, FoldLease][] = [];
+    for (const e of source?.leases ?? []) {
+      if (listed.length === LISTED_LEASES) break;
+      listed.push(e);
+    }
+    const leases = listed.map(([id, l]): LeaseState => {
       const finite = l.expiry !== FOREVER;
       return {
         id,
@@ -246,7 +266,16 @@ export class StateFold {
       paused: c.paused,
       keepAlives: [...c.keepAlives].map(([lease, alive]) => ({ lease, alive })),
     }));
-    return { t, members, primary, leases, leaseCount: all.length, keys, revision: source?.revision ?? 0, clients };
+    return {
+      t,
+      members,
+      primary,
+      leases,
+      leaseCount: source?.leases.size ?? 0,
+      keys,
+      revision: source?.revision ?? 0,
+      clients,
+    };
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * The picture's record of what the trace leaves out: every message put on the wire (who to whom, when
- * sent, when it arrives, what it is) and every lessor run-loop pass. The Session hands it to the replay
+ * sent, when it arrives, what it is), every lessor run-loop pass and each non-leader's raft election
+ * clock (ticks elapsed against the randomized timeout it drew). The Session hands it to the replay
  * as its ClusterObserver; it only reads, so the trace and its hash are the same without it.
  */
 import type { Micros } from '../clock/time.js';
@@ -23,8 +24,12 @@ export interface WireMessage {
 /** Past this many messages a run stops recording them (the picture then says so); a long storm can be larger. */
 export const WIRE_LOG_LIMIT = 400_000;
 
-/** Messages by which a follower hears from its leader (they reset its election timer). */
-const FROM_LEADER = new Set(['MsgApp', 'MsgHeartbeat', 'MsgTimeoutNow']);
+/** A non-leader's raft election clock as it stood at `t`, after a tick or a reset. */
+export interface ElectionClock {
+  readonly t: Micros;
+  readonly elapsedTicks: number;
+  readonly timeoutTicks: number;
+}
 
 export class WireLog implements ClusterObserver {
   /** In the order sent, so by `sentUs`. */
@@ -35,7 +40,7 @@ export class WireLog implements ClusterObserver {
   /** Every endpoint that sent or received a message, members and clients alike. */
   readonly endpoints = new Set<string>();
   private readonly passes = new Map<string, Micros[]>();
-  private readonly heard = new Map<string, Micros[]>();
+  private readonly clocks = new Map<string, ElectionClock[]>();
   private readonly arrivals = new Map<string, Micros[]>();
 
   sent(p: Packet, sentUs: Micros, arriveUs: Micros | undefined): void {
@@ -59,12 +64,20 @@ export class WireLog implements ClusterObserver {
     if (arriveUs === undefined) return;
     this.maxFlightUs = Math.max(this.maxFlightUs, arriveUs - sentUs);
     push(this.arrivals, m.to, arriveUs);
-    if (FROM_LEADER.has(m.kind)) push(this.heard, m.to, arriveUs);
   }
 
   runLoopPass(member: string, t: Micros, primary: boolean): void {
     // Only a primary's pass can revoke or checkpoint; the others' are drawn as nothing.
     if (primary) push(this.passes, member, t);
+  }
+
+  electionClock(member: string, t: Micros, elapsedTicks: number, timeoutTicks: number): void {
+    const c = this.clocks.get(member);
+    const v = { t, elapsedTicks, timeoutTicks };
+    // Several changes at one instant (a tick that campaigns, then the candidate's reset): the last one holds.
+    if (c === undefined) this.clocks.set(member, [v]);
+    else if (c[c.length - 1]!.t === t) c[c.length - 1] = v;
+    else c.push(v);
   }
 
   /** Messages on the wire at `t`, and those that arrived at most `lingerUs` before it (oldest first). */
@@ -84,9 +97,18 @@ export class WireLog implements ClusterObserver {
     return lastAtOrBefore(this.passes.get(member), t);
   }
 
-  /** When `member` last received an append or heartbeat (from whoever led), at or before `t`. */
-  lastHeard(member: string, t: Micros): Micros | undefined {
-    return lastAtOrBefore(this.heard.get(member), t);
+  /** `member`'s election clock as it last stood at or before `t` (clocks run on one process: in time order). */
+  electionClockAt(member: string, t: Micros): ElectionClock | undefined {
+    const c = this.clocks.get(member);
+    if (c === undefined) return undefined;
+    let lo = 0;
+    let hi = c.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (c[mid]!.t <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? undefined : c[lo - 1];
   }
 
   /** How many messages reached `member` in (from, to]: what waits for a paused member. */

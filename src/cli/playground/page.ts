@@ -38,7 +38,8 @@ aria-label="step to the next traced event" title="play on to the next traced eve
 <span style="color:#bf3989">● renewal forwarded to the leader</span> <span style="color:#8250df">● raft entry \
 (LeaseGrant, LeaseRevoke, LeaseCheckpoint, Put)</span> <span style="color:#8c959f">● heartbeat</span> \
 <span style="color:#bc4c00">● vote</span> · gold ring: the primary lessor's 500 ms run loop · blue ring: a \
-follower's time since it heard the leader, against the election timeout · lease rings drain and refill</p></section>
+follower's raft election clock, the ticks since it heard a leader against the random timeout it drew (it campaigns \
+when the ring runs out) · lease rings (and, for many leases, bars) drain and refill</p></section>
 <section id="lesson"><h2>lesson</h2><div id="lesson-text"></div><button id="next" aria-label="next lesson step" \
 title="next step (→ when no lesson question waits)">next ▶</button></section>
 </div>

@@ -15,7 +15,7 @@ button:hover { background: #eaeef2; }
 main.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(420px, 1fr)); gap: 12px; padding: 12px \
 24px; }
 main.grid > section { background: #fff; border: 1px solid #d8dee4; border-radius: 8px; padding: 8px 12px; margin: 0; \
-min-width: 0; }
+min-width: 0; contain: content; }
 main.grid h2 { margin: 2px 0 8px; font-size: 13px; text-transform: uppercase; letter-spacing: .06em; color: #57606a; }
 .card { border: 1px solid #d0d7de; border-radius: 6px; padding: 6px 8px; margin-bottom: 6px; cursor: pointer; }
 .member.role-leader { border-left: 5px solid #2da44e; } .member.role-follower { border-left: 5px solid #a5c8f0; } \

@@ -42,6 +42,11 @@ export interface RaftNodeOptions {
   readonly appliedIndex?: number;
   readonly onApply?: (entry: Entry) => void;
   readonly onSoftState?: (s: SoftState) => void;
+  /**
+   * An onlooker's view of a non-leader's election clock: ticks elapsed against the randomized timeout it
+   * campaigns at, after each tick and each reset. Only reads, so a run is the same with or without it.
+   */
+  readonly onElectionClock?: (elapsedTicks: number, timeoutTicks: number) => void;
 }
 
 interface WalWrite {
@@ -76,6 +81,7 @@ export class RaftNode implements RaftPeer {
   private readonly storage: RaftStorage;
   private readonly onApply: ((entry: Entry) => void) | undefined;
   private readonly onSoftState: ((s: SoftState) => void) | undefined;
+  private readonly onElectionClock: ((elapsed: number, timeout: number) => void) | undefined;
   private readonly raftLog: RaftLog;
   private readonly tracker: ProgressTracker;
   private readonly peerIds: readonly string[];
@@ -137,6 +143,7 @@ export class RaftNode implements RaftPeer {
     this.storage = opts.storage;
     this.onApply = opts.onApply;
     this.onSoftState = opts.onSoftState;
+    this.onElectionClock = opts.onElectionClock;
     this.peerIds = opts.members.filter((m) => m !== opts.id);
 
     const st = opts.storage;
@@ -284,6 +291,11 @@ export class RaftNode implements RaftPeer {
       this.electionElapsed = 0;
       this.hup();
     }
+    this.showElectionClock();
+  }
+
+  private showElectionClock(): void {
+    if (this.state !== 'leader') this.onElectionClock?.(this.electionElapsed, this.randomizedElectionTimeout);
   }
 
   private tickHeartbeat(): void {
@@ -316,6 +328,7 @@ export class RaftNode implements RaftPeer {
     this.setLead(undefined);
     this.electionElapsed = 0;
     this.resetRandomizedElectionTimeout();
+    this.showElectionClock();
     this.leadTransferee = undefined;
     this.tracker.reset(this.raftLog.lastIndex());
     for (const s of this.readOnly.drain()) this.failedReads.push(s.cb);
@@ -524,10 +537,12 @@ export class RaftNode implements RaftPeer {
   private stepFollower(m: Message): void {
     if (m.type === 'MsgApp') {
       this.electionElapsed = 0;
+      this.showElectionClock();
       this.setLead(m.from);
       this.handleAppendEntries(m);
     } else if (m.type === 'MsgHeartbeat') {
       this.electionElapsed = 0;
+      this.showElectionClock();
       this.setLead(m.from);
       this.handleHeartbeat(m);
     } else if (m.type === 'MsgTimeoutNow') {

@@ -173,6 +173,7 @@ export class EtcdServer {
       // Committed entries queue up for the apply loop, which runs at once unless it is stalled.
       onApply: (e) => this.applyProc.deliverTo(this.applyProc.generation, this.applyLoop, e),
       onSoftState: (s) => this.onSoftState(s),
+      onElectionClock: electionClockObserver(deps),
     });
     this.leaderMonitor = this.proc.timer(() => this.monitorLeader());
     this.leaderMonitor.arm(this.timings.electionTimeoutUs);
@@ -570,6 +571,13 @@ class Proposal {
   settle(r: ApplyResult): void {
     if (this.deadline.settle()) this.cb(r);
   }
+}
+
+/** Raft's election-clock hook for this member's observer, if it watches election clocks. */
+function electionClockObserver(deps: ServerDeps): ((elapsed: number, timeout: number) => void) | undefined {
+  const o = deps.observer;
+  if (o?.electionClock === undefined) return undefined;
+  return (elapsed, timeout) => o.electionClock!(deps.name, deps.raftProcess.now(), elapsed, timeout);
 }
 
 /** The lessor's run-loop hook for this member's observer, if it has one. */

@@ -110,6 +110,10 @@ function openText(text: string, file: string): boolean {
   return ok;
 }
 
+/** While playing, the text panels change faster than anyone reads them: redrawn at most every PANELS_MS. */
+const PANELS_MS = 100;
+let panelsAt = Number.NEGATIVE_INFINITY;
+
 function draw(): void {
   const s = session.snapshot();
   const t = session.cursor;
@@ -118,6 +122,14 @@ function draw(): void {
   $('now').dataset.us = String(t);
   $<HTMLInputElement>('scrub').value = String(Math.round(t / 1000));
   $('play').textContent = player.playing ? '❚❚ pause' : '▶ play';
+  picture.draw(session, s, player.speed);
+  const c = $('cursor');
+  c.style.display = timeline === undefined ? 'none' : '';
+  if (timeline !== undefined) c.style.left = `${timeline.scale.x(t)}px`;
+  // The panels' layout is most of a frame's cost: at most 10 times a second while playing, at once otherwise.
+  const now = performance.now();
+  if (player.playing && now - panelsAt < PANELS_MS) return;
+  panelsAt = now;
   if (s !== undefined) {
     setPanel('members', membersHtml(s));
     setPanel('leases', leasesHtml(s));
@@ -126,7 +138,6 @@ function draw(): void {
     const committed = session.recent(6, (e) => eventMember(e) === s.primary && COMMITTED.has(eventKind(e)));
     setPanel('flow', flowHtml(s, session.inFlight(), committed.map(eventLine)));
   }
-  picture.draw(session, s, player.speed);
   const told = narratedUpTo(story, t, 12)
     .map((l) => `<li>${h(l.text)}</li>`)
     .join('');
@@ -142,9 +153,6 @@ function draw(): void {
     );
     setPanel('detail', h(`${selected}\n${mine.map(eventLine).join('\n') || '(nothing traced yet)'}`));
   }
-  const c = $('cursor');
-  c.style.display = timeline === undefined ? 'none' : '';
-  if (timeline !== undefined) c.style.left = `${timeline.scale.x(t)}px`;
 }
 
 function act(a: Action): void {
