@@ -23,6 +23,7 @@ import { toRpcError } from '../cluster/server/errors.js';
 import { hashByRev, type MvccError } from '../cluster/mvcc/index.js';
 import type { TraceFields, TraceKind } from '../trace/trace.js';
 import type { ClusterIds } from './ids.js';
+import { injectFault } from './live/faults.js';
 import type { Input, UnaryMethod } from './inputs.js';
 import {
   AUTH_NOT_ENABLED,
@@ -154,6 +155,12 @@ export class ServeSession {
         if (c?.kind === 'keepalive') c.stream.close();
         if (c?.kind === 'watch') c.stream.close();
         return;
+      }
+      case 'fault': {
+        if (input.member !== undefined && !this.cluster.names.includes(input.member)) return;
+        const { action, member } = input;
+        this.emit('sim', 'served-fault', member === undefined ? { action } : { action, member });
+        return injectFault(this.cluster, input);
       }
     }
   }
