@@ -21,8 +21,13 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getEl
 
 /** How far past the last frame the picture may run on by itself (a stalled stream freezes it soon after). */
 const AHEAD_US = 400_000;
-/** Real time a message stays drawn after it arrives. */
-const LINGER_US = 150_000;
+/**
+ * The picture runs this far behind the newest frame, so every message it draws is known by then (a frame
+ * carries the last 100 ms of traffic). On loopback a message flies for about a millisecond of virtual time,
+ * paced to as much real time: too short to see, so each one stays drawn, fading, this long after it lands.
+ */
+const BEHIND_US = 200_000;
+const LINGER_US = 600_000;
 const ELECTION_TIMEOUT_US = 1_000_000;
 const STORY_LINES = 200;
 
@@ -114,7 +119,7 @@ function at(s: Snapshot, t: Micros): Snapshot {
 function draw(): void {
   if (last !== undefined) {
     const elapsed = ended ? 0 : Math.round((performance.now() - last.wallMs) * 1000);
-    const t = last.frame.t + Math.min(AHEAD_US, elapsed);
+    const t = Math.max(0, last.frame.t + Math.min(AHEAD_US, elapsed) - BEHIND_US);
     const snap = at(last.snap, t);
     const layers = pictureLayers({
       snap,
