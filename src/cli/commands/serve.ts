@@ -25,7 +25,10 @@ export const serveCommand: Command = {
     },
     seed: { type: 'string', value: 'N', help: "override the file's seed (a non-negative integer)" },
     profile: { type: 'string', value: 'v3.4|v3.5', help: "override the file's etcd version profile" },
-    playground: { type: 'boolean', help: 'also serve a live view of the cluster on 127.0.0.1 (docs/playground-live.md)' },
+    playground: {
+      type: 'boolean',
+      help: 'also serve a live view of the cluster on 127.0.0.1 (docs/playground-live.md)',
+    },
     'playground-port': { type: 'string', value: 'N', help: "the live view's port (default: a free one)" },
   },
   details: [
