@@ -66,7 +66,8 @@ describe.skipIf(missing !== undefined)('serve --playground in headless Chromium'
     rmSync(work, { recursive: true, force: true });
   });
 
-  it(`shows etcdctl's lease, connection and keep-alives, and a clicked pause lands in the served cluster${SKIPPED}`, async () => {
+  const title = "shows etcdctl's lease, connection and keep-alives, and a clicked pause lands in the served cluster";
+  it(`${title}${SKIPPED}`, async () => {
     const line = serve.stdout.find((l) => l.startsWith('# playground: the live view at '));
     expect(line).toMatch(/^# playground: the live view at http:\/\/127\.0\.0\.1:\d+\/$/);
     const url = line!.slice('# playground: the live view at '.length);
