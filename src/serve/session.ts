@@ -23,7 +23,7 @@ import { toRpcError } from '../cluster/server/errors.js';
 import { hashByRev, type MvccError } from '../cluster/mvcc/index.js';
 import type { TraceFields, TraceKind } from '../trace/trace.js';
 import type { ClusterIds } from './ids.js';
-import { injectFault } from './live/faults.js';
+import { injectFault, whyNot } from './live/faults.js';
 import type { Input, UnaryMethod } from './inputs.js';
 import {
   AUTH_NOT_ENABLED,
@@ -158,6 +158,8 @@ export class ServeSession {
       }
       case 'fault': {
         if (input.member !== undefined && !this.cluster.names.includes(input.member)) return;
+        // Checked again here, in virtual time: a scenario step at the same instant may have got there first.
+        if (whyNot(this.cluster, input) !== undefined) return;
         const { action, member } = input;
         this.emit('sim', 'served-fault', member === undefined ? { action } : { action, member });
         return injectFault(this.cluster, input);

@@ -44,6 +44,7 @@ export interface LiveFrame {
   readonly lines: readonly string[];
   /** The scenario's end (µs), or null when serve runs until stopped. */
   readonly endUs: Micros | null;
+  readonly electionTimeoutUs: Micros;
   /** Member name → its client URL, for the page to print. */
   readonly endpoints: Readonly<Record<string, string>>;
   /** Each real connection (gRPCN): the member it talks to and the methods it called, in first-call order. */

@@ -28,7 +28,6 @@ const AHEAD_US = 400_000;
  */
 const BEHIND_US = 200_000;
 const LINGER_US = 600_000;
-const ELECTION_TIMEOUT_US = 1_000_000;
 const STORY_LINES = 200;
 
 const wire = new LiveWire();
@@ -127,7 +126,7 @@ function draw(): void {
       faults,
       lingerUs: LINGER_US,
       thinHeartbeats: false,
-      electionTimeoutUs: ELECTION_TIMEOUT_US,
+      electionTimeoutUs: last.frame.electionTimeoutUs,
     });
     for (const l of PICTURE_LAYERS) {
       const html = layers[l];
