@@ -77,6 +77,8 @@ function describe(
       return `${String(e.fields?.method)} to ${String(e.fields?.to)} (served call ${String(e.fields?.call)})`;
     case 'served-answer':
       return `${String(e.fields?.method)} answered${e.fields?.err !== undefined ? `: ${e.fields.err}` : ''}`;
+    case 'served-fault':
+      return `▶ live view: ${String(e.fields?.action)}${e.fields?.member !== undefined ? ` ${e.fields.member}` : ''}`;
     case 'ctl-ok':
       return e.fields?.op === 'put'
         ? `put ${String(e.fields?.key)} done at revision ${String(e.fields?.rev)} (the fencing token)`

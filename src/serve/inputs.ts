@@ -3,6 +3,7 @@
  * `serve --record LOG` writes one JSON object per line (a `served` header line first); `run FILE --input LOG`
  * feeds them back in the same order at the same instants, so the served run replays to the same trace.
  */
+import { liveFaultOf, type LiveFault } from './live/faults.js';
 import type { Json } from './wire.js';
 
 export const UNARY_METHODS = [
@@ -51,7 +52,9 @@ export type Input =
   /** The client finished sending (CloseSend): the stream owes it the answers to what it sent. */
   | { readonly t: number; readonly kind: 'half-close'; readonly call: number }
   /** The client cancelled the call (or its deadline passed, or its connection closed). */
-  | { readonly t: number; readonly kind: 'cancel'; readonly call: number };
+  | { readonly t: number; readonly kind: 'cancel'; readonly call: number }
+  /** A fault clicked on the live view (`serve --playground`). */
+  | ({ readonly t: number; readonly kind: 'fault' } & LiveFault);
 
 /** The first line of a record: what a replay needs besides the inputs. */
 export interface RecordHeader {
@@ -91,6 +94,9 @@ export function isInput(x: unknown): x is Input {
     case 'half-close':
     case 'cancel':
       return Number.isSafeInteger(o.call);
+    case 'fault':
+      // Any member name: a record's names are checked against the scenario when it replays.
+      return typeof liveFaultOf(o, typeof o.member === 'string' ? [o.member] : []) !== 'string';
     default:
       return false;
   }

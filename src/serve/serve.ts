@@ -21,6 +21,7 @@ import { Relay, type MemberWire } from './relay.js';
 import { ServeSession } from './session.js';
 import { PacingLag } from './lag.js';
 import { etcdVersionOf } from './version.js';
+import type { LiveView } from './live/live-view.js';
 
 export interface ServeOptions {
   /** Where clients connect: an address of this machine (loopback unless --listen says otherwise). */
@@ -36,6 +37,8 @@ export interface ServeOptions {
   readonly stop?: AbortSignal;
   /** --debug: an unexpected error's stack trace too. */
   readonly debug?: boolean;
+  /** --playground: the live view of the served cluster (src/serve/live/). */
+  readonly live?: LiveView;
 }
 
 /** At most this long between two looks at the virtual clock, so the scenario's steps happen on time. */
@@ -43,7 +46,7 @@ const MAX_SLEEP_MS = 20;
 
 /** Serves until the scenario's duration ends or SIGINT/SIGTERM; resolves to the exit code. */
 export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Promise<number> {
-  const run = startScenario(scenario, o.run);
+  const run = startScenario(scenario, o.live === undefined ? o.run : { ...o.run, observer: o.live.observer });
   run.advanceTo(0);
   const cluster = run.cluster;
   if (cluster === undefined || run.done) return finish(run.finish(), io, o.fromFile);
@@ -96,6 +99,7 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
   const relays: Relay[] = [];
   const shutdown = (): void => {
     stopped = true;
+    o.live?.close();
     for (const r of relays) r.close();
     for (const s of servers) s.forceShutdown();
     if (record !== undefined) {
@@ -105,7 +109,9 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
     record = undefined;
   };
   let wireError: string | undefined;
+  let liveUrl: string | undefined;
   try {
+    liveUrl = await o.live?.listen();
     for (const [i, name] of names.entries()) {
       const { server, port } = await startMemberServer(name, sink, enter);
       servers.push(server);
@@ -117,6 +123,7 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
     }
   } catch (e) {
     shutdown();
+    if (e instanceof CliError) throw e;
     const err = e as NodeJS.ErrnoException;
     const port = relays.at(-1)?.port;
     if (err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL')
@@ -133,6 +140,13 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
   );
   const peerUrls = Object.fromEntries(names.map((n, i) => [n, `http://${hostForUrl(o.host)}:${peers[i]}`]));
   session = new ServeSession(cluster, ids, sink, { clientUrls: urls, peerUrls, version: etcdVersionOf(profile) });
+  o.live?.attach({
+    run,
+    endpoints: urls,
+    endUs: o.fromFile ? scenario.durationUs : undefined,
+    electionTimeoutUs: scenario.cluster.electionTimeoutUs,
+    inject: (f) => enter({ kind: 'fault', ...f }),
+  });
 
   /** Runs the simulation up to the wall clock's instant and shows member faults on the wire; the instant. */
   function pace(): number {
@@ -152,6 +166,7 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
   for (const n of names) io.out(`# ${n} ${urls[n]} member-id ${ids.memberId(n)}`);
   io.out(`export ETCDCTL_API=3`);
   io.out(`export ETCDCTL_ENDPOINTS=${names.map((n) => urls[n]).join(',')}`);
+  if (liveUrl !== undefined) io.out(`# playground: the live view at ${liveUrl}`);
   io.out(
     `# ready: ${names.length} members, cluster-id ${ids.clusterId}, etcd ${etcdVersionOf(profile)} API, ` +
       (o.fromFile

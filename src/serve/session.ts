@@ -23,6 +23,7 @@ import { toRpcError } from '../cluster/server/errors.js';
 import { hashByRev, type MvccError } from '../cluster/mvcc/index.js';
 import type { TraceFields, TraceKind } from '../trace/trace.js';
 import type { ClusterIds } from './ids.js';
+import { injectFault, whyNot } from './live/faults.js';
 import type { Input, UnaryMethod } from './inputs.js';
 import {
   AUTH_NOT_ENABLED,
@@ -154,6 +155,14 @@ export class ServeSession {
         if (c?.kind === 'keepalive') c.stream.close();
         if (c?.kind === 'watch') c.stream.close();
         return;
+      }
+      case 'fault': {
+        if (input.member !== undefined && !this.cluster.names.includes(input.member)) return;
+        // Checked again here, in virtual time: a scenario step at the same instant may have got there first.
+        if (whyNot(this.cluster, input) !== undefined) return;
+        const { action, member } = input;
+        this.emit('sim', 'served-fault', member === undefined ? { action } : { action, member });
+        return injectFault(this.cluster, input);
       }
     }
   }

@@ -126,6 +126,8 @@ export interface TraceFields {
   'served-call': { readonly call: number; readonly method: string; readonly to: string };
   /** A unary call answered (or failed with `err`), as the client's process received it. */
   'served-answer': { readonly call: number; readonly method: string; readonly err?: string };
+  /** A fault clicked on `serve --playground`'s live view, injected at this instant (member: sim). */
+  'served-fault': { readonly action: string; readonly member?: string };
   step: { readonly line: number; readonly action: string };
   'step-error': { readonly op: string; readonly message: string };
   'expect-pass': ExpectOutcome;

@@ -25,6 +25,11 @@ export const serveCommand: Command = {
     },
     seed: { type: 'string', value: 'N', help: "override the file's seed (a non-negative integer)" },
     profile: { type: 'string', value: 'v3.4|v3.5', help: "override the file's etcd version profile" },
+    playground: {
+      type: 'boolean',
+      help: 'also serve a live view of the cluster on 127.0.0.1 (docs/playground-live.md)',
+    },
+    'playground-port': { type: 'string', value: 'N', help: "the live view's port (default: a free one)" },
   },
   details: [
     "Runs FILE's cluster (or 3 members, profile v3.4) with its virtual clock paced to the wall clock, and serves",
@@ -34,6 +39,9 @@ export const serveCommand: Command = {
     "a crashed member's port refuses connections until it restarts. With FILE, serve ends when the scenario",
     "does, prints run's verdicts and exits with run's codes; without FILE it runs until SIGINT or SIGTERM and",
     'exits 0. A port that cannot be had is exit 2. docs/serve.md lists the methods served.',
+    'With --playground, a line "# playground: the live view at URL" gives a page that draws the running',
+    'cluster (members, real connections, leases, messages in flight); a fault clicked there happens in the',
+    'served cluster at that instant, is traced and is written to --record.',
   ].join('\n'),
   run: async (inv) => {
     const listen = str(inv, 'listen') ?? '127.0.0.1';
@@ -51,6 +59,12 @@ export const serveCommand: Command = {
       if (file !== undefined && resolve(record) === resolve(file))
         throw new UsageError(`--record ${record}: that is the scenario FILE; name another file`);
     }
+    const livePort = str(inv, 'playground-port');
+    if (livePort !== undefined && !bool(inv, 'playground'))
+      throw new UsageError('--playground-port needs --playground');
+    if (livePort !== undefined && (!/^\d{1,5}$/.test(livePort) || Number(livePort) > 65535))
+      throw new UsageError(`--playground-port takes a port number (0..65535), got ${JSON.stringify(livePort)}`);
+    const live = bool(inv, 'playground') ? await liveView(Number(livePort ?? 0)) : undefined;
     const { serve } = await import('../../serve/serve.js');
     return serve(
       scenario,
@@ -61,8 +75,18 @@ export const serveCommand: Command = {
         fromFile: file !== undefined,
         run: opts,
         debug: bool(inv, 'debug'),
+        ...(live !== undefined ? { live } : {}),
       },
       inv.io,
     );
   },
 };
+
+/** The live view with its page built (before serve starts its clock: bundling takes a moment). */
+async function liveView(port: number) {
+  const [{ LiveView }, { livePage }] = await Promise.all([
+    import('../../serve/live/live-view.js'),
+    import('../../serve/live/page.js'),
+  ]);
+  return new LiveView(port, await livePage());
+}

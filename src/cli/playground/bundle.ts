@@ -20,6 +20,8 @@ function packageRoot(from: string): string {
 }
 const ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));
 const ENTRY = join(ROOT, 'src/cli/playground/browser/app.ts');
+/** `serve --playground`'s page script (browser/live-app.ts). */
+const LIVE_ENTRY = join(ROOT, 'src/cli/playground/browser/live-app.ts');
 const DIGEST = resolve(ROOT, 'src/trace/digest.ts');
 const BROWSER_DIGEST = resolve(ROOT, 'src/trace/digest-browser.ts');
 
@@ -36,16 +38,24 @@ const browserDigest: Plugin = {
 
 /** Built once by scripts/build.mjs next to dist/bin (the bundled CLI), so an installed package needs no bundler. */
 const PREBUILT = fileURLToPath(new URL('../playground-app.js', import.meta.url));
+const PREBUILT_LIVE = fileURLToPath(new URL('../playground-live.js', import.meta.url));
 
 /** The app script: the prebuilt one when the command runs compiled, else bundled now from the sources. */
 export async function appScript(): Promise<string> {
   return existsSync(PREBUILT) ? readFileSync(PREBUILT, 'utf8') : bundleApp();
 }
 
-export async function bundleApp(): Promise<string> {
+/** The live view's script, prebuilt beside the app's or bundled now. */
+export async function liveScript(): Promise<string> {
+  return existsSync(PREBUILT_LIVE) ? readFileSync(PREBUILT_LIVE, 'utf8') : bundleApp(LIVE_ENTRY);
+}
+
+export const bundleLive = (): Promise<string> => bundleApp(LIVE_ENTRY);
+
+export async function bundleApp(entry = ENTRY): Promise<string> {
   const esbuild = await import('esbuild');
   const out = await esbuild.build({
-    entryPoints: [ENTRY],
+    entryPoints: [entry],
     bundle: true,
     write: false,
     format: 'iife',
