@@ -144,7 +144,7 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
     run,
     endpoints: urls,
     endUs: o.fromFile ? scenario.durationUs : undefined,
-    electionTimeoutUs: scenario.cluster.electionTimeoutUs,
+    tickUs: scenario.cluster.heartbeatUs,
     inject: (f) => enter({ kind: 'fault', ...f }),
   });
 

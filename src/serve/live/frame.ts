@@ -44,7 +44,10 @@ export interface LiveFrame {
   readonly lines: readonly string[];
   /** The scenario's end (µs), or null when serve runs until stopped. */
   readonly endUs: Micros | null;
-  readonly electionTimeoutUs: Micros;
+  /** Raft's tick (the heartbeat interval): the election clocks below count these. */
+  readonly tickUs: Micros;
+  /** Election clock changes since the last frame: [member, t, elapsed ticks, randomized timeout in ticks]. */
+  readonly clocks: ReadonlyArray<readonly [string, Micros, number, number]>;
   /** Member name → its client URL, for the page to print. */
   readonly endpoints: Readonly<Record<string, string>>;
   /** Each real connection (gRPCN): the member it talks to and the methods it called, in first-call order. */

@@ -50,8 +50,8 @@ export interface LiveCluster {
   readonly endpoints: Readonly<Record<string, string>>;
   /** The scenario's end, or undefined when serve runs until stopped. */
   readonly endUs: Micros | undefined;
-  /** The cluster's election timeout, for the followers' timer rings. */
-  readonly electionTimeoutUs: Micros;
+  /** Raft's tick (the heartbeat interval): the followers' election clocks count these. */
+  readonly tickUs: Micros;
   /** Enters a fault at the current virtual instant, as serve enters a client's request. */
   inject(f: LiveFault): void;
 }
@@ -190,7 +190,7 @@ export class LiveView {
       faults: this.faults,
       lines: lines.slice(-FRAME_LINES),
       endUs: c.endUs ?? null,
-      electionTimeoutUs: c.electionTimeoutUs,
+      tickUs: c.tickUs,
       endpoints: c.endpoints,
       conns: this.conns,
     };

@@ -16,6 +16,7 @@ export class LiveObserver implements ClusterObserver {
   private messages: LiveMessage[] = [];
   private passes: Array<readonly [string, Micros]> = [];
   private skipped = 0;
+  private clocks: Array<readonly [string, Micros, number, number]> = [];
 
   sent(p: Packet, sentUs: Micros, arriveUs: Micros | undefined): void {
     const l = p.label();
@@ -38,12 +39,30 @@ export class LiveObserver implements ClusterObserver {
     if (primary) this.passes.push([member, t]);
   }
 
+  electionClock(member: string, t: Micros, elapsedTicks: number, timeoutTicks: number): void {
+    // One change per member and instant is enough (the picture keeps the last of an instant).
+    const last = this.clocks[this.clocks.length - 1];
+    if (last !== undefined && last[0] === member && last[1] === t) this.clocks.pop();
+    this.clocks.push([member, t, elapsedTicks, timeoutTicks]);
+  }
+
   /** What was seen since the last drain; the buffers start over. */
-  drain(): { messages: LiveMessage[]; passes: Array<readonly [string, Micros]>; skipped: number } {
+  drain(): {
+    messages: LiveMessage[];
+    passes: Array<readonly [string, Micros]>;
+    clocks: Array<readonly [string, Micros, number, number]>;
+    skipped: number;
+  } {
     const over = Math.max(0, this.messages.length - FRAME_MESSAGES);
-    const out = { messages: this.messages.slice(over), passes: this.passes, skipped: this.skipped + over };
+    const out = {
+      messages: this.messages.slice(over),
+      passes: this.passes,
+      clocks: this.clocks,
+      skipped: this.skipped + over,
+    };
     this.messages = [];
     this.passes = [];
+    this.clocks = [];
     this.skipped = 0;
     return out;
   }

@@ -9,7 +9,7 @@
 import { MICROS_PER_SECOND, type Micros } from '../../../clock/time.js';
 import { escapeHtml as h } from '../../../report/render/escape.js';
 import { FaultBook } from '../../../playground/faults.js';
-import { PICTURE_LAYERS, pictureFrame, pictureLayers, type PictureLayers } from '../../../playground/picture.js';
+import { messageSvg, PICTURE_LAYERS, pictureFrame, pictureLayers } from '../../../playground/picture.js';
 import type { Snapshot } from '../../../playground/snapshot.js';
 import { keysHtml, leasesHtml, membersHtml } from '../../../playground/view.js';
 import type { ClientView } from '../../../scenario/replay/runner.js';
@@ -41,7 +41,7 @@ const story: string[] = [];
 const pic = $('picture');
 pic.innerHTML = pictureFrame();
 const groups = new Map<string, Element>(PICTURE_LAYERS.map((l) => [l, pic.querySelector(`[data-layer="${l}"]`)!]));
-const shown: Partial<PictureLayers> = {};
+const shown: Partial<Record<(typeof PICTURE_LAYERS)[number], string>> = {};
 
 function setPanel(id: string, html: string): void {
   const el = $(id);
@@ -126,10 +126,12 @@ function draw(): void {
       faults,
       lingerUs: LINGER_US,
       thinHeartbeats: false,
-      electionTimeoutUs: last.frame.electionTimeoutUs,
+      tickUs: last.frame.tickUs,
     });
     for (const l of PICTURE_LAYERS) {
-      const html = layers[l];
+      // A live frame draws few messages (loopback traffic of a handful of clients): written whole each time.
+      const layer = layers[l];
+      const html = typeof layer === 'string' ? layer : layer.map(messageSvg).join('');
       if (shown[l] === html) continue;
       groups.get(l)!.innerHTML = html;
       shown[l] = html;

@@ -17,6 +17,7 @@ export class LiveWire {
   log = new WireLog();
   private kept: LiveMessage[] = [];
   private passes: Array<readonly [string, Micros]> = [];
+  private clocks: Array<readonly [string, Micros, number, number]> = [];
   private rolledAt: Micros = Number.NEGATIVE_INFINITY;
 
   add(f: LiveFrame): void {
@@ -27,6 +28,10 @@ export class LiveWire {
     for (const p of f.passes) {
       this.passes.push(p);
       this.log.runLoopPass(p[0], p[1], true);
+    }
+    for (const c of f.clocks) {
+      this.clocks.push(c);
+      this.log.electionClock(c[0], c[1], c[2], c[3]);
     }
     if (f.t - this.rolledAt >= ROLL_US) this.roll(f.t);
   }
@@ -47,9 +52,14 @@ export class LiveWire {
     const from = t - WINDOW_US;
     this.kept = this.kept.filter((m) => (m.arriveUs ?? m.sentUs) >= from);
     this.passes = this.passes.filter((p) => p[1] >= from);
+    // Each member's last clock before the window still holds at its start.
+    const lastBefore = new Map<string, readonly [string, Micros, number, number]>();
+    for (const c of this.clocks) if (c[1] < from) lastBefore.set(c[0], c);
+    this.clocks = [...lastBefore.values(), ...this.clocks.filter((c) => c[1] >= from)];
     this.log = new WireLog();
     for (const m of this.kept) feed(this.log, m);
     for (const p of this.passes) this.log.runLoopPass(p[0], p[1], true);
+    for (const c of this.clocks) this.log.electionClock(c[0], c[1], c[2], c[3]);
   }
 }
 
