@@ -152,3 +152,43 @@ describe('serve with programs: running them', () => {
     60_000,
   );
 });
+
+describe('serve with programs: record and replay', () => {
+  it('records the programs and the steps on them; run --input replays to the same trace, narrating them', async () => {
+    const f = file(
+      'recorded.yaml',
+      ['name: recorded', 'duration: 3s', 'steps:', '  - at: 1s', '    pause: { app: app, for: 500ms }', ''].join('\n'),
+    );
+    const log = join(dir, 'recorded.jsonl');
+    const served = await lessor(
+      'serve',
+      f,
+      '--record',
+      log,
+      '--',
+      '/bin/sh',
+      '-c',
+      'for i in 1 2 3; do echo line $i; sleep 0.5; done',
+    );
+    expect(served.code, served.err.join('\n')).toBe(0);
+    const hash = served.out.find((l) => l.startsWith('trace sha256 '));
+    expect(served.out).toContain(
+      'APPS  exit 0: every expect held, no holder property was violated, every program ended well',
+    );
+    const replayed = await lessor('run', f, '--input', log);
+    expect(replayed.code, replayed.err.join('\n')).toBe(0);
+    expect(replayed.out.find((l) => l.startsWith('trace sha256 '))).toBe(hash);
+    const timeline = replayed.out
+      .filter((l) => /^\s+\d+\.\d+ s {2}app /.test(l))
+      .map((l) => l.replace(/^.* s {2}app +/, ''));
+    expect(timeline).toEqual([
+      "program started: /bin/sh -c 'for i in 1 2 3; do echo line $i; sleep 0.5; done'",
+      '| line 1',
+      '| line 2',
+      'program gets SIGSTOP',
+      'program gets SIGCONT',
+      '| line 3',
+      'program exited with code 0',
+    ]);
+  }, 60_000);
+});

@@ -64,7 +64,8 @@ export function scenariosOf(inv: Invocation, cmd: { name: string; args: string }
   const h = served.header;
   if (files.length === 0 && h.scenario !== null)
     throw new UsageError(`--input: the record served ${h.scenario}; name that FILE`);
-  const [s] = files.length === 0 ? [defaultCluster()] : loadAll(files);
+  // A served run's steps on programs replay from the record: what they met there, and what the programs did.
+  const [s] = files.length === 0 ? [defaultCluster()] : loadAll(files, { apps: true });
   if (s!.name !== h.name)
     throw new UsageError(
       `--input: the record served scenario ${JSON.stringify(h.name)}, not ${JSON.stringify(s!.name)}`,
