@@ -47,6 +47,7 @@ describe('serve with programs: what is refused before anything runs', () => {
     for (const cmd of ['run', 'check']) {
       const r = await lessor(cmd, f);
       expect(r.code).toBe(2);
+      expect(r.err).toHaveLength(1);
       expect(r.err[0]).toBe(
         `lessor-sim: ${f}:4:5: pause acts on program holder, a program under test: ` +
           'run the file with lessor-sim serve FILE -- CMD (or --app holder=CMD)',
