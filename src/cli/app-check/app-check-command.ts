@@ -74,8 +74,8 @@ export async function appCheck(inv: Invocation, randomSeed: () => number): Promi
       parallel,
       durationUs: Math.floor(d.us / 100_000) * 100_000,
       output,
-      // Six rounds of candidates at once; at least 12 runs.
-      shrinkRuns: Math.max(12, 6 * parallel),
+      // About four rounds of candidates at once; at least 8 runs.
+      shrinkRuns: Math.max(8, 4 * parallel),
     },
     inv.io,
   );
