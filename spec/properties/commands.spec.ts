@@ -22,7 +22,7 @@ describe('model-based commands', () => {
             expect(crashed.has(s.member)).toBe(false);
             crashed.add(s.member);
           } else if (s.kind === 'restart') {
-            expect(crashed.delete(s.member)).toBe(true);
+            expect(crashed.delete(s.member!)).toBe(true);
           } else if (s.kind === 'grant') granted.add(s.lease);
           else if (s.kind === 'grant-many') for (let k = 1; k <= s.count; k++) granted.add(`${s.prefix}${k}`);
           else if ('lease' in s && typeof s.lease === 'string') expect(granted.has(s.lease)).toBe(true);

@@ -90,7 +90,7 @@ describe('structure', () => {
       withSteps('- {at: 1s, heal: {member: n1}}'),
       3,
       'member',
-      'unknown key "member" in heal step; expected one of: at',
+      'unknown key "member" in heal step; expected one of: app, at',
     ));
 });
 
@@ -324,7 +324,7 @@ describe('rules', () => {
       'pause step has both "member" and "client"',
     ));
   it('resume with neither', () =>
-    expectError(withSteps('- {at: 0s, resume: {}}'), 3, '{}', 'resume step needs "member" or "client"'));
+    expectError(withSteps('- {at: 0s, resume: {}}'), 3, '{}', 'resume step needs "member", "client" or "app"'));
   it('partition with a member twice', () =>
     expectError(
       withSteps('- {at: 0s, partition: {groups: [[n1, n2], [n2, n3]]}}'),

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { REAL_STEPS } from '../../src/cli/differential/real-steps.js';
 import { refusals } from '../../src/cli/differential/refusals.js';
 import { formatStep } from '../../src/properties/draft/format-step.js';
+import { actOnApps, type AppAction } from '../../src/scenario/replay/app-hook.js';
 import { runScenario } from '../../src/scenario/replay/runner.js';
 import { STEP_KINDS, describeStep, stepEndUs } from '../../src/scenario/step-kinds.js';
 import { STEP_KIND_NAMES } from '../../src/scenario/steps.js';
@@ -165,6 +166,13 @@ const EVERY_KIND: { readonly [K in StepKind]: Sample } = {
   heal: { yaml: '{ at: 3200ms, heal: {} }', says: 'heal the network', sets: 'net-heal' },
   crash: { yaml: '{ at: 3300ms, crash: { member: n3 } }', says: 'crash n3', sets: 'member-crash' },
   restart: { yaml: '{ at: 3400ms, restart: { member: n3 } }', says: 'restart n3', sets: 'member-restart' },
+  // Steps on a program under test: performed by the actor serve registers (a stand-in here).
+  kill: { yaml: '{ at: 3420ms, kill: { app: holder-1 } }', says: 'kill holder-1 (SIGKILL)', sets: 'app-signal' },
+  cut: {
+    yaml: '{ at: 3440ms, cut: { app: holder-1, from: [n1, n2] } }',
+    says: 'cut holder-1 off from n1, n2',
+    sets: 'app-cut',
+  },
   'transfer-leader': {
     yaml: '{ at: 3500ms, transfer-leader: { to: n2 } }',
     says: 'move leadership to n2',
@@ -244,8 +252,13 @@ describe('the step tables', () => {
   });
 
   it('performs every kind in the simulation, each setting off its own effect', () => {
-    const r = runScenario(scenario);
+    const asked: AppAction[] = [];
+    const r = runScenario(scenario, { onCluster: (c) => actOnApps(c, (a) => void asked.push(a)) });
     expect(r.passed).toBe(true);
+    expect(asked).toEqual([
+      { kind: 'kill', app: 'holder-1' },
+      { kind: 'cut', app: 'holder-1', from: ['n1', 'n2'] },
+    ]);
     const events = r.trace.events.filter((e) => e.t >= 0);
     expect(events.filter((e) => e.kind === 'step-error')).toEqual([]);
     for (const kind of KINDS) {
@@ -263,10 +276,12 @@ describe('the step tables', () => {
     expect([...refused].sort()).toEqual([
       'campaign',
       'clock',
+      'cut',
       'fenced-write',
       'heal',
       'holder',
       'keepalive-cancel',
+      'kill',
       'lock',
       'observe',
       'partition',

@@ -31,6 +31,8 @@ export interface AppLaunch {
   readonly resource?: string;
   /** Only these members in its endpoints (default: all). */
   readonly members?: readonly string[];
+  /** Its own URLs for the members, over the session's (serve gives each program relays of its own). */
+  readonly endpoints?: readonly { readonly name: string; readonly url: string }[];
   /** Extra environment, over the harness's. */
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
@@ -57,8 +59,8 @@ export class AppSession {
   /** Starts one program (AppStartError if it cannot be executed). */
   async launch(l: AppLaunch): Promise<AppRunner> {
     if (this.apps.has(l.name)) throw new Error(`an app named ${l.name} is already running`);
-    const members =
-      l.members === undefined ? this.opts.members : this.opts.members.filter((m) => l.members!.includes(m.name));
+    const all = l.endpoints ?? this.opts.members;
+    const members = l.members === undefined ? all : all.filter((m) => l.members!.includes(m.name));
     const env = {
       ...appEnv(l.name, {
         members,

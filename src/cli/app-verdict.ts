@@ -52,3 +52,14 @@ export function appVerdict(o: AppRunOutcome): AppVerdict {
   if (o.stopped === true) return { code: EXIT.stopped, reason: 'the run was stopped before its end' };
   return { code: EXIT.ok, reason: 'every expect held, no holder property was violated, every program ended well' };
 }
+
+/** The table above, for `serve --help`. */
+export const APP_EXIT_CODES_HELP = [
+  '  0  every expect held, no holder property was violated, every program exited 0 or ran to the end',
+  "  1  an expect failed or a holder property was violated, whatever the programs' exit codes",
+  '  2  bad usage, including a program that cannot be started and a step naming a program not given',
+  '  3  the run was stopped (SIGINT, SIGTERM, a guard) and nothing above failed',
+  '  4  an unexpected error inside lessor-sim',
+  '  5  expects and properties held, but a program exited non-zero or was killed by a signal serve',
+  '     did not send',
+].join('\n');

@@ -57,13 +57,17 @@ async function dispatch(
     return EXIT.ok;
   }
   find(commands, first);
-  const { cmd, rest: args } = resolveCommand(commands, argv)!;
+  const { cmd, rest: all } = resolveCommand(commands, argv)!;
+  // A command line after `--` is the command's to run, never its own flags or positionals.
+  const dashes = cmd.afterDashes !== undefined ? all.indexOf('--') : -1;
+  const args = dashes < 0 ? all : all.slice(0, dashes);
   const parsed = parseCommandArgs(cmd, args);
   if (parsed.flags.help === true) {
     io.out(commandHelp(cmd));
     return EXIT.ok;
   }
-  return cmd.run({ flags: parsed.flags, positionals: parsed.positionals, io });
+  const passthrough = dashes < 0 ? {} : { passthrough: all.slice(dashes + 1) };
+  return cmd.run({ flags: parsed.flags, positionals: parsed.positionals, ...passthrough, io });
 }
 
 function find(commands: readonly Command[], name: string): Command {

@@ -22,6 +22,8 @@ export type FlagValue = string | boolean | readonly string[] | undefined;
 export interface Invocation {
   readonly flags: Readonly<Record<string, FlagValue>>;
   readonly positionals: readonly string[];
+  /** What followed `--`, for a command that takes a command line there (`afterDashes`). */
+  readonly passthrough?: readonly string[];
   readonly io: CliIO;
 }
 
@@ -33,6 +35,8 @@ export interface Command {
   readonly args: string;
   readonly positionals: { readonly min: number; readonly max: number };
   readonly flags: Readonly<Record<string, FlagSpec>>;
+  /** The command takes a command line after `--` (this is its placeholder in help, e.g. `CMD ARGS...`). */
+  readonly afterDashes?: string;
   /** Paragraphs shown by `help CMD` after the synopsis. */
   readonly details?: string;
   /** Commands run as `CMD SUB ...`, each named `CMD SUB` in full (`check merge`). */

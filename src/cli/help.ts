@@ -14,7 +14,8 @@ export function synopsis(cmd: Command): string {
       `${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}`;
     return f.required === true ? text : `[${text}]${f.multiple === true ? '...' : ''}`;
   });
-  return `usage: lessor-sim ${cmd.name}${cmd.args !== '' ? ` ${cmd.args}` : ''} ${flags.join(' ')}`.trimEnd();
+  const after = cmd.afterDashes !== undefined ? ` [-- ${cmd.afterDashes}]` : '';
+  return `usage: lessor-sim ${cmd.name}${cmd.args !== '' ? ` ${cmd.args}` : ''} ${flags.join(' ')}${after}`.trimEnd();
 }
 
 export function commandHelp(cmd: Command): string {

@@ -407,3 +407,8 @@ export function holderStrategy(builtIn: readonly string[]): Codec<string> {
     },
   };
 }
+
+/** A program under test, as serve names it (`--app NAME=CMD`; `app` for `serve FILE -- CMD`). */
+export const appName = text('a program name (letters, digits, ".", "_" and "-", at most 64, as serve --app names it)', {
+  pattern: /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
+});

@@ -57,6 +57,8 @@ export interface ExpectedDifference {
 export type MemberName = string;
 /** A client process: `c1`, `writer-2` (`[a-z][a-z0-9-]*`). */
 export type ClientName = string;
+/** A program under test, as `serve --app NAME=CMD` names it (`app` for `serve FILE -- CMD`). */
+export type AppName = string;
 /** The name a scenario gives a lease when granting it. */
 export type LeaseLabel = string;
 /** The name a step gives its request's answer (`as: NAME`). */
@@ -253,16 +255,19 @@ export interface KeepaliveCancelStep extends StepBase<'keepalive-cancel'> {
 export interface ClientCloseStep extends StepBase<'client-close'> {
   readonly client: ClientName;
 }
-/** Exactly one of `member` and `client` is set. */
+/** Exactly one of `member`, `client` and `app` is set. */
 export interface PauseStep extends StepBase<'pause'> {
   readonly member?: MemberName;
   readonly client?: ClientName;
+  /** Extension: a program under test (serve FILE -- CMD), SIGSTOPped as a process group. */
+  readonly app?: AppName;
   readonly forUs?: Micros;
 }
-/** Exactly one of `member` and `client` is set. */
+/** Exactly one of `member`, `client` and `app` is set. */
 export interface ResumeStep extends StepBase<'resume'> {
   readonly member?: MemberName;
   readonly client?: ClientName;
+  readonly app?: AppName;
 }
 /** Extension: one loop of a member hangs while the rest keeps serving (a leader stuck in fsync). */
 export interface StallStep extends StepBase<'stall'> {
@@ -278,8 +283,20 @@ export interface UnstallStep extends StepBase<'unstall'> {
 export interface CrashStep extends StepBase<'crash'> {
   readonly member: MemberName;
 }
+/** Exactly one of `member` and `app` is set. */
 export interface RestartStep extends StepBase<'restart'> {
-  readonly member: MemberName;
+  readonly member?: MemberName;
+  /** Extension: a program under test, killed if it runs and started again with the same command. */
+  readonly app?: AppName;
+}
+/** Extension: a program under test is killed (SIGKILL to its process group). */
+export interface KillStep extends StepBase<'kill'> {
+  readonly app: AppName;
+}
+/** Extension: a program's connections to these members (default: all) are black-holed until `heal`. */
+export interface CutStep extends StepBase<'cut'> {
+  readonly app: AppName;
+  readonly from?: readonly MemberName[];
 }
 export interface TransferLeaderStep extends StepBase<'transfer-leader'> {
   readonly to: MemberName;
@@ -288,7 +305,10 @@ export interface TransferLeaderStep extends StepBase<'transfer-leader'> {
 export interface PartitionStep extends StepBase<'partition'> {
   readonly groups: readonly (readonly MemberName[])[];
 }
-export type HealStep = StepBase<'heal'>;
+/** Without `app`: removes every partition. With `app`: ends every cut of that program. */
+export interface HealStep extends StepBase<'heal'> {
+  readonly app?: AppName;
+}
 /** Exactly one of `member` and `client` is set. */
 export interface ClockStep extends StepBase<'clock'> {
   readonly member?: MemberName;
@@ -421,6 +441,8 @@ export type Step =
   | StallStep
   | UnstallStep
   | RestartStep
+  | KillStep
+  | CutStep
   | TransferLeaderStep
   | PartitionStep
   | HealStep

@@ -6,6 +6,11 @@
  */
 import type * as grpc from '@grpc/grpc-js';
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { AppStartError, type AppExit, type AppLine } from '../apps/app-runner.js';
+import type { AppJudgement } from '../apps/judge.js';
+import type { Fence } from '../apps/resource-server.js';
+import { appVerdict, type AppVerdict } from '../cli/app-verdict.js';
+import { actOnApps, appStepsOf } from '../scenario/replay/app-hook.js';
 import { startScenario, type RunOptions, type RunResult } from '../scenario/replay/runner.js';
 import type { Scenario } from '../scenario/types.js';
 import { CliError } from '../cli/errors.js';
@@ -21,6 +26,8 @@ import { Relay, type MemberWire } from './relay.js';
 import { ServeSession } from './session.js';
 import { PacingLag } from './lag.js';
 import { etcdVersionOf } from './version.js';
+import { type AppCommand, ServedApps } from './served-apps.js';
+import { appVerdictLines } from './app-report.js';
 
 export interface ServeOptions {
   /** Where clients connect: an address of this machine (loopback unless --listen says otherwise). */
@@ -36,6 +43,27 @@ export interface ServeOptions {
   readonly stop?: AbortSignal;
   /** --debug: an unexpected error's stack trace too. */
   readonly debug?: boolean;
+  /** Programs under test, started once the cluster is up (serve FILE -- CMD, --app NAME=CMD). */
+  readonly apps?: readonly AppCommand[];
+  /** The fenced resource's rule for the programs' writes (default `lower`). */
+  readonly fence?: Fence;
+  /** Each program's output line as it arrives (default: printed on stdout). */
+  readonly onAppLine?: (line: AppLine) => void;
+}
+
+/** What a served run came to: its exit code, the replay's result, and with programs, their verdict. */
+export interface ServeOutcome {
+  readonly code: number;
+  readonly result: RunResult;
+  readonly apps?: AppsOutcome;
+}
+
+export interface AppsOutcome {
+  readonly verdict: AppVerdict;
+  /** Each program's last exit (`byHarness`: still running at the end, or killed by a step). */
+  readonly exits: readonly AppExit[];
+  /** The holder monitors' findings, one judgement per lock key the programs named. */
+  readonly judgements: readonly AppJudgement[];
 }
 
 /** At most this long between two looks at the virtual clock, so the scenario's steps happen on time. */
@@ -43,10 +71,32 @@ const MAX_SLEEP_MS = 20;
 
 /** Serves until the scenario's duration ends or SIGINT/SIGTERM; resolves to the exit code. */
 export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Promise<number> {
-  const run = startScenario(scenario, o.run);
+  return (await serveOutcome(scenario, o, io)).code;
+}
+
+/**
+ * `serve` with its outcome: the exit code, the replay's result and, with programs under test, their exits
+ * and the holder monitors' findings. Ends at the scenario's duration, on SIGINT/SIGTERM (or `o.stop`), or
+ * once every program has exited (the rest of the scenario then runs at once: no client is left to pace for).
+ */
+export async function serveOutcome(scenario: Scenario, o: ServeOptions, io: CliIO): Promise<ServeOutcome> {
+  const appCommands = o.apps ?? [];
+  checkAppSteps(scenario, appCommands);
+  let apps: ServedApps | undefined;
+  const run = startScenario(scenario, {
+    ...o.run,
+    onCluster: (c) => {
+      o.run.onCluster?.(c);
+      if (appCommands.length > 0)
+        actOnApps(c, (a) => (apps === undefined ? 'no program has started yet' : apps.act(a)));
+    },
+  });
   run.advanceTo(0);
   const cluster = run.cluster;
-  if (cluster === undefined || run.done) return finish(run.finish(), io, o.fromFile);
+  if (cluster === undefined || run.done) {
+    const r = run.finish();
+    return { code: finish(r, io, o.fromFile), result: r };
+  }
   const names = cluster.names;
   const ids = clusterIds(names);
   const sink = new GrpcSink();
@@ -93,6 +143,7 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
   };
 
   const servers: grpc.Server[] = [];
+  const upstreams: number[] = [];
   const relays: Relay[] = [];
   const shutdown = (): void => {
     stopped = true;
@@ -109,6 +160,7 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
     for (const [i, name] of names.entries()) {
       const { server, port } = await startMemberServer(name, sink, enter);
       servers.push(server);
+      upstreams.push(port);
       const relay = new Relay(o.host, o.basePort === undefined ? 0 : o.basePort + i + 1, port, (e) => {
         wireError = `${name}: cannot listen on ${o.host}:${relay.port} again after its restart (${e.code})`;
       });
@@ -134,20 +186,41 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
   const peerUrls = Object.fromEntries(names.map((n, i) => [n, `http://${hostForUrl(o.host)}:${peers[i]}`]));
   session = new ServeSession(cluster, ids, sink, { clientUrls: urls, peerUrls, version: etcdVersionOf(profile) });
 
+  let pacing = false;
   /** Runs the simulation up to the wall clock's instant and shows member faults on the wire; the instant. */
   function pace(): number {
+    // Never inside the simulation's own run (a trace listener, an app step): it is at its instant already.
+    if (pacing) return run.now;
+    pacing = true;
+    try {
+      return paceNow();
+    } finally {
+      pacing = false;
+    }
+  }
+  function paceNow(): number {
     const wall = wallUs();
     const t = Math.max(wall, run.now);
     const due = cluster!.sched.peekTime();
     if (due !== undefined && due <= t) lag.add(wall - due);
     run.advanceTo(t);
-    names.forEach((n, i) => {
+    const wires = names.map((n): MemberWire => {
       const p = cluster!.process(n);
-      const wire: MemberWire = !p.alive ? 'down' : p.paused ? 'frozen' : 'up';
-      relays[i]!.set(wire);
+      return !p.alive ? 'down' : p.paused ? 'frozen' : 'up';
     });
+    for (const [i, w] of wires.entries()) relays[i]!.set(w);
+    apps?.setWires(wires);
     return run.now;
   }
+  /** The virtual instant for an event from outside the simulation (a program's write, line or exit). */
+  const nowForApps = (): number => {
+    try {
+      return pace();
+    } catch (e) {
+      internal ??= e;
+      return run.now;
+    }
+  };
 
   for (const n of names) io.out(`# ${n} ${urls[n]} member-id ${ids.memberId(n)}`);
   io.out(`export ETCDCTL_API=3`);
@@ -161,25 +234,45 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
   );
   for (const a of pending.splice(0)) enter(a);
 
-  return new Promise<number>((resolve) => {
+  if (appCommands.length > 0) {
+    apps = new ServedApps({
+      trace: run.trace,
+      now: nowForApps,
+      ...(o.fence !== undefined ? { fence: o.fence } : {}),
+      host: o.host,
+      members: names.map((name, i) => ({ name, upstreamPort: upstreams[i]! })),
+      onLine: o.onAppLine ?? ((l) => io.out(appLine(l))),
+      onWireError: (m) => {
+        wireError ??= m;
+      },
+    });
+    try {
+      await apps.start(appCommands);
+    } catch (e) {
+      await apps.close();
+      shutdown();
+      if (e instanceof AppStartError) throw new CliError(e.message, EXIT.usage);
+      throw e;
+    }
+    for (const n of apps.names) io.out(`# app ${n}: ${apps.commands.get(n)}`);
+  }
+
+  const outcome = await new Promise<{ code: number; result: RunResult; stopped: boolean }>((resolve) => {
     let timer: NodeJS.Timeout | undefined;
     let closed = false;
-    const end = (code: number): void => {
+    const end = (code: number, result: RunResult, stopped = false): void => {
       closed = true;
       if (timer !== undefined) clearTimeout(timer);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       o.stop?.removeEventListener('abort', onAbort);
-      shutdown();
-      const l = lag.summary();
-      if (l !== undefined) io.err(`lessor-sim serve: ${l}`);
-      resolve(code);
+      resolve({ code, result, stopped });
     };
     const onSignal = (sig: NodeJS.Signals): void => {
       if (closed) return;
       pace();
       io.err(`lessor-sim serve: ${sig} at ${(run.now / 1e6).toFixed(3)} s of virtual time; stopping`);
-      end(finish(run.done ? run.finish() : run.result(), io, o.fromFile));
+      end(-1, run.done ? run.finish() : run.result(), true);
     };
     const onAbort = (): void => onSignal('SIGINT');
     process.on('SIGINT', onSignal);
@@ -198,19 +291,67 @@ export async function serve(scenario: Scenario, o: ServeOptions, io: CliIO): Pro
           `lessor-sim serve: unexpected error inside lessor-sim (a bug): ${e instanceof Error ? e.message : String(e)}`,
         );
         if (debug && e instanceof Error && e.stack !== undefined) io.err(e.stack);
-        return end(EXIT.internal);
+        return end(EXIT.internal, run.result());
       }
       if (wireError !== undefined) {
         io.err(`lessor-sim serve: ${wireError}`);
-        return end(EXIT.usage);
+        return end(EXIT.usage, run.result());
       }
-      if (run.done) return end(finish(run.finish(), io, o.fromFile));
+      if (run.done) return end(-1, run.finish());
+      if (apps?.allExited === true) {
+        io.err(
+          `lessor-sim serve: every program has exited at ${(run.now / 1e6).toFixed(3)} s of virtual time; ` +
+            'the rest of the scenario runs at once',
+        );
+        return end(-1, run.finish());
+      }
       const next = cluster.sched.peekTime();
       const ms = next === undefined ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(0, (next - wallUs()) / 1000));
       timer = setTimeout(tick, ms);
     };
     tick();
   });
+
+  // Programs still running end now; their exits (and the holder stops they imply) land in the trace first.
+  const exits = apps === undefined ? [] : await apps.finish();
+  if (apps !== undefined) await apps.close();
+  shutdown();
+  const l = lag.summary();
+  if (l !== undefined) io.err(`lessor-sim serve: ${l}`);
+  const result = outcome.result;
+  if (outcome.code >= 0) return { code: outcome.code, result };
+  const runCode = finish(result, io, o.fromFile);
+  if (apps === undefined) return { code: runCode, result };
+  const judgements = apps.judge(run.trace.events, run.now);
+  const verdict = appVerdict({
+    expectsPassed:
+      result.setupError === undefined &&
+      (result.holderErrors ?? []).length === 0 &&
+      result.assertions.every((a) => a.passed),
+    violations: judgements.reduce((n, j) => n + j.violations.length, 0),
+    exits,
+    stopped: outcome.stopped || result.stopped !== undefined,
+  });
+  for (const line of appVerdictLines(apps.names, exits, judgements, verdict)) io.out(line);
+  return { code: verdict.code, result, apps: { verdict, exits, judgements } };
+}
+
+/** A program's output line as serve prints it: virtual seconds, its name, `|` for stdout, `!` for stderr. */
+const appLine = (l: AppLine): string =>
+  `${(l.t / 1e6).toFixed(3)} ${l.app} ${l.stream === 'stdout' ? '|' : '!'} ${l.text}`;
+
+/** Every step on a program names one that runs: else the file and the command line disagree (exit 2). */
+function checkAppSteps(scenario: Scenario, apps: readonly AppCommand[]): void {
+  const names = new Set(apps.map((a) => a.name));
+  for (const { step, app } of appStepsOf(scenario)) {
+    if (names.has(app)) continue;
+    const given = apps.length === 0 ? 'no program was given' : `programs: ${[...names].join(', ')}`;
+    throw new CliError(
+      `${scenario.file}:${step.pos.line}:${step.pos.col}: ${step.kind} names program ${app}, ` +
+        `but ${given}; run it with lessor-sim serve FILE -- CMD, or name it with --app ${app}=CMD`,
+      EXIT.usage,
+    );
+  }
 }
 
 /**

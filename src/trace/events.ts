@@ -126,6 +126,20 @@ export interface TraceFields {
   'served-call': { readonly call: number; readonly method: string; readonly to: string };
   /** A unary call answered (or failed with `err`), as the client's process received it. */
   'served-answer': { readonly call: number; readonly method: string; readonly err?: string };
+  // ---- serve: programs under test (member: the program's name) ----
+  /** A program started (`command`: shell-quoted), or started again by a restart step. */
+  'app-start': { readonly command: string };
+  /** One line the program wrote, control characters escaped. */
+  'app-output': { readonly stream: 'stdout' | 'stderr'; readonly text: string };
+  /** It ended: its exit code or the signal that ended it; `by: harness` when a step or the run's end did. */
+  'app-exit': { readonly code?: number; readonly signal?: string; readonly by: 'itself' | 'harness' };
+  /** A step signalled its process group: SIGSTOP (pause), SIGCONT (resume) or SIGKILL (kill). */
+  'app-signal': { readonly signal: string };
+  /** A step restarts it: killed if it runs, then started again with the same command. */
+  'app-restart': Empty;
+  /** Its connections to these members are cut (black-holed), or healed. */
+  'app-cut': { readonly from: readonly string[] };
+  'app-heal': { readonly to: readonly string[] };
   step: { readonly line: number; readonly action: string };
   'step-error': { readonly op: string; readonly message: string };
   'expect-pass': ExpectOutcome;

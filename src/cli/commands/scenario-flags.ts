@@ -1,4 +1,5 @@
 /** What the replaying commands share: --seed and --profile, and loading every file before anything runs. */
+import { appStepsOf } from '../../scenario/replay/app-hook.js';
 import { readFileSync } from 'node:fs';
 import { BUG_NAMES } from '../../lessor/bugs.js';
 import type { RunOptions, RunResult } from '../../scenario/replay/runner.js';
@@ -87,17 +88,34 @@ export function runOptions(inv: Invocation): RunOptions {
   return out;
 }
 
-/** Every file is read and validated before anything runs; all problems of all files are reported at once. */
-export function loadAll(files: readonly string[]): Scenario[] {
+/**
+ * Every file is read and validated before anything runs; all problems of all files are reported at once.
+ * A file with steps on programs under test runs only under serve (`apps: true`).
+ */
+export function loadAll(files: readonly string[], opts: { readonly apps?: boolean } = {}): Scenario[] {
   const scenarios: Scenario[] = [];
   const problems: ScenarioError[] = [];
   for (const f of files) {
     const l = loadScenario(f, BUG_NAMES);
     if (!l.ok) problems.push(...l.errors);
-    else scenarios.push(refuseUserHolders(l.scenario));
+    else
+      scenarios.push(
+        opts.apps === true ? refuseUserHolders(l.scenario) : refuseAppSteps(refuseUserHolders(l.scenario)),
+      );
   }
   if (problems.length > 0) throw new InvalidScenarioError(problems);
   return scenarios;
+}
+
+/** Steps on a program under test (pause { app }, kill, cut …) act on a real process: only serve has one. */
+function refuseAppSteps(s: Scenario): Scenario {
+  const [first] = appStepsOf(s);
+  if (first !== undefined)
+    throw new UsageError(
+      `${s.file}:${first.step.pos.line}:${first.step.pos.col}: ${first.step.kind} acts on program ${first.app}, ` +
+        `a program under test: run the file with lessor-sim serve FILE -- CMD (or --app ${first.app}=CMD)`,
+    );
+  return s;
 }
 
 /** A holder written in TypeScript (`strategy: user:<name>`) runs only from the user's code, never from here. */

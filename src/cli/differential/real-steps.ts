@@ -25,6 +25,7 @@ export type RealStepEntry<K extends FieldKind> =
 
 const why = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const NO_MUTEX = 'concurrency.Mutex sessions are not driven on real etcd by this driver';
+const APP_STEPS = 'steps on programs under test run only under serve (lessor-sim serve FILE -- CMD)';
 const ETCDCTL_CLIENTS =
   "the driver's scenario clients are etcdctl lease keep-alive processes, which send no other request";
 /** A keepalive-once's lease as `diff` names it: its label, else its raw ID as the simulation's side does. */
@@ -185,13 +186,18 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   },
   pause: {
     sendsRequest: false,
+    refuse: (s) => (s.app !== undefined ? APP_STEPS : undefined),
     perform: (s, r) => {
       signal(r, 'pause', s.member, s.client);
       if (s.forUs !== undefined)
         r.inBackground(sleepUntil(r.wallUs(s.atUs + s.forUs)).then(() => signal(r, 'resume', s.member, s.client)));
     },
   },
-  resume: { sendsRequest: false, perform: (s, r) => signal(r, 'resume', s.member, s.client) },
+  resume: {
+    sendsRequest: false,
+    refuse: (s) => (s.app !== undefined ? APP_STEPS : undefined),
+    perform: (s, r) => signal(r, 'resume', s.member, s.client),
+  },
   stall: {
     refused:
       'stalling one loop of a member needs a fault-injecting etcd build; the driver can only signal the whole process',
@@ -200,12 +206,16 @@ export const REAL_STEPS: { readonly [K in FieldKind]: RealStepEntry<K> } = {
   crash: { sendsRequest: false, perform: (s, r) => r.cluster.crash(s.member) },
   restart: {
     sendsRequest: false,
+    refuse: (s) => (s.app !== undefined ? APP_STEPS : undefined),
     perform: async (s, r) => {
-      const problem = await r.cluster.restart(s.member);
+      const member = s.member!; // refused above when the step names an app instead
+      const problem = await r.cluster.restart(member);
       if (problem !== undefined) return r.note(s.atUs, problem);
-      r.inBackground(r.rejoin(s.member, s.atUs));
+      r.inBackground(r.rejoin(member, s.atUs));
     },
   },
+  kill: { refused: APP_STEPS },
+  cut: { refused: APP_STEPS },
   'transfer-leader': {
     sendsRequest: true,
     // Beside the replay, not before the next step: a request at the same instant or just after races the
