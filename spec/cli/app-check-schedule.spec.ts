@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenario/parse.js';
 import {
   allSteps,
-  clusterScenarioText,
   drawSchedule,
+  scenarioText,
   type Fault,
   type Schedule,
   shrinkCandidates,
@@ -35,8 +35,8 @@ describe('check --app schedules', () => {
       for (const [j, f] of s.faults.entries())
         for (const g of s.faults.slice(j + 1))
           if (target(f) === target(g)) expect(g.atUs > f.atUs + f.forUs || f.atUs > g.atUs + g.forUs).toBe(true);
-      // serve's part (the member faults) is a valid scenario: steps in time order, a crash restarted in time.
-      const parsed = parseScenario(clusterScenarioText('t', s), 't');
+      // A valid scenario: steps in time order, a crash restarted in time, app stalls as `pause: { app }`.
+      const parsed = parseScenario(scenarioText('t', s), 't');
       expect(parsed.ok, JSON.stringify(parsed.ok ? '' : parsed.errors)).toBe(true);
     }
   });

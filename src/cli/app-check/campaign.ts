@@ -1,11 +1,11 @@
 /**
  * `check --app NAME=CMD --runs N`: a property campaign over real programs. Run i draws its fault schedule
- * from (seed, i) alone and runs the programs against its own served cluster; `parallel` runs go at once,
- * each cluster on free ports of its own. Every run is judged by the holder monitors. The first failing run
- * (lowest index) is shrunk: its smaller candidate schedules are run, `parallel` at a time, and the first in
- * order that violates the same property replaces it, until none does or the shrink budget is spent. The
- * result is a scenario file (`pause: { app: NAME, for: … }` beside the member steps) with the command that
- * replays it, run once more to say whether it reproduced.
+ * from (seed, i) alone and runs it with the programs through serveApps; `parallel` runs go at once, each
+ * cluster on free ports of its own. Every run is judged by the holder monitors. The first failing run
+ * that fails the same way on a rerun is shrunk: its smaller candidate schedules are run, `parallel` at a
+ * time, and the first in order that violates the same property replaces it, until none does or the
+ * shrink budget is spent. Real programs fail near the edge only sometimes, so the result is confirmed by
+ * fresh runs before it is written as a scenario file with the command that replays it.
  */
 import { shellQuote } from '../../report/terminal-text.js';
 import { AppStartError } from '../../apps/app-runner.js';
@@ -14,7 +14,7 @@ import type { CliIO } from '../io.js';
 import { EXIT } from '../exit-codes.js';
 import { catchInterrupt, interruptedExitCode, type Interruption } from '../interrupt.js';
 import { writeOutput } from '../output-path.js';
-import { allSteps, drawSchedule, formatDur, type Schedule, shrinkCandidates, size } from './schedule.js';
+import { drawSchedule, formatDur, type Schedule, scenarioText, shrinkCandidates, size } from './schedule.js';
 import { type AppUnderTest, type RunOutcome, runServed } from './served-run.js';
 
 export interface CampaignOptions {
@@ -29,6 +29,9 @@ export interface CampaignOptions {
   /** At most this many runs spent shrinking. */
   readonly shrinkRuns: number;
 }
+
+/** Fresh runs at once that must all fail for a shrunk schedule to be written. */
+const CONFIRM = 2;
 
 /** The default cluster's members: every schedule's member faults name these. */
 const MEMBERS = ['n1', 'n2', 'n3'];
@@ -144,6 +147,9 @@ export async function runAppCampaign(o: CampaignOptions, io: CliIO): Promise<num
     const { target } = chosen;
     io.out(`shrinking run ${chosen.index + 1} (${target}), at most ${o.shrinkRuns - spent} more runs`);
     let current = chosen.judged;
+    // Every schedule accepted on the way, the confirmed failing run first: a shrunk schedule sits near the
+    // edge of failing (a stall just past what the lease survives), where real programs fail only sometimes.
+    const chain: Judged[] = [current];
     while (spent < o.shrinkRuns && !stopped()) {
       const candidates = shrinkCandidates(current.schedule).filter((c) => size(c) < size(current.schedule));
       let better: Judged | undefined;
@@ -156,16 +162,37 @@ export async function runAppCampaign(o: CampaignOptions, io: CliIO): Promise<num
       }
       if (better === undefined) break;
       current = better;
+      chain.push(current);
       io.out(`  smaller: ${describeFaults(current.schedule)}, ${formatDur(current.schedule.durationUs)}`);
     }
-    const again = stopped() ? undefined : (await runAll([current.schedule], o, () => 'app-check-repro', stopped))[0];
-    const reproduced = again === undefined ? 'not rerun' : violated(again.outcome).includes(target) ? 'yes' : 'no';
-    const text = scenarioFile(o, chosen.index, current, target, reproduced);
+    // The smallest schedule (or the one halfway along the chain) that fails in every one of `copies` fresh
+    // runs at once; the confirmed original when neither does.
+    const copies = Math.max(CONFIRM, o.parallel);
+    let reproduced = 'failed the same way in the original run and its rerun';
+    let written = chain[0]!;
+    const last = chain.length - 1;
+    for (const k of [...new Set([last, Math.floor(last / 2)])].filter((x) => x >= 1)) {
+      if (stopped()) break;
+      const runs = await runAll(
+        Array.from({ length: copies }, () => chain[k]!.schedule),
+        o,
+        (i) => `app-check-repro-${k}-${i}`,
+        stopped,
+      );
+      const failed = runs.filter((j) => j !== undefined && violated(j.outcome).includes(target)).length;
+      io.out(`  ${describeFaults(chain[k]!.schedule)}: ${failed} of ${copies} fresh runs failed the same way`);
+      if (failed === copies) {
+        written = chain[k]!;
+        reproduced = `failed the same way in ${failed} of ${copies} fresh runs`;
+        break;
+      }
+    }
+    const text = scenarioFile(o, chosen.index, written, target, reproduced);
     if (o.output !== undefined) {
       writeOutput(o.output, text);
-      io.out(`shrunk scenario (${spent} shrink runs; reproduced on a fresh run: ${reproduced}): ${o.output}`);
+      io.out(`shrunk scenario (${spent} shrink runs; ${reproduced}): ${o.output}`);
     } else {
-      io.out(`shrunk scenario (${spent} shrink runs; reproduced on a fresh run: ${reproduced}):`);
+      io.out(`shrunk scenario (${spent} shrink runs; ${reproduced}):`);
       for (const l of text.trimEnd().split('\n')) io.out(l);
     }
     return interrupted !== undefined ? interruptedExitCode(interrupted) : EXIT.failed;
@@ -178,17 +205,10 @@ function scenarioFile(o: CampaignOptions, index: number, j: Judged, target: stri
   const v = j.outcome.violations.find((x) => x.property === target)!;
   const appFlags = o.apps.map((a) => `--app ${shellQuote(`${a.name}=${a.command}`)}`).join(' ');
   const comment = (s: string): string => s.replace(/[\r\n]+/g, ' ');
-  return [
+  return scenarioText(`app-check-${o.seed}-${index + 1}`, j.schedule, [
     `# Shrunk by lessor-sim check --app from run ${index + 1} of campaign seed ${o.seed}.`,
+    `# ${comment(target)}: ${comment(v.message)}`,
+    `# It ${reproduced}.`,
     `# Replay: lessor-sim serve FILE ${comment(appFlags)}`,
-    `name: app-check-${o.seed}-${index + 1}`,
-    'description: |',
-    `  ${comment(target)}: ${comment(v.message)}`,
-    `  Reproduced on a fresh run after shrinking: ${reproduced}. Faults: ${comment(describeFaults(j.schedule))}.`,
-    'profile: v3.4',
-    `seed: ${j.schedule.seed}`,
-    `duration: ${formatDur(j.schedule.durationUs)}`,
-    ...(j.schedule.faults.length === 0 ? ['steps: []'] : ['steps:', ...allSteps(j.schedule)]),
-    '',
-  ].join('\n');
+  ]);
 }

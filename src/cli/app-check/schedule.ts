@@ -104,20 +104,16 @@ function stepLines(faults: readonly Fault[]): string[] {
     .flatMap((s) => s.lines);
 }
 
-/** The member faults as scenario steps; app stalls are performed beside serve. */
-export const memberSteps = (faults: readonly Fault[]): string[] =>
-  stepLines(faults.filter((f) => f.kind !== 'pause-app'));
-
-/** The scenario serve runs for the schedule: the default cluster's profile with the member faults. */
-export function clusterScenarioText(name: string, s: Schedule): string {
-  const steps = memberSteps(s.faults);
+/** The scenario a run serves: the default cluster's profile, the schedule's seed, duration and faults. */
+export function scenarioText(name: string, s: Schedule, header: readonly string[] = []): string {
+  const steps = allSteps(s);
   return [
+    ...header,
     `name: ${name}`,
     'profile: v3.4',
     `seed: ${s.seed}`,
     `duration: ${formatDur(s.durationUs)}`,
-    steps.length === 0 ? 'steps: []' : 'steps:',
-    ...steps,
+    ...(steps.length === 0 ? ['steps: []'] : ['steps:', ...steps]),
     '',
   ].join('\n');
 }
