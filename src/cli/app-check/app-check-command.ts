@@ -15,7 +15,9 @@ export const APP_CHECK_FLAGS: Readonly<Record<string, FlagSpec>> = {
     type: 'string',
     multiple: true,
     value: 'NAME=CMD',
-    help: 'a campaign over this program (repeatable): each run serves a cluster, runs CMD (sh -c) against it under drawn faults',
+    help:
+      'a campaign over this program (repeatable): each run serves a cluster and runs CMD (sh -c) ' +
+      'against it under drawn faults; --workers N clusters at once (default 1), --output FILE the shrunk scenario',
   },
   duration: { type: 'string', value: 'D', help: 'with --app: each run lasts D (default 20s)' },
 };

@@ -109,10 +109,9 @@ export async function runAppCampaign(o: CampaignOptions, io: CliIO): Promise<num
       stopped,
       (i, j) => {
         const v = violated(j.outcome);
-        io.out(
-          `run ${i + 1}/${o.runs}: ${describeFaults(j.schedule)}: ${v.length === 0 ? 'ok' : `violated ${v.join(', ')}`}` +
-            ` (${(j.outcome.wallMs / 1000).toFixed(1)} s)`,
-        );
+        const verdict = v.length === 0 ? 'ok' : `violated ${v.join(', ')}`;
+        const took = `${(j.outcome.wallMs / 1000).toFixed(1)} s`;
+        io.out(`run ${i + 1}/${o.runs}: ${describeFaults(j.schedule)}: ${verdict} (${took})`);
       },
     );
     const ran = results.filter((r) => r !== undefined).length;
