@@ -111,7 +111,12 @@ export async function runAppCampaign(o: CampaignOptions, io: CliIO): Promise<num
         const v = violated(j.outcome);
         const verdict = v.length === 0 ? 'ok' : `violated ${v.join(', ')}`;
         const took = `${(j.outcome.wallMs / 1000).toFixed(1)} s`;
-        io.out(`run ${i + 1}/${o.runs}: ${describeFaults(j.schedule)}: ${verdict} (${took})`);
+        // A program that ended badly on its own (a command not found is sh's 127) judges nothing: say so.
+        const bad = j.outcome.exits
+          .filter((e) => !e.byHarness && e.code !== 0)
+          .map((e) => `; ${e.app} exited ${e.code ?? e.signal}`)
+          .join('');
+        io.out(`run ${i + 1}/${o.runs}: ${describeFaults(j.schedule)}: ${verdict} (${took}${bad})`);
       },
     );
     const ran = results.filter((r) => r !== undefined).length;
