@@ -116,7 +116,8 @@ export async function runAppCampaign(o: CampaignOptions, io: CliIO): Promise<num
           .filter((e) => !e.byHarness && e.code !== 0)
           .map((e) => `; ${e.app} exited ${e.code ?? e.signal}`)
           .join('');
-        io.out(`run ${i + 1}/${o.runs}: ${describeFaults(j.schedule)}: ${verdict} (${took}${bad})`);
+        const cut = stopped() ? '; cut short by the interruption' : '';
+        io.out(`run ${i + 1}/${o.runs}: ${describeFaults(j.schedule)}: ${verdict} (${took}${bad}${cut})`);
       },
     );
     const ran = results.filter((r) => r !== undefined).length;
