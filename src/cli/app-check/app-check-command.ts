@@ -39,7 +39,12 @@ const NOT_WITH_APP = [
 
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** Whether the command line is the --app form (any of its own flags given). */
+export const usesAppCheck = (inv: Invocation): boolean =>
+  Object.keys(APP_CHECK_FLAGS).some((f) => inv.flags[f] !== undefined);
+
 export async function appCheck(inv: Invocation, randomSeed: () => number): Promise<number> {
+  if (list(inv, 'app').length === 0) throw new UsageError('--duration applies to check --app NAME=CMD only');
   if (inv.positionals.length > 0) throw new UsageError('check --app takes no FILE; it draws its own schedules');
   const other = NOT_WITH_APP.find((f) => inv.flags[f] !== undefined && inv.flags[f] !== false);
   if (other !== undefined) throw new UsageError(`--${other} does not apply to check --app`);
