@@ -34,11 +34,10 @@ function expand(arg: string): string[] {
   return found.length > 0 ? found : [arg];
 }
 
+/** The words of a command line as a POSIX shell splits them (single quotes keep spaces), globs expanded. */
 const argvOf = (line: string): string[] =>
-  line
-    .replace(/\s+#.*$/, '')
-    .trim()
-    .split(/\s+/)
+  [...line.replace(/\s+#.*$/, '').matchAll(/(?:'[^']*'|[^\s'])+/g)]
+    .map((m) => m[0].replace(/'([^']*)'/g, '$1'))
     .slice(2)
     .flatMap(expand);
 
@@ -108,7 +107,9 @@ describe('README commands', () => {
     }
     const named = resolveCommand(COMMANDS, argv);
     expect(named, `unknown command in: ${line}`).toBeDefined();
-    const parsed = parseCommandArgs(named!.cmd, named!.rest);
+    // What follows `--` is a program's command line (serve FILE -- CMD), not the command's own arguments.
+    const dashes = named!.cmd.afterDashes !== undefined ? named!.rest.indexOf('--') : -1;
+    const parsed = parseCommandArgs(named!.cmd, dashes < 0 ? named!.rest : named!.rest.slice(0, dashes));
     // A merge names folders of shard reports a campaign would have written.
     if (named!.cmd.name !== 'check merge')
       for (const f of parsed.positionals)

@@ -19,8 +19,6 @@ export interface AppSessionOptions {
   readonly fence?: Fence;
   readonly onLine?: (line: AppLine) => void;
   readonly onExit?: (exit: AppExit) => void;
-  /** Told of each acquisition a program reports with a lease: serve passes HolderTruth's `watch`. */
-  readonly onAcquired?: (holder: string, lease: bigint, key: string | undefined) => void;
 }
 
 export interface AppLaunch {
@@ -47,7 +45,6 @@ export class AppSession {
       trace: opts.trace,
       clock: opts.clock,
       ...(opts.fence !== undefined ? { fence: opts.fence } : {}),
-      ...(opts.onAcquired !== undefined ? { onAcquired: opts.onAcquired } : {}),
     });
   }
 

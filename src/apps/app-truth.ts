@@ -4,10 +4,13 @@
  * holds. HolderTruth does this for built-in holders, which name their lease before they put the key; a
  * program names it only after (its belief arrives once the put is answered), so the leases revoked
  * before a belief are remembered too, and a belief on a lease already gone is judged from that instant.
+ * Read from the trace alone (`app-start` names the programs, `holder-acquired` their leases), so a
+ * replay of a served run derives the same events.
  */
 import type { Trace, TraceEvent } from '../trace/trace.js';
 
 export class AppTruth {
+  private readonly apps = new Set<string>();
   /** Lease → the program that said it holds it (and whether its end is already traced). */
   private readonly watched = new Map<bigint, { holder: string; done: boolean }>();
   private readonly revoked = new Set<bigint>();
@@ -16,18 +19,17 @@ export class AppTruth {
     if (trace.enabled) trace.subscribe((e) => this.see(e));
   }
 
-  /** A program said it holds `lease` (BeliefBook's onAcquired). */
-  watch(holder: string, lease: bigint, now: () => number): void {
-    const w = { holder, done: false };
-    this.watched.set(lease, w);
-    if (this.revoked.has(lease)) this.end(lease, w, now(), 'before-belief');
-  }
-
   private see(e: TraceEvent): void {
-    if (e.kind !== 'lease-revoke' || e.lease === undefined || this.revoked.has(e.lease)) return;
-    this.revoked.add(e.lease);
-    const w = this.watched.get(e.lease);
-    if (w !== undefined) this.end(e.lease, w, e.t, e.member);
+    if (e.kind === 'app-start') this.apps.add(e.member);
+    else if (e.kind === 'holder-acquired' && e.lease !== undefined && this.apps.has(e.member)) {
+      const w = { holder: e.member, done: false };
+      this.watched.set(e.lease, w);
+      if (this.revoked.has(e.lease)) this.end(e.lease, w, e.t, 'before-belief');
+    } else if (e.kind === 'lease-revoke' && e.lease !== undefined && !this.revoked.has(e.lease)) {
+      this.revoked.add(e.lease);
+      const w = this.watched.get(e.lease);
+      if (w !== undefined) this.end(e.lease, w, e.t, e.member);
+    }
   }
 
   private end(lease: bigint, w: { holder: string; done: boolean }, t: number, by: string): void {

@@ -56,11 +56,6 @@ export class BeliefBook {
   constructor(
     private readonly trace: Trace,
     private readonly clock: { now(): Micros },
-    /**
-     * Told of each new acquisition that names a lease, e.g. for the simulated cluster's HolderTruth
-     * (`watch(holder, lease, key)`) to trace when that lease really ends.
-     */
-    private readonly onAcquired?: (holder: string, lease: bigint, key: string | undefined) => void,
   ) {}
 
   /** Records one report from `holder`, arriving now. */
@@ -75,7 +70,6 @@ export class BeliefBook {
       if (was === undefined || was.lease !== lease || was.token !== token) {
         if (was !== undefined) this.stop(holder, was, t, 'replaced', 0);
         this.held.set(holder, { lease, token });
-        if (lease !== undefined) this.onAcquired?.(holder, lease, r.key);
         this.trace.emit({
           t,
           member: holder,

@@ -2,7 +2,7 @@
  * A real program's run judged by the holder monitors: the events the resource server recorded
  * (writes, beliefs), plus the truth of when each holder's lease ended, read back as a RunView over a
  * scenario with no steps. Under serve the truth comes from the simulated cluster's own `holder-revoked`
- * (HolderTruth); against real etcd from watching the lock keys: a key a holder named in its belief is
+ * (AppTruth); against real etcd from watching the lock keys: a key a holder named in its belief is
  * deleted when its lease is revoked or expires.
  */
 import type { Micros } from '../clock/time.js';

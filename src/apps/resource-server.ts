@@ -27,8 +27,6 @@ export interface ResourceServerOptions {
   readonly host?: string;
   /** Default 0: any free port. */
   readonly port?: number;
-  /** Told of each acquisition a program reports with a lease (see BeliefBook). */
-  readonly onAcquired?: (holder: string, lease: bigint, key: string | undefined) => void;
 }
 
 /** Names become trace members and URL path segments: kept to characters that print and split safely. */
@@ -42,7 +40,7 @@ export class ResourceServer {
   private base = '';
 
   constructor(private readonly opts: ResourceServerOptions) {
-    this.beliefs = new BeliefBook(opts.trace, opts.clock, opts.onAcquired);
+    this.beliefs = new BeliefBook(opts.trace, opts.clock);
   }
 
   /** Listens; resolves with the base URL (`http://127.0.0.1:PORT`). */

@@ -73,6 +73,23 @@ function describe(
         `answer ${String(e.fields?.name)} (${String(e.fields?.op)}): ${e.fields?.err ?? 'ok'}` +
         ` after ${formatSecondsShort(e.fields?.took ?? 0)} s`
       );
+    case 'app-start':
+      return `program started: ${String(e.fields?.command)}`;
+    case 'app-output':
+      return `${e.fields?.stream === 'stderr' ? '!' : '|'} ${String(e.fields?.text)}`;
+    case 'app-exit': {
+      const f = e.fields;
+      const how = f?.signal !== undefined ? `killed by ${f.signal}` : `exited with code ${String(f?.code)}`;
+      return `program ${how}${f?.by === 'harness' ? ' (ended by the harness)' : ''}`;
+    }
+    case 'app-signal':
+      return `program gets ${String(e.fields?.signal)}`;
+    case 'app-restart':
+      return 'program restarts (killed if running, then started again)';
+    case 'app-cut':
+      return `program cut off from ${(e.fields?.from ?? []).join(', ')}`;
+    case 'app-heal':
+      return `program reaches ${(e.fields?.to ?? []).join(', ')} again`;
     case 'served-call':
       return `${String(e.fields?.method)} to ${String(e.fields?.to)} (served call ${String(e.fields?.call)})`;
     case 'served-answer':

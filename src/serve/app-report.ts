@@ -7,7 +7,7 @@ import type { AppJudgement } from '../apps/judge.js';
 import type { AppVerdict } from '../cli/app-verdict.js';
 import { formatSeconds } from '../clock/time.js';
 import { oneLine } from '../report/terminal-text.js';
-import { fieldsOf } from '../trace/trace.js';
+import { fieldsOf, type TraceEvent } from '../trace/trace.js';
 
 function ended(e: AppExit | undefined): string {
   if (e === undefined) return 'never ran';
@@ -20,12 +20,11 @@ export function appVerdictLines(
   exits: readonly AppExit[],
   judgements: readonly AppJudgement[],
   verdict: AppVerdict,
+  events: readonly TraceEvent[],
 ): string[] {
   const out: string[] = [];
   for (const name of names) {
-    const writes = judgements.flatMap((j) =>
-      j.trace.events.filter((e) => e.member === name && e.kind === 'client-fenced-write'),
-    );
+    const writes = events.filter((e) => e.member === name && e.kind === 'client-fenced-write');
     const accepted = writes.filter((e) => fieldsOf(e).accepted === true).length;
     out.push(
       `APP ${name}  ${ended(exits.find((e) => e.app === name))}; ` +

@@ -51,7 +51,19 @@ export type Input =
   /** The client finished sending (CloseSend): the stream owes it the answers to what it sent. */
   | { readonly t: number; readonly kind: 'half-close'; readonly call: number }
   /** The client cancelled the call (or its deadline passed, or its connection closed). */
-  | { readonly t: number; readonly kind: 'cancel'; readonly call: number };
+  | { readonly t: number; readonly kind: 'cancel'; readonly call: number }
+  /** An event of a program under test (a line, a write, a belief, a start or exit), as it was traced. */
+  | { readonly t: number; readonly kind: 'app'; readonly event: AppEventJson }
+  /** A step on a program was performed at `t` (`why`: what kept it from acting). */
+  | { readonly t: number; readonly kind: 'app-step'; readonly app: string; readonly why?: string };
+
+/** A traced event as a record holds it: the lease ID as a decimal string. */
+export interface AppEventJson {
+  readonly member: string;
+  readonly kind: string;
+  readonly lease?: string;
+  readonly fields?: Readonly<Record<string, unknown>>;
+}
 
 /** The first line of a record: what a replay needs besides the inputs. */
 export interface RecordHeader {
@@ -63,6 +75,17 @@ export interface RecordHeader {
   readonly seed: number;
   readonly profile: 'v3.4' | 'v3.5';
 }
+
+/** The kinds a program's side of a served run traces (ServedApps, the resource server, the belief board). */
+const APP_EVENT_KINDS: ReadonlySet<string> = new Set([
+  'app-start',
+  'app-output',
+  'app-exit',
+  'client-fenced-write',
+  'holder-acquired',
+  'holder-deadline',
+  'holder-stop',
+]);
 
 export function isInput(x: unknown): x is Input {
   if (typeof x !== 'object' || x === null) return false;
@@ -91,6 +114,20 @@ export function isInput(x: unknown): x is Input {
     case 'half-close':
     case 'cancel':
       return Number.isSafeInteger(o.call);
+    case 'app': {
+      const e = o.event as Partial<AppEventJson> | null;
+      return (
+        typeof e === 'object' &&
+        e !== null &&
+        typeof e.member === 'string' &&
+        typeof e.kind === 'string' &&
+        APP_EVENT_KINDS.has(e.kind) &&
+        (e.lease === undefined || (typeof e.lease === 'string' && /^-?\d{1,20}$/.test(e.lease))) &&
+        (e.fields === undefined || (typeof e.fields === 'object' && e.fields !== null))
+      );
+    }
+    case 'app-step':
+      return typeof o.app === 'string' && (o.why === undefined || typeof o.why === 'string');
     default:
       return false;
   }

@@ -26,6 +26,9 @@ import { Relay, type MemberWire } from './relay.js';
 import { ServeSession } from './session.js';
 import { PacingLag } from './lag.js';
 import { etcdVersionOf } from './version.js';
+import { AppTruth } from '../apps/app-truth.js';
+import { Trace } from '../trace/trace.js';
+import { appInput, NOT_YET } from './app-inputs.js';
 import { type AppCommand, ServedApps } from './served-apps.js';
 import { appVerdictLines } from './app-report.js';
 
@@ -83,14 +86,32 @@ export async function serveOutcome(scenario: Scenario, o: ServeOptions, io: CliI
   const appCommands = o.apps ?? [];
   checkAppSteps(scenario, appCommands);
   let apps: ServedApps | undefined;
+  let record: number | undefined;
   const run = startScenario(scenario, {
     ...o.run,
     onCluster: (c) => {
       o.run.onCluster?.(c);
-      if (appCommands.length > 0)
-        actOnApps(c, (a) => (apps === undefined ? 'no program has started yet' : apps.act(a)));
+      if (appCommands.length === 0) return;
+      actOnApps(c, (a) => {
+        const why = apps === undefined ? NOT_YET : apps.act(a);
+        if (record !== undefined) {
+          const input: Input = { t: c.now(), kind: 'app-step', app: a.app, ...(why !== undefined ? { why } : {}) };
+          writeSync(record, `${JSON.stringify(input)}\n`);
+        }
+        return why;
+      });
     },
   });
+  // The programs' events: recorded as inputs (a replay feeds them back), then into the run's trace, where
+  // AppTruth derives when each program's lease really ended.
+  const appTrace = new Trace(true, false, false);
+  if (appCommands.length > 0) {
+    new AppTruth(run.trace);
+    appTrace.subscribe((e) => {
+      if (record !== undefined) writeSync(record, `${JSON.stringify(appInput(e))}\n`);
+      run.trace.emit(e);
+    });
+  }
   run.advanceTo(0);
   const cluster = run.cluster;
   if (cluster === undefined || run.done) {
@@ -102,7 +123,6 @@ export async function serveOutcome(scenario: Scenario, o: ServeOptions, io: CliI
   const sink = new GrpcSink();
   const profile = run.result().profile;
 
-  let record: number | undefined;
   if (o.record !== undefined) {
     try {
       record = openSync(o.record, 'w');
@@ -236,7 +256,7 @@ export async function serveOutcome(scenario: Scenario, o: ServeOptions, io: CliI
 
   if (appCommands.length > 0) {
     apps = new ServedApps({
-      trace: run.trace,
+      trace: appTrace,
       now: nowForApps,
       ...(o.fence !== undefined ? { fence: o.fence } : {}),
       host: o.host,
@@ -332,7 +352,7 @@ export async function serveOutcome(scenario: Scenario, o: ServeOptions, io: CliI
     exits,
     stopped: outcome.stopped || result.stopped !== undefined,
   });
-  for (const line of appVerdictLines(apps.names, exits, judgements, verdict)) io.out(line);
+  for (const line of appVerdictLines(apps.names, exits, judgements, verdict, run.trace.events)) io.out(line);
   return { code: verdict.code, result, apps: { verdict, exits, judgements } };
 }
 

@@ -7,7 +7,6 @@
  */
 import { AppSession } from '../apps/app-session.js';
 import type { AppExit, AppLine } from '../apps/app-runner.js';
-import { AppTruth } from '../apps/app-truth.js';
 import { type AppJudgement, judgeApps } from '../apps/judge.js';
 import type { Fence } from '../apps/resource-server.js';
 import type { Micros } from '../clock/time.js';
@@ -32,6 +31,7 @@ export interface AppCommand {
 export const SHARED_RESOURCE = 'shared';
 
 export interface ServedAppsOptions {
+  /** Where the programs' events go (serve forwards them into the run's trace, and to --record). */
   readonly trace: Trace;
   /** The virtual instant now (serve's pace(): the simulation is first run up to the wall clock). */
   readonly now: () => Micros;
@@ -55,7 +55,6 @@ export class ServedApps {
   readonly commands = new Map<string, string>();
 
   constructor(private readonly o: ServedAppsOptions) {
-    const truth = new AppTruth(o.trace);
     const clock = { now: o.now };
     this.session = new AppSession({
       trace: o.trace,
@@ -67,7 +66,6 @@ export class ServedApps {
         o.onLine?.(l);
       },
       onExit: (e) => this.exited(e),
-      onAcquired: (holder, lease) => truth.watch(holder, lease, o.now),
     });
   }
 

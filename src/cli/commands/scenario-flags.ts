@@ -5,7 +5,8 @@ import { BUG_NAMES } from '../../lessor/bugs.js';
 import type { RunOptions, RunResult } from '../../scenario/replay/runner.js';
 import type { Scenario, ScenarioError } from '../../scenario/types.js';
 import { str, type FlagSpec, type Invocation } from '../command.js';
-import { InvalidScenarioError, UsageError } from '../errors.js';
+import { CliError, InvalidScenarioError, UsageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
 import { intFlag } from '../int-flag.js';
 import { parseLimits } from '../limits.js';
 import { loadScenario } from '../load.js';
@@ -64,7 +65,8 @@ export function scenariosOf(inv: Invocation, cmd: { name: string; args: string }
   const h = served.header;
   if (files.length === 0 && h.scenario !== null)
     throw new UsageError(`--input: the record served ${h.scenario}; name that FILE`);
-  const [s] = files.length === 0 ? [defaultCluster()] : loadAll(files);
+  // A served run's steps on programs replay from the record: what they met there, and what the programs did.
+  const [s] = files.length === 0 ? [defaultCluster()] : loadAll(files, { apps: true });
   if (s!.name !== h.name)
     throw new UsageError(
       `--input: the record served scenario ${JSON.stringify(h.name)}, not ${JSON.stringify(s!.name)}`,
@@ -111,9 +113,11 @@ export function loadAll(files: readonly string[], opts: { readonly apps?: boolea
 function refuseAppSteps(s: Scenario): Scenario {
   const [first] = appStepsOf(s);
   if (first !== undefined)
-    throw new UsageError(
+    // One line, no synopsis: the command was right, the file is for another one.
+    throw new CliError(
       `${s.file}:${first.step.pos.line}:${first.step.pos.col}: ${first.step.kind} acts on program ${first.app}, ` +
         `a program under test: run the file with lessor-sim serve FILE -- CMD (or --app ${first.app}=CMD)`,
+      EXIT.usage,
     );
   return s;
 }

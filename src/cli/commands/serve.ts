@@ -63,7 +63,7 @@ export const serveCommand: Command = {
     fence: {
       type: 'string',
       value: 'lower|strict',
-      help: "the fenced resource's rule for programs' writes (default lower; strict: fencing_revision < $1)",
+      help: "programs' fence: lower (default) or strict (the runbook's SQL, fencing_revision < $1)",
     },
   },
   details: [
@@ -84,7 +84,8 @@ export const serveCommand: Command = {
     '"SECONDS NAME | line" (stderr: "!") and traced. serve ends at the scenario\'s end or once every program',
     'has exited (the rest of the scenario then runs at once), kills what still runs, and judges the',
     "programs' writes and beliefs with the holder monitors (no-stale-write-accepted, no-overlap,",
-    'holder-stops-before-revoke) beside the expects. Exit codes with programs:',
+    "holder-stops-before-revoke) beside the expects. --record also records the programs' events, so",
+    'run FILE --input LOG replays the served run without them. Exit codes with programs:',
     APP_EXIT_CODES_HELP,
   ].join('\n'),
   run: async (inv) => {
@@ -107,11 +108,6 @@ export const serveCommand: Command = {
     const scenario: Scenario = file !== undefined ? loadAll([file], { apps: true })[0]! : defaultCluster();
     const record = str(inv, 'record');
     if (record !== undefined) {
-      if (apps.length > 0)
-        throw new UsageError(
-          '--record cannot be used with programs under test yet: their output, writes and beliefs are not inputs ' +
-            'a replay can feed back',
-        );
       checkOutputFile('--record', record);
       if (file !== undefined && resolve(record) === resolve(file))
         throw new UsageError(`--record ${record}: that is the scenario FILE; name another file`);
