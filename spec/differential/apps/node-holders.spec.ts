@@ -12,6 +12,7 @@ import { AppRun, EXAMPLES, HAVE_ETCD } from './app-harness.js';
 const SKIP = HAVE_ETCD ? '' : ' (skipped: apt-get install -y etcd-server etcd-client)';
 const TTL = 9;
 const STALL_MS = 12_000;
+const FREEZE_MS = 17_000;
 const RUN_MS = 35_000;
 const NODE = process.execPath;
 
@@ -74,6 +75,61 @@ describe(`lease holders on npm etcd3 1.1.2 against etcd 3.4.23${SKIP}`, () => {
         expect(c.stopSaidAt!).toBeGreaterThanOrEqual(faultEnd);
         expect(c.writes.filter((w) => w.t >= c.revokedAt!)).toEqual([]);
         expect(c.lines.filter((l) => l.startsWith('stopped: ')).length, out).toBe(1);
+        expect(violated('node-correct'), out).toEqual([]);
+      } finally {
+        await run.close();
+      }
+    },
+    180_000,
+  );
+
+  it.skipIf(SKIP !== '')(
+    'a frozen leader: n1 SIGSTOPped for 17 s while both talk to n1 alone; the runbook holder writes on, ' +
+      'the correct one stops before the new leader expires its lease',
+    async () => {
+      const run = new AppRun({ ttl: TTL, runMs: RUN_MS + 5_000, members: ['n1'], rivalVia: 'n2' });
+      try {
+        await run.start();
+        for (const [name, file] of [
+          ['node-runbook', 'runbook_holder.mjs'],
+          ['node-correct', 'correct_holder.mjs'],
+        ] as const)
+          await run.launch(name, { name, command: NODE, args: [join(EXAMPLES, 'node', file)] });
+        await run.acquired(30_000);
+        await sleepMs(3_000);
+        const faultAt = run.clock.now();
+        run.cluster.member('n1').pause(run.registry);
+        await sleepMs(FREEZE_MS);
+        run.cluster.member('n1').resume(run.registry);
+        const faultEnd = run.clock.now();
+        const outcomes = await run.finish(RUN_MS + 20_000);
+        const judged = run.judge();
+        const out = run.allOutput();
+        const violated = (app: string): string[] =>
+          (judged.find((j) => j.key === `/locks/${app}`)?.violations ?? []).map((v) => v.property).sort();
+        for (const o of outcomes.values()) {
+          // A new leader expired each lease during the freeze (after promoting it with a fresh TTL).
+          expect(o.revokedAt, `${o.name}\n${out}`).toBeGreaterThan(faultAt + TTL * 1e6 - 3_000_000);
+          expect(o.revokedAt!).toBeLessThan(faultEnd);
+          expect(o.exit, out).toEqual({ code: 0, signal: null, byHarness: false });
+        }
+        // The runbook holder: no answer for 2 x TTL is what makes the client give up, longer than the lease
+        // lives; it hears `lost` only once n1 resumes, and writes on until then, fenced off after the rival.
+        const rb = outcomes.get('node-runbook')!;
+        expect(rb.stopSaidAt!, out).toBeGreaterThan(rb.revokedAt!);
+        expect(rb.writes.some((w) => w.t > rb.revokedAt!)).toBe(true);
+        expect(rb.writes.filter((w) => rb.rivalWroteAt !== undefined && w.t > rb.rivalWroteAt && w.accepted)).toEqual(
+          [],
+        );
+        expect(violated('node-runbook'), out).toEqual(expect.arrayContaining(['holder-stops-before-revoke']));
+        // The correct holder: each renewal hits its deadline; its own deadline passes before the lease ends.
+        const c = outcomes.get('node-correct')!;
+        expect(
+          c.lines.some((l) => l.startsWith('renewal failed')),
+          out,
+        ).toBe(true);
+        expect(c.stoppedAt!, out).toBeLessThan(c.revokedAt!);
+        expect(c.writes.filter((w) => w.t >= c.revokedAt!)).toEqual([]);
         expect(violated('node-correct'), out).toEqual([]);
       } finally {
         await run.close();
