@@ -1,8 +1,8 @@
 // The runbook's holder and a correct one on npm etcd3 1.1.2 (docs/examples/holders/node), as real Node
-// programs against a real etcd 3.4.23 cluster under the seed's verification: the holder's process stalled
-// 12 s (SIGSTOP) past its 9 s TTL. Same harness and verdicts as the Go and Python programs
-// (holders.spec.ts): the runbook holder, which waits for the client's `lost`, hears it only after waking,
-// too late (as Go Step 3); the correct one stops at its own deadline, before the lease ends.
+// programs against a real etcd 3.4.23 cluster under the seed's verification (the holder's process stalled
+// 12 s past its 9 s TTL) and under a frozen leader (n1 SIGSTOPped 17 s while both talk to n1 alone). Same
+// harness and verdicts as the Go and Python programs (holders.spec.ts): the runbook holder, which waits for
+// the client's `lost`, hears it only after its lease ended; the correct one stops at its own deadline.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { wallTimer } from '../../../src/apps/app-steps.js';
