@@ -6,6 +6,7 @@ import { checkOutputDir } from '../output-path.js';
 import { packageVersion } from '../version.js';
 import { CHECK_REPORTER_FLAGS, checkReporter } from './check-reporter.js';
 import { checkMergeCommand } from './check-merge.js';
+import { APP_CHECK_FLAGS, appCheck, usesAppCheck } from '../app-check/app-check-command.js';
 
 export const checkCommand: Command = {
   name: 'check',
@@ -59,6 +60,7 @@ export const checkCommand: Command = {
       help: "each run's wall-clock limit (e.g. 30s), shrinking included; a run past it is stopped likewise",
     },
     ...CHECK_REPORTER_FLAGS,
+    ...APP_CHECK_FLAGS,
   },
   subcommands: [checkMergeCommand],
   details: [
@@ -75,6 +77,7 @@ export const checkCommand: Command = {
     `properties: ${PROPERTY_NAMES.join(', ')}`,
   ].join('\n'),
   run: async (inv) => {
+    if (usesAppCheck(inv)) return appCheck(inv, () => Date.now() % 2 ** 31);
     if (inv.positionals.length > 0) return checkFilesOf(inv);
     const { checkOptions } = await import('../check/check-options.js');
     const o = checkOptions(inv, () => Date.now() % 2 ** 31);
