@@ -48,7 +48,11 @@ export const checkCommand: Command = {
       value: 'i/n',
       help: "run slice i (0-based, 0 <= i < n) of n contiguous slices of the campaign's runs",
     },
-    workers: { type: 'string', value: 'N', help: 'worker threads (default: 1 per 2 cores, 1,500+ runs each)' },
+    workers: {
+      type: 'string',
+      value: 'N',
+      help: 'worker threads (default: 1 per 2 cores, 1,500+ runs each); with --app: clusters at once',
+    },
     'max-events': {
       type: 'string',
       value: 'N',
