@@ -1,4 +1,4 @@
-import { compareBucketOrder, idKey, type IdKey, type LeaseID } from './lease-id.js';
+import { compareBucketOrder, LeaseIdMap, type LeaseID } from './lease-id.js';
 
 /** One record of etcd's bolt bucket "lease" (leasepb.Lease): what survives a restart. */
 export interface LeaseRecord {
@@ -12,19 +12,18 @@ export interface LeaseRecord {
  * new lessor on the same bucket. `expiry` and attached keys are never stored here, as in etcd.
  */
 export class LeaseBucket {
-  private readonly records = new Map<IdKey, LeaseRecord>();
+  private readonly records = new LeaseIdMap<LeaseRecord>();
 
-  /** `key` lets the lessor pass the ID key it already holds. */
-  put(r: LeaseRecord, key: IdKey = idKey(r.id)): void {
-    this.records.set(key, r);
+  put(r: LeaseRecord): void {
+    this.records.set(r.id, r);
   }
 
-  delete(id: LeaseID, key: IdKey = idKey(id)): void {
-    this.records.delete(key);
+  delete(id: LeaseID): void {
+    this.records.delete(id);
   }
 
   get(id: LeaseID): LeaseRecord | undefined {
-    return this.records.get(idKey(id));
+    return this.records.get(id);
   }
 
   get size(): number {

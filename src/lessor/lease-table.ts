@@ -1,6 +1,6 @@
 import type { HeapItem } from '../clock/time-heap.js';
 import type { Micros } from '../clock/time.js';
-import { idKey, type IdKey, type LeaseID, type ReadonlyLeaseIdMap } from './lease-id.js';
+import { isSafeLeaseId, LeaseIdMap, type LeaseID, type ReadonlyLeaseIdMap } from './lease-id.js';
 import type { Lease } from './lease.js';
 
 /**
@@ -17,10 +17,7 @@ export class LeaseSlot implements HeapItem {
   /** Position in the notifier's heap; -1 while the notifier holds no entry for this ID. */
   index = -1;
 
-  constructor(
-    readonly id: LeaseID,
-    readonly idKey: IdKey,
-  ) {}
+  constructor(readonly id: LeaseID) {}
 }
 
 /**
@@ -29,33 +26,29 @@ export class LeaseSlot implements HeapItem {
  * the order the leases were put (the order the lessor's former two-map lease map iterated in).
  */
 export class LeaseTable implements ReadonlyLeaseIdMap<Lease> {
-  private readonly slots = new Map<IdKey, LeaseSlot>();
+  private readonly slots = new LeaseIdMap<LeaseSlot>();
   private leaseCount = 0;
 
   get size(): number {
     return this.leaseCount;
   }
 
-  slot(key: IdKey): LeaseSlot | undefined {
-    return this.slots.get(key);
+  slot(id: LeaseID): LeaseSlot | undefined {
+    return this.slots.get(id);
   }
 
   /** The slot for `id`, made (empty) if there is none. */
-  slotFor(id: LeaseID, key: IdKey): LeaseSlot {
-    let s = this.slots.get(key);
+  slotFor(id: LeaseID): LeaseSlot {
+    let s = this.slots.get(id);
     if (s === undefined) {
-      s = new LeaseSlot(id, key);
-      this.slots.set(key, s);
+      s = new LeaseSlot(id);
+      this.slots.set(id, s);
     }
     return s;
   }
 
-  lookup(key: IdKey): Lease | undefined {
-    return this.slots.get(key)?.lease;
-  }
-
   get(id: LeaseID): Lease | undefined {
-    return this.lookup(idKey(id));
+    return this.slots.get(id)?.lease;
   }
 
   has(id: LeaseID): boolean {
@@ -66,8 +59,8 @@ export class LeaseTable implements ReadonlyLeaseIdMap<Lease> {
   put(s: LeaseSlot, l: Lease): void {
     if (s.index >= 0) {
       // A slot kept only for its notifier entry: moved to the end, where a newly put lease iterates.
-      this.slots.delete(s.idKey);
-      this.slots.set(s.idKey, s);
+      this.slots.delete(s.id);
+      this.slots.set(s.id, s);
     }
     s.lease = l;
     this.leaseCount++;
@@ -78,19 +71,19 @@ export class LeaseTable implements ReadonlyLeaseIdMap<Lease> {
     if (s.lease === undefined) return;
     s.lease = undefined;
     this.leaseCount--;
-    if (s.index < 0) this.slots.delete(s.idKey);
+    if (s.index < 0) this.slots.delete(s.id);
   }
 
   /** Called once the notifier has let go of `s`: the slot goes unless it holds a lease. */
   released(s: LeaseSlot): void {
-    if (s.lease === undefined) this.slots.delete(s.idKey);
+    if (s.lease === undefined) this.slots.delete(s.id);
   }
 
   /** Every lease gone (recover rebuilds the map); slots the notifier holds stay, empty. */
   clearLeases(): void {
     for (const s of this.slots.values()) {
       s.lease = undefined;
-      if (s.index < 0) this.slots.delete(s.idKey);
+      if (s.index < 0) this.slots.delete(s.id);
     }
     this.leaseCount = 0;
   }
@@ -100,7 +93,7 @@ export class LeaseTable implements ReadonlyLeaseIdMap<Lease> {
   }
 
   *values(): IterableIterator<Lease> {
-    for (const s of this.slots.values()) if (s.lease !== undefined && typeof s.idKey === 'number') yield s.lease;
-    for (const s of this.slots.values()) if (s.lease !== undefined && typeof s.idKey === 'bigint') yield s.lease;
+    for (const s of this.slots.values()) if (s.lease !== undefined && isSafeLeaseId(s.id)) yield s.lease;
+    for (const s of this.slots.values()) if (s.lease !== undefined && !isSafeLeaseId(s.id)) yield s.lease;
   }
 }

@@ -1,5 +1,4 @@
 import { ErrLeaseNotFound, ErrNotPrimary } from '../../lessor/errors.js';
-import { idKey, type IdKey } from '../../lessor/lease-id.js';
 import type { RenewOutcome } from '../../lessor/lessor.js';
 import { ErrLeaseHTTPTimeout, type AnyServerError } from './errors.js';
 import { Packet, type PacketHandler, type WireLabel } from '../network/network.js';
@@ -24,39 +23,30 @@ export type TimeToLiveHTTPResult =
  * POST /leases on `server` (the leader, as the sender believes): wait for the applied index (1 s, else
  * 408), then Renew on its lessor. No leadership check here: a member that is not primary answers 400.
  */
-export function serveRenewHTTP(
-  server: EtcdServer,
-  id: bigint,
-  respond: (r: RenewHTTPResult) => void,
-  key: IdKey = idKey(id),
-): void {
+export function serveRenewHTTP(server: EtcdServer, id: bigint, respond: (r: RenewHTTPResult) => void): void {
   // Proposed fix: a member that lost its term must not renew from its lessor; 400 makes the caller retry.
   if (server.fix('lease-reads-confirm-leadership')) {
     return server.ensureLeadership((ok) =>
-      ok ? renewHTTP(server, id, key, respond) : respond({ status: 400, err: ErrNotPrimary }),
+      ok ? renewHTTP(server, id, respond) : respond({ status: 400, err: ErrNotPrimary }),
     );
   }
-  renewHTTP(server, id, key, respond);
+  renewHTTP(server, id, respond);
 }
 
-function renewHTTP(server: EtcdServer, id: bigint, key: IdKey, respond: (r: RenewHTTPResult) => void): void {
+function renewHTTP(server: EtcdServer, id: bigint, respond: (r: RenewHTTPResult) => void): void {
   // Applied up to the commit index already (the common case): waitApplied would call back at once.
-  if (server.appliedIndex >= server.raft.commitIndex) return renewOnLessor(server, id, key, respond);
+  if (server.appliedIndex >= server.raft.commitIndex) return renewOnLessor(server, id, respond);
   server.waitApplied(server.raft.commitIndex, server.timings.applyTimeoutUs, ErrLeaseHTTPTimeout, (err) => {
     if (err !== undefined) return respond({ status: 408, err });
-    renewOnLessor(server, id, key, respond);
+    renewOnLessor(server, id, respond);
   });
 }
 
-function renewOnLessor(server: EtcdServer, id: bigint, key: IdKey, respond: (r: RenewHTTPResult) => void): void {
-  server.lessor.renew(
-    id,
-    (o: RenewOutcome) => {
-      if (o.err === undefined) respond({ status: 200, ttl: o.ttl });
-      else respond({ status: o.err === ErrLeaseNotFound ? 404 : 400, err: o.err });
-    },
-    key,
-  );
+function renewOnLessor(server: EtcdServer, id: bigint, respond: (r: RenewHTTPResult) => void): void {
+  server.lessor.renew(id, (o: RenewOutcome) => {
+    if (o.err === undefined) respond({ status: 200, ttl: o.ttl });
+    else respond({ status: o.err === ErrLeaseNotFound ? 404 : 400, err: o.err });
+  });
 }
 
 /** POST /leases/internal: TimeToLive from the leader's lessor; a demoted lease answers 500 in 3.5. */
