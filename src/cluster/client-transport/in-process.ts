@@ -1,4 +1,4 @@
-import { Packet, type PacketHandler } from '../network/network.js';
+import { closure, Packet, type PacketHandler } from '../network/network.js';
 import type {
   ClientRequest,
   ClientResponse,
@@ -20,8 +20,22 @@ import { ServerWatchStream } from '../server/watch-stream.js';
 import { connectionRefused, connectionReset, type ClusterHost } from './host.js';
 import { KeepAliveClientEnd } from './keepalive-client-end.js';
 
-const UNARY_REQUEST = 0;
-const UNARY_RESPONSE = 1;
+type UnaryCallback = (res: ClientResponse | RpcError) => void;
+
+/** A unary call's answer (or the refusal) reaches the client: the callback riding beside it gets it. */
+const UNARY_ANSWERS: PacketHandler<ClientResponse | RpcError, UnaryCallback> = {
+  deliver: (p) => p.extra(p.arg),
+  // An answer to a dead client is lost.
+  refused: () => {},
+  label: (p) => {
+    const m = p.arg as { readonly op?: string; readonly id?: unknown };
+    return { kind: 'answer', carries: [m.op ?? 'error'], lease: leaseOf(m) };
+  },
+};
+
+function leaseOf(m: { readonly id?: unknown }): bigint | undefined {
+  return typeof m.id === 'bigint' ? m.id : undefined;
+}
 
 /** The client side of the gRPC connections: requests and stream messages as 'client' traffic. */
 export class InProcessTransport implements ClusterTransport, WatchStreamTransport {
@@ -36,50 +50,34 @@ export class InProcessTransport implements ClusterTransport, WatchStreamTranspor
 
   /** Sends to a member; if its process is dead the connection is refused and `refused` runs here. */
   private toMember(to: string, fn: (s: EtcdServer) => void, refused?: () => void): void {
-    this.cluster.network.send(
-      this.client,
-      to,
-      'client',
-      () => {
-        const s = this.cluster.server(to);
-        if (s !== undefined) fn(s);
-      },
-      refused,
-    );
+    const deliver = (): void => {
+      const s = this.cluster.server(to);
+      if (s !== undefined) fn(s);
+    };
+    this.cluster.network.send(this.client, to, 'client', closure(deliver, refused));
   }
 
   private toClient(from: string, fn: () => void): void {
-    this.cluster.network.send(from, this.client, 'client', fn);
+    this.cluster.network.send(from, this.client, 'client', closure(fn));
   }
 
-  unary(to: string, req: ClientRequest, cb: (res: ClientResponse | RpcError) => void): void {
-    this.cluster.network.transmit(this.client, to, 'client', new Packet(this.unaryCalls, UNARY_REQUEST, req, cb));
+  unary(to: string, req: ClientRequest, cb: UnaryCallback): void {
+    this.cluster.network.send(this.client, to, 'client', new Packet(this.unaryRequests, req, cb));
   }
 
   /**
-   * A unary call is a request packet (the request in `arg`, the callback in `extra`); its response, or
-   * the refusal of a dead member, travels back the way it came. A response to a dead client is lost.
-   * A plain object, not this class: it shares the map of the network's other literal handlers, so the
+   * A unary call is a request packet (the request, and the caller's callback riding beside it); its
+   * response, or the refusal of a dead member, travels back the way it came as an answer packet.
+   * Plain objects, not this class: they share the map of the network's other literal handlers, so the
    * handler call in `Packet.run` sees fewer shapes.
    */
-  private readonly unaryCalls: PacketHandler = {
+  private readonly unaryRequests: PacketHandler<ClientRequest, UnaryCallback> = {
     deliver: (p) => {
-      if (p.tag === UNARY_RESPONSE)
-        return (p.extra as (res: ClientResponse | RpcError) => void)(p.arg as ClientResponse);
       const s = this.cluster.server(p.to);
-      if (s !== undefined)
-        serveUnary(s, p.arg as ClientRequest, (res) =>
-          p.answer(new Packet(this.unaryCalls, UNARY_RESPONSE, res, p.extra)),
-        );
+      if (s !== undefined) serveUnary(s, p.arg, (res) => p.answer(new Packet(UNARY_ANSWERS, res, p.extra)));
     },
-    refused: (p) => {
-      if (p.tag === UNARY_REQUEST) p.answer(new Packet(this.unaryCalls, UNARY_RESPONSE, connectionRefused, p.extra));
-    },
-    label: (p) => {
-      const m = p.arg as { readonly op?: string; readonly id?: unknown };
-      const lease = typeof m.id === 'bigint' ? m.id : undefined;
-      return { kind: p.tag === UNARY_REQUEST ? 'request' : 'answer', carries: [m.op ?? 'error'], lease };
-    },
+    refused: (p) => p.answer(new Packet(UNARY_ANSWERS, connectionRefused, p.extra)),
+    label: (p) => ({ kind: 'request', carries: [p.arg.op], lease: leaseOf(p.arg as { readonly id?: unknown }) }),
   };
 
   /**

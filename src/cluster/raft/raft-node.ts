@@ -251,7 +251,7 @@ export class RaftNode implements RaftPeer {
    */
   step(m: Message): void {
     if (this.defunct) return;
-    this.proc.deliverTo(this.incarnation, this.inbox, m);
+    this.proc.handOff(this.incarnation, this.inbox, m);
   }
 
   // ---- time ----

@@ -151,8 +151,8 @@ class RenewForward extends ForwardLoop<RenewHTTPResult, LeaseRenewResult> {
     super(s, s.config.profile.forwardRenewThrottleMs * 1000, ctx);
   }
 
-  protected override readonly wireKind = 'renew-forward';
-  protected override wireLease(): bigint {
+  override readonly wireKind = 'renew-forward';
+  override wireLease(): bigint {
     return this.id;
   }
 
@@ -187,8 +187,8 @@ class TimeToLiveForward extends ForwardLoop<TimeToLiveHTTPResult, TimeToLiveResu
     super(s, 0, BACKGROUND);
   }
 
-  protected override readonly wireKind = 'ttl-forward';
-  protected override wireLease(): bigint {
+  override readonly wireKind = 'ttl-forward';
+  override wireLease(): bigint {
     return this.id;
   }
 
