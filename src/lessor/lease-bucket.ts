@@ -1,4 +1,4 @@
-import { compareBucketOrder, LeaseIdMap, type LeaseID } from './lease-id.js';
+import { compareBucketOrder, LeaseIdMap, leaseKey, type LeaseID, type LeaseKey } from './lease-id.js';
 
 /** One record of etcd's bolt bucket "lease" (leasepb.Lease): what survives a restart. */
 export interface LeaseRecord {
@@ -14,12 +14,13 @@ export interface LeaseRecord {
 export class LeaseBucket {
   private readonly records = new LeaseIdMap<LeaseRecord>();
 
-  put(r: LeaseRecord): void {
-    this.records.set(r.id, r);
+  /** `key` is the lease's own (the lessor keeps it), else made here. */
+  put(r: LeaseRecord, key: LeaseKey = leaseKey(r.id)): void {
+    this.records.setAt(key, r);
   }
 
-  delete(id: LeaseID): void {
-    this.records.delete(id);
+  delete(id: LeaseID, key: LeaseKey = leaseKey(id)): void {
+    this.records.deleteAt(key);
   }
 
   get(id: LeaseID): LeaseRecord | undefined {

@@ -39,6 +39,19 @@ function idKey(id: LeaseID): IdKey {
   return Number.isSafeInteger(n) ? n : id;
 }
 
+declare const opaque: unique symbol;
+
+/**
+ * An ID as a LeaseIdMap keys it, opaque to everyone else. Only the lessor's own records keep one (a lease,
+ * its slot), computed once when the lease is made: the lessor storm measured the conversion on each later
+ * map operation at 2 to 5% of its CPU time. It never travels beside an ID on an interface.
+ */
+export type LeaseKey = IdKey & { readonly [opaque]: true };
+
+export function leaseKey(id: LeaseID): LeaseKey {
+  return idKey(id) as LeaseKey;
+}
+
 /** Whether `id` is keyed by its number value (inside the safe integer range). */
 export function isSafeLeaseId(id: LeaseID): boolean {
   return typeof idKey(id) === 'number';
@@ -68,6 +81,11 @@ export class LeaseIdMap<V> implements ReadonlyLeaseIdMap<V> {
     return this.m.get(idKey(id));
   }
 
+  /** `get` by a key the caller kept. */
+  getAt(k: LeaseKey): V | undefined {
+    return this.m.get(k);
+  }
+
   has(id: LeaseID): boolean {
     return this.m.has(idKey(id));
   }
@@ -77,8 +95,19 @@ export class LeaseIdMap<V> implements ReadonlyLeaseIdMap<V> {
     return this;
   }
 
+  /** `set` by a key the caller kept. */
+  setAt(k: LeaseKey, v: V): this {
+    this.m.set(k, v);
+    return this;
+  }
+
   delete(id: LeaseID): boolean {
     return this.m.delete(idKey(id));
+  }
+
+  /** `delete` by a key the caller kept. */
+  deleteAt(k: LeaseKey): boolean {
+    return this.m.delete(k);
   }
 
   clear(): void {

@@ -1,6 +1,13 @@
 import type { HeapItem } from '../clock/time-heap.js';
 import type { Micros } from '../clock/time.js';
-import { isSafeLeaseId, LeaseIdMap, type LeaseID, type ReadonlyLeaseIdMap } from './lease-id.js';
+import {
+  isSafeLeaseId,
+  LeaseIdMap,
+  leaseKey,
+  type LeaseID,
+  type LeaseKey,
+  type ReadonlyLeaseIdMap,
+} from './lease-id.js';
 import type { Lease } from './lease.js';
 
 /**
@@ -17,7 +24,10 @@ export class LeaseSlot implements HeapItem {
   /** Position in the notifier's heap; -1 while the notifier holds no entry for this ID. */
   index = -1;
 
-  constructor(readonly id: LeaseID) {}
+  constructor(
+    readonly id: LeaseID,
+    readonly key: LeaseKey,
+  ) {}
 }
 
 /**
@@ -37,12 +47,17 @@ export class LeaseTable implements ReadonlyLeaseIdMap<Lease> {
     return this.slots.get(id);
   }
 
-  /** The slot for `id`, made (empty) if there is none. */
-  slotFor(id: LeaseID): LeaseSlot {
-    let s = this.slots.get(id);
+  /** `slot` by the key a lease keeps. */
+  slotAt(key: LeaseKey): LeaseSlot | undefined {
+    return this.slots.getAt(key);
+  }
+
+  /** The slot for `id` (whose key is `key`), made (empty) if there is none. */
+  slotFor(id: LeaseID, key: LeaseKey = leaseKey(id)): LeaseSlot {
+    let s = this.slots.getAt(key);
     if (s === undefined) {
-      s = new LeaseSlot(id);
-      this.slots.set(id, s);
+      s = new LeaseSlot(id, key);
+      this.slots.setAt(key, s);
     }
     return s;
   }
@@ -59,8 +74,8 @@ export class LeaseTable implements ReadonlyLeaseIdMap<Lease> {
   put(s: LeaseSlot, l: Lease): void {
     if (s.index >= 0) {
       // A slot kept only for its notifier entry: moved to the end, where a newly put lease iterates.
-      this.slots.delete(s.id);
-      this.slots.set(s.id, s);
+      this.slots.deleteAt(s.key);
+      this.slots.setAt(s.key, s);
     }
     s.lease = l;
     this.leaseCount++;
@@ -71,19 +86,19 @@ export class LeaseTable implements ReadonlyLeaseIdMap<Lease> {
     if (s.lease === undefined) return;
     s.lease = undefined;
     this.leaseCount--;
-    if (s.index < 0) this.slots.delete(s.id);
+    if (s.index < 0) this.slots.deleteAt(s.key);
   }
 
   /** Called once the notifier has let go of `s`: the slot goes unless it holds a lease. */
   released(s: LeaseSlot): void {
-    if (s.lease === undefined) this.slots.delete(s.id);
+    if (s.lease === undefined) this.slots.deleteAt(s.key);
   }
 
   /** Every lease gone (recover rebuilds the map); slots the notifier holds stay, empty. */
   clearLeases(): void {
     for (const s of this.slots.values()) {
       s.lease = undefined;
-      if (s.index < 0) this.slots.delete(s.id);
+      if (s.index < 0) this.slots.deleteAt(s.key);
     }
     this.leaseCount = 0;
   }

@@ -1,5 +1,5 @@
 import { MICROS_PER_SECOND, wholeSeconds, type Micros } from '../clock/time.js';
-import type { LeaseID } from './lease-id.js';
+import { leaseKey, type LeaseID, type LeaseKey } from './lease-id.js';
 
 /** Go's zero time.Time: "never expires". Every lease on a non-primary lessor sits here. */
 export const FOREVER: Micros = Number.POSITIVE_INFINITY;
@@ -14,6 +14,8 @@ export class Lease {
   /** Last checkpointed remaining TTL in seconds; 0 means unset, use `ttl`. */
   remainingTTL = 0;
   expiry: Micros = FOREVER;
+  /** The ID as the lessor's maps key it, made once. */
+  readonly key: LeaseKey;
   // Allocated on first attach: most leases in a storm never carry a key.
   private items: Set<string> | undefined;
   private revokeWaiters: Array<() => void> | undefined;
@@ -25,7 +27,10 @@ export class Lease {
     public ttl: number,
     /** Order of creation on this lessor; a documented tie-break where Go's order is random. */
     readonly grantSeq: number,
-  ) {}
+    key: LeaseKey = leaseKey(id),
+  ) {
+    this.key = key;
+  }
 
   /** etcd's RemainingTTL(): the checkpointed value when set, else the granted ttl. */
   getRemainingTTL(): number {

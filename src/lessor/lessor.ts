@@ -25,7 +25,7 @@ import type { FixName } from './fixes.js';
 import { ExpiredChannel } from './expired-channel.js';
 import { Lease } from './lease.js';
 import { LeaseBucket } from './lease-bucket.js';
-import { NoLease, checkLeaseId, compareIds, type LeaseID, type ReadonlyLeaseIdMap } from './lease-id.js';
+import { NoLease, checkLeaseId, compareIds, leaseKey, type LeaseID, type ReadonlyLeaseIdMap } from './lease-id.js';
 import { LeaseExpiredNotifier, LeaseQueue, type LeaseWithTime } from './lease-queue.js';
 import { LeaseTable, type LeaseSlot } from './lease-table.js';
 import { LessorMetrics } from './metrics.js';
@@ -178,9 +178,10 @@ class LessorImpl implements Lessor {
     if (id === NoLease) throw ErrLeaseNotFound;
     // The upper bound is checked before the minimum clamp, so no TTL is ever too small.
     if (ttl > MaxLeaseTTL) throw ErrLeaseTTLTooLarge;
-    const slot = this.table.slotFor(id);
+    const key = leaseKey(id);
+    const slot = this.table.slotFor(id, key);
     if (slot.lease !== undefined) throw ErrLeaseExists;
-    const l = new Lease(id, Math.max(ttl, this.config.minLeaseTTL), this.grantSeq++);
+    const l = new Lease(id, Math.max(ttl, this.config.minLeaseTTL), this.grantSeq++, key);
     const now = this.proc.now();
     const primary = this.isPrimary();
     // Grant refreshes with no extension: only Promote adds the election timeout.
@@ -209,7 +210,7 @@ class LessorImpl implements Lessor {
       const keys = l.keys();
       for (const k of keys) txn.deleteRange(k);
       this.table.remove(slot!);
-      this.bucket.delete(id);
+      this.bucket.delete(id, l.key);
       txn.end();
       this.metrics.revokedTotal++;
       if (this.trace.enabled) this.emit('lease-revoke', id, { keys });
@@ -338,7 +339,7 @@ class LessorImpl implements Lessor {
     const schedule = !this.bug('no-checkpoint-schedule-on-promote');
     for (const l of ordered) {
       l.refresh(now, extend);
-      this.notifier.registerOrUpdate(this.table.slot(l.id)!, this.heapTime(l.expiry));
+      this.notifier.registerOrUpdate(this.table.slotAt(l.key)!, this.heapTime(l.expiry));
       if (schedule) this.scheduleCheckpointIfNeeded(l);
     }
     let spread = 0;
@@ -380,7 +381,7 @@ class LessorImpl implements Lessor {
       const delayNs = Math.trunc(rateDelayNs);
       nextWindowNs = delayNs;
       l.refresh(now, ceilDiv(delayNs, NANOS_PER_MICRO) + extend);
-      this.notifier.registerOrUpdate(this.table.slot(l.id)!, this.heapTime(l.expiry));
+      this.notifier.registerOrUpdate(this.table.slotAt(l.key)!, this.heapTime(l.expiry));
       if (!this.bug('no-checkpoint-schedule-on-promote')) this.scheduleCheckpointIfNeeded(l);
       moved++;
     }
@@ -556,14 +557,14 @@ class LessorImpl implements Lessor {
       // Re-clamped with the current minimum; the clamped value is not written back.
       const l = new Lease(r.id, Math.max(r.ttl, this.config.minLeaseTTL), this.grantSeq++);
       l.remainingTTL = r.remainingTTL;
-      this.table.put(this.table.slotFor(r.id), l);
+      this.table.put(this.table.slotFor(r.id, l.key), l);
     }
     this.notifier.init();
     this.checkpointHeap.init();
   }
 
   private persist(l: Lease): void {
-    this.bucket.put({ id: l.id, ttl: l.ttl, remainingTTL: l.remainingTTL });
+    this.bucket.put({ id: l.id, ttl: l.ttl, remainingTTL: l.remainingTTL }, l.key);
   }
 
   private shouldPersistCheckpoints(): boolean {
