@@ -48,16 +48,16 @@ describe('Process', () => {
     });
     p.pause();
     s.advance(5);
-    p.deliverTask(p.generation, packet('input 1'));
+    p.receiveInput(p.generation, packet('input 1'));
     s.advance(95);
-    p.deliverTask(p.generation, packet('input 2'));
+    p.receiveInput(p.generation, packet('input 2'));
     p.resume();
     // Input arriving before the held input is taken up queues behind it: each link stays FIFO.
-    p.deliverTask(p.generation, packet('input 3'));
+    p.receiveInput(p.generation, packet('input 3'));
     expect(order).toEqual(['timer']);
     s.advance(0);
     expect(order).toEqual(['timer', 'handed on by the timer', 'input 1', 'input 2', 'input 3']);
-    p.deliverTask(p.generation, packet('input 4'));
+    p.receiveInput(p.generation, packet('input 4'));
     expect(order.at(-1)).toBe('input 4');
   });
 
@@ -66,13 +66,13 @@ describe('Process', () => {
     const p = new Process('n1', s);
     const order: string[] = [];
     p.pause();
-    p.deliverTask(p.generation, {
+    p.receiveInput(p.generation, {
       run: () => {
         order.push('a');
         p.pause();
       },
     });
-    p.deliverTask(p.generation, { run: () => order.push('b') });
+    p.receiveInput(p.generation, { run: () => order.push('b') });
     p.resume();
     s.advance(0);
     expect(order).toEqual(['a']);
@@ -80,31 +80,31 @@ describe('Process', () => {
     s.advance(0);
     expect(order).toEqual(['a', 'b']);
     p.pause();
-    p.deliverTask(p.generation, { run: () => order.push('c') });
+    p.receiveInput(p.generation, { run: () => order.push('c') });
     p.kill();
     p.restart();
     s.advance(0);
     expect(order).toEqual(['a', 'b']);
   });
 
-  it('holds deliverTo messages with the timers, in arrival order, and drops those of a dead incarnation', () => {
+  it('holds handOff messages with the timers, in arrival order, and drops those of a dead incarnation', () => {
     const s = new Scheduler();
     const p = new Process('n1', s);
     const order: string[] = [];
     const inbox = { receive: (m: string) => order.push(m) };
-    p.deliverTo(p.generation, inbox, 'running');
+    p.handOff(p.generation, inbox, 'running');
     expect(order).toEqual(['running']);
     p.after(10, () => order.push('timer'));
     p.pause();
-    p.deliverTo(p.generation, inbox, 'held 1');
+    p.handOff(p.generation, inbox, 'held 1');
     s.advance(20);
-    p.deliverTo(p.generation, inbox, 'held 2');
+    p.handOff(p.generation, inbox, 'held 2');
     p.resume();
     expect(order).toEqual(['running', 'held 1', 'timer', 'held 2']);
     const old = p.generation;
     p.kill();
     p.restart();
-    p.deliverTo(old, inbox, 'to the old incarnation');
+    p.handOff(old, inbox, 'to the old incarnation');
     expect(order.at(-1)).toBe('held 2');
   });
 

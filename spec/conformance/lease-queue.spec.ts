@@ -15,7 +15,7 @@ describe('lease queue conformance', () => {
     // Inserted in reverse order of expiry: 50..2 in an hour, lease 1 now.
     for (let i = 50; i >= 1; i--) {
       const l = new Lease(BigInt(i), 0, 50 - i);
-      const slot = leaseMap.slotFor(l.id, l.idKey);
+      const slot = leaseMap.slotFor(l.id);
       leaseMap.put(slot, l);
       notifier.registerOrUpdate(slot, i === 1 ? now : now + seconds(3600));
     }
@@ -41,11 +41,11 @@ describe('lease queue conformance', () => {
     const leaseMap = new LeaseTable();
     const notifier = new LeaseExpiredNotifier(leaseMap);
     // An entry whose lease is gone (revoked after it was armed).
-    notifier.registerOrUpdate(leaseMap.slotFor(7n, 7), 0);
+    notifier.registerOrUpdate(leaseMap.slotFor(7n), 0);
     expect(expireExists(notifier, 10, 1)).toBe(STALE);
     expect(notifier.len()).toBe(0);
     // Popping the stale entry lets go of the ID's slot too.
-    expect(leaseMap.slot(7)).toBeUndefined();
+    expect(leaseMap.slot(7n)).toBeUndefined();
     expect(expireExists(notifier, 10, 1)).toBe(EMPTY);
   });
 });

@@ -131,11 +131,11 @@ export class Conn {
     const stream = this.host.transport.openKeepAlive(
       this.endpoint,
       {
-        onResponse: (r, key) => {
+        onResponse: (r) => {
           if (ended) return;
           this.heard();
           sent.shift();
-          handlers.onResponse(r, key);
+          handlers.onResponse(r);
         },
         onError: (e) => {
           if (!end()) return;
@@ -146,11 +146,11 @@ export class Conn {
       opts,
     );
     return {
-      send: (id, key) => {
+      send: (id) => {
         if (ended) return;
         sent.push(this.host.process.now());
         this.arm();
-        stream.send(id, key);
+        stream.send(id);
       },
       close: () => {
         if (end()) stream.close();

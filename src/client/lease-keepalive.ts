@@ -5,7 +5,7 @@ import type { Conn } from './conn.js';
 import { DEADLINE_LOOP_US, RETRY_CONN_WAIT_US } from './constants.js';
 import type { ClientCore } from './core.js';
 import { NO_LEADER } from './errors.js';
-import { idKey, type IdKey } from '../lessor/lease-id.js';
+import { LeaseIdMap } from '../lessor/lease-id.js';
 import { KeepAliveChannel, type CallerCtx, type KeepAliveCloseReason } from './keepalive-channel.js';
 import { KeepAliveOrder } from './keepalive-order.js';
 
@@ -14,8 +14,6 @@ const REQUIRE_LEADER: StreamOptions = { requireLeader: true };
 /** lease.go `keepAlive`: one per lease ID, shared by every KeepAlive caller of that ID. */
 interface KeepAliveState {
   readonly id: bigint;
-  /** The map's key for `id`, computed once: it travels with each request and returns with its response. */
-  readonly key: IdKey;
   /** Open channels, index-paired with `ctxs` (until closeRequireLeader misaligns them, as upstream). */
   chs: KeepAliveChannel[];
   /** `chs[0]` while it is the only channel (the usual case): a response reaches it without the array. */
@@ -85,8 +83,7 @@ const byId = (a: KeepAliveState, b: KeepAliveState): number => (a.id < b.id ? -1
  * later cancel may close another caller's channel.
  */
 export class LeaseKeepAlive {
-  /** By `idKey(id)`: the lease ID as a number when that is exact (V8 hashes a bigint slowly). */
-  private readonly keepAlives = new Map<IdKey, KeepAliveState>();
+  private readonly keepAlives = new LeaseIdMap<KeepAliveState>();
   private sortedCache: KeepAliveOrder<KeepAliveState> | undefined;
   private started = false;
   /** `l.donec` closed: the receive loop exited (the client was closed). */
@@ -115,12 +112,10 @@ export class LeaseKeepAlive {
     }
     if (tracer.on) tracer.emit('client-keepalive-start', id, { requireLeader: ch.requireLeader });
     const now = process.now();
-    const key = idKey(id);
-    let ka = this.keepAlives.get(key);
+    let ka = this.keepAlives.get(id);
     if (ka === undefined) {
       ka = {
         id,
-        key,
         chs: [ch],
         sole: ch,
         ctxs: [ch.ctx],
@@ -129,7 +124,7 @@ export class LeaseKeepAlive {
         done: false,
         pos: -1,
       };
-      this.keepAlives.set(key, ka);
+      this.keepAlives.set(id, ka);
       this.sortedCache = undefined;
     } else {
       ka.chs.push(ch);
@@ -147,7 +142,7 @@ export class LeaseKeepAlive {
 
   /** lease.go `Unexpired`: a keepalive exists for the lease and its deadline is still ahead. */
   unexpired(id: bigint): boolean {
-    const ka = this.keepAlives.get(idKey(id));
+    const ka = this.keepAlives.get(id);
     return ka !== undefined && ka.deadline > this.core.process.now();
   }
 
@@ -185,7 +180,7 @@ export class LeaseKeepAlive {
     // The lessor's stop context is WithRequireLeader (lease.go NewLease): every stream carries hasleader.
     const s = conn.openKeepAlive(
       {
-        onResponse: (r, key) => this.onResponse(gen, r, key ?? idKey(r.id)),
+        onResponse: (r) => this.onResponse(gen, r),
         onError: (e) => this.onStreamError(gen, conn, e),
       },
       REQUIRE_LEADER,
@@ -197,9 +192,9 @@ export class LeaseKeepAlive {
     this.sendPass(gen);
   }
 
-  private onResponse(gen: number, r: KeepAliveResponse, key: IdKey): void {
+  private onResponse(gen: number, r: KeepAliveResponse): void {
     if (this.halted || this.stream?.gen !== gen) return;
-    this.recvKeepAlive(r, key);
+    this.recvKeepAlive(r);
   }
 
   private onStreamError(gen: number, conn: Conn, e: RpcError): void {
@@ -215,14 +210,14 @@ export class LeaseKeepAlive {
     });
   }
 
-  /** recvKeepAlive; `key` is `idKey(r.id)`. */
-  private recvKeepAlive(r: KeepAliveResponse, key: IdKey): void {
+  /** recvKeepAlive. */
+  private recvKeepAlive(r: KeepAliveResponse): void {
     const { tracer, process } = this.core;
     if (tracer.on) tracer.emit('client-keepalive-recv', r.id, { ttl: r.ttl });
-    const ka = this.keepAlives.get(key);
+    const ka = this.keepAlives.get(r.id);
     if (ka === undefined) return;
     if (r.ttl <= 0) {
-      this.keepAlives.delete(key);
+      this.keepAlives.delete(r.id);
       this.sortedCache = undefined;
       this.closeKa(ka, 'ttl<=0');
       return;
@@ -253,7 +248,7 @@ export class LeaseKeepAlive {
         const ka = list[i]!;
         this.sent++;
         if (tracer.on) tracer.emit('client-keepalive-send', ka.id, { endpoint: stream.conn.endpoint });
-        stream.s.send(ka.id, ka.key);
+        stream.s.send(ka.id);
         if (this.stream !== stream) return; // the send ended the stream
       }
     }
@@ -270,7 +265,7 @@ export class LeaseKeepAlive {
     for (let i = 0; i < list.length; i++) {
       if (deadline[i]! < now) {
         const ka = list[i]!;
-        this.keepAlives.delete(ka.key);
+        this.keepAlives.delete(ka.id);
         this.sortedCache = undefined;
         this.closeKa(ka, 'deadline');
       }
@@ -293,7 +288,7 @@ export class LeaseKeepAlive {
     ctx.cancelled = true;
     const own = ctxOwner.get(ctx);
     if (this.halted || own === undefined || own.done) return; // l.donec or ka.donec closed first
-    const ka = this.keepAlives.get(idKey(ch.id));
+    const ka = this.keepAlives.get(ch.id);
     if (ka === undefined) return;
     const i = ka.ctxs.indexOf(ctx);
     if (i >= 0) {
@@ -303,7 +298,7 @@ export class LeaseKeepAlive {
       ka.sole = soleOf(ka.chs);
     }
     if (ka.chs.length === 0) {
-      this.keepAlives.delete(ka.key);
+      this.keepAlives.delete(ka.id);
       this.sortedCache = undefined;
     }
   }

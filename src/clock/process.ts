@@ -7,13 +7,13 @@ export interface ProcessTask {
   run(): void;
 }
 
-/** Whoever handles one kind of message on a process: `deliverTo` hands it the message, no closure needed. */
+/** Whoever handles one kind of message on a process: `handOff` hands it the message, no closure needed. */
 export interface Receiver<M> {
   receive(m: M): void;
 }
 
 /**
- * A timer of one incarnation of a process: fires through `deliverHeld`, so the process rules apply.
+ * A timer of one incarnation of a process: fires through `timerDue`, so the process rules apply.
  * `arm` sets it again once it has fired, so a periodic timer is one object for its whole life.
  */
 export class ProcessTimer extends QueuedEvent implements Timer, ProcessTask {
@@ -30,7 +30,7 @@ export class ProcessTimer extends QueuedEvent implements Timer, ProcessTask {
     return this.time;
   }
   fire(): void {
-    this.proc.deliverHeld(this.inc, this);
+    this.proc.timerDue(this.inc, this);
   }
   run(): void {
     this.fn();
@@ -113,18 +113,18 @@ export class Process {
   }
 
   /**
-   * Network input (a packet). Held apart from timers while stopped: see `resume`. Input that comes while
-   * older input still waits joins the queue behind it, so each link stays FIFO.
+   * Network input has arrived (a packet). Held apart from timers while stopped: see `resume`. Input that
+   * comes while older input still waits joins the queue behind it, so each link stays FIFO.
    */
-  deliverTask(inc: number, task: ProcessTask): void {
+  receiveInput(inc: number, task: ProcessTask): void {
     if (inc !== this.incarnation || this.dead) return;
     if (this.pausedSince !== undefined || this.input.length > 0) this.input.push(task);
     else task.run();
   }
 
   /**
-   * Delivers in-process work from outside (a scenario action, a hand-off between a member's loops) under
-   * the same pause and death rules. Held with the timers while stopped; network input is `deliverTask`'s.
+   * Delivers in-process work from outside (a scenario action, a holder's step) under the same pause and
+   * death rules. Held with the timers while stopped; network input is `receiveInput`'s.
    */
   deliver(inc: number, fn: () => void): void {
     if (inc !== this.incarnation || this.dead) return;
@@ -132,15 +132,18 @@ export class Process {
     else fn();
   }
 
-  /** `deliver` for a record (a timer): held as it is, nothing allocated. */
-  deliverHeld(inc: number, task: ProcessTask): void {
+  /** A timer of incarnation `inc` came due: it runs now, or is held while stopped (nothing allocated). */
+  timerDue(inc: number, task: ProcessTask): void {
     if (inc !== this.incarnation || this.dead) return;
     if (this.pausedSince !== undefined) this.held.push(task);
     else task.run();
   }
 
-  /** `deliver` of message `m` to `to`: only a message held while stopped costs an object. */
-  deliverTo<M>(inc: number, to: Receiver<M>, m: M): void {
+  /**
+   * Another loop of the same member hands `to` the message `m` (a raft message to the raft loop, a committed
+   * entry to the apply loop): held with the timers while stopped; only a held message costs an object.
+   */
+  handOff<M>(inc: number, to: Receiver<M>, m: M): void {
     if (inc !== this.incarnation || this.dead) return;
     if (this.pausedSince !== undefined) this.held.push(new HeldMessage(to, m));
     else to.receive(m);
@@ -235,7 +238,7 @@ class HeldCall implements ProcessTask {
   }
 }
 
-/** A message `deliverTo` held while the process was stopped. */
+/** A message `handOff` held while the process was stopped. */
 class HeldMessage<M> implements ProcessTask {
   constructor(
     private readonly to: Receiver<M>,

@@ -2,34 +2,16 @@ import { Prng } from '../clock/prng.js';
 import { Process } from '../clock/process.js';
 import { Scheduler } from '../clock/scheduler.js';
 import type { Micros } from '../clock/time.js';
-import { idKey, type IdKey } from '../lessor/lease-id.js';
 import { Marks } from '../trace/marks.js';
 import { Trace, type TraceFields, type TraceKind } from '../trace/trace.js';
-import { Network, Packet, type PacketHandler, type WireLabel } from './network/network.js';
+import { InProcessTransport } from './client-transport/in-process.js';
+import { Network } from './network/network.js';
 import type { ClusterObserver } from './observer.js';
 import { RaftTransport } from './raft/transport.js';
-import type {
-  ClientRequest,
-  ClientResponse,
-  ClusterTransport,
-  KeepAliveHandlers,
-  KeepAliveResponse,
-  KeepAliveStream,
-  RpcError,
-  StreamOptions,
-  WatchHandlers,
-  WatchRequestStream,
-  WatchStream,
-  WatchStreamHandlers,
-  WatchStreamTransport,
-} from './server/api.js';
-import { serveUnary } from './server/client-api.js';
+import type { ClusterTransport, WatchStreamTransport } from './server/api.js';
 import { defaultServerConfig, type ServerConfig } from './server/config.js';
 import { Disk } from './server/disk.js';
-import { EtcdServer, type ServedStream } from './server/etcd-server.js';
-import { toRpcError, ErrNoLeader } from './server/errors.js';
-import { KeepAliveServerStream } from './server/keepalive-stream.js';
-import { ServerWatchStream } from './server/watch-stream.js';
+import { EtcdServer } from './server/etcd-server.js';
 
 export interface ClusterConfig extends ServerConfig {
   readonly members: number;
@@ -72,13 +54,6 @@ interface MemberProcesses {
   readonly raft: Process;
   readonly apply: Process;
 }
-
-const connectionReset: RpcError = { code: 'Unavailable', name: 'ErrConnectionReset', message: 'transport is closing' };
-const connectionRefused: RpcError = {
-  code: 'Unavailable',
-  name: 'ErrConnectionRefused',
-  message: 'connection refused',
-};
 
 /**
  * A simulated etcd cluster: members n1..nN on one network and one virtual clock, each with a disk that
@@ -303,264 +278,10 @@ export class Cluster {
   /** Attaches a client process to the network and returns its way into the cluster. */
   connect(clientName: string, clientProcess: Process): ClusterTransport & WatchStreamTransport {
     this.network.attach(clientName, clientProcess);
-    return new ClientTransport(this, clientName);
+    return new InProcessTransport(this, clientName);
   }
 
   private emit<K extends TraceKind>(member: string, kind: K, fields: TraceFields[K]): void {
     if (this.trace.enabled) this.trace.emit({ t: this.sched.now(), member, kind, fields });
-  }
-}
-
-const UNARY_REQUEST = 0;
-const UNARY_RESPONSE = 1;
-
-/** The client side of the gRPC connections: requests and stream messages as 'client' traffic. */
-class ClientTransport implements ClusterTransport, WatchStreamTransport {
-  constructor(
-    private readonly cluster: Cluster,
-    private readonly client: string,
-  ) {}
-
-  get members(): readonly string[] {
-    return this.cluster.names;
-  }
-
-  /** Sends to a member; if its process is dead the connection is refused and `refused` runs here. */
-  private toMember(to: string, fn: (s: EtcdServer) => void, refused?: () => void): void {
-    this.cluster.network.send(
-      this.client,
-      to,
-      'client',
-      () => {
-        const s = this.cluster.server(to);
-        if (s !== undefined) fn(s);
-      },
-      refused,
-    );
-  }
-
-  private toClient(from: string, fn: () => void): void {
-    this.cluster.network.send(from, this.client, 'client', fn);
-  }
-
-  unary(to: string, req: ClientRequest, cb: (res: ClientResponse | RpcError) => void): void {
-    this.cluster.network.transmit(this.client, to, 'client', new Packet(this.unaryCalls, UNARY_REQUEST, req, cb));
-  }
-
-  /**
-   * A unary call is a request packet (the request in `arg`, the callback in `extra`); its response, or
-   * the refusal of a dead member, travels back the way it came. A response to a dead client is lost.
-   * A plain object, not this class: it shares the map of the network's other literal handlers, so the
-   * handler call in `Packet.run` sees fewer shapes.
-   */
-  private readonly unaryCalls: PacketHandler = {
-    deliver: (p) => {
-      if (p.tag === UNARY_RESPONSE)
-        return (p.extra as (res: ClientResponse | RpcError) => void)(p.arg as ClientResponse);
-      const s = this.cluster.server(p.to);
-      if (s !== undefined)
-        serveUnary(s, p.arg as ClientRequest, (res) =>
-          p.answer(new Packet(this.unaryCalls, UNARY_RESPONSE, res, p.extra)),
-        );
-    },
-    refused: (p) => {
-      if (p.tag === UNARY_REQUEST) p.answer(new Packet(this.unaryCalls, UNARY_RESPONSE, connectionRefused, p.extra));
-    },
-    label: (p) => {
-      const m = p.arg as { readonly op?: string; readonly id?: unknown };
-      const lease = typeof m.id === 'bigint' ? m.id : undefined;
-      return { kind: p.tag === UNARY_REQUEST ? 'request' : 'answer', carries: [m.op ?? 'error'], lease };
-    },
-  };
-
-  /**
-   * A Watch stream (etcd's Watch RPC) to one member, requests and responses in order on the client's
-   * link. `requireLeader` is clientv3's WithRequireLeader: the stream ends when the member loses its
-   * leader (etcd's default is to keep it).
-   */
-  openWatch(
-    to: string,
-    handlers: WatchStreamHandlers,
-    opts: { readonly requireLeader?: boolean } = {},
-  ): WatchRequestStream {
-    let closed = false;
-    let server: ServerWatchStream | undefined;
-    let served: ServedStream | undefined;
-    this.toMember(
-      to,
-      (s) => {
-        if (closed) return;
-        const stream: ServedStream = {
-          requireLeader: opts.requireLeader === true,
-          abort: (reason) => {
-            server?.close();
-            s.removeStream(stream);
-            const err = reason === 'no-leader' ? toRpcError(ErrNoLeader) : connectionReset;
-            this.toClient(to, () => !closed && handlers.onError(err));
-          },
-        };
-        if (!s.addStream(stream)) {
-          this.toClient(to, () => !closed && handlers.onError(toRpcError(ErrNoLeader)));
-          return;
-        }
-        served = stream;
-        server = new ServerWatchStream(s, (r) => this.toClient(to, () => !closed && handlers.onResponse(r)));
-      },
-      () => !closed && handlers.onError(connectionRefused),
-    );
-    return {
-      send: (req) => this.toMember(to, () => server?.handle(req)),
-      close: () => {
-        closed = true;
-        this.toMember(to, (s) => {
-          server?.close();
-          if (served !== undefined) s.removeStream(served);
-        });
-      },
-    };
-  }
-
-  openKeepAlive(to: string, handlers: KeepAliveHandlers, opts?: StreamOptions): KeepAliveStream {
-    return new ClientKeepAliveStream(this.cluster, this.client, to, handlers, opts?.requireLeader === true);
-  }
-
-  watch(
-    to: string,
-    key: string,
-    opts: { prefix?: boolean; fromRevision?: number; requireLeader?: boolean },
-    handlers: WatchHandlers,
-  ): WatchStream {
-    let closed = false;
-    let cancel: (() => void) | undefined;
-    this.toMember(
-      to,
-      (s) => {
-        if (closed) return;
-        const stream: ServedStream = {
-          requireLeader: opts.requireLeader === true,
-          abort: (reason) => {
-            cancel?.();
-            s.removeStream(stream);
-            this.toClient(
-              to,
-              () => !closed && handlers.onError(reason === 'no-leader' ? toRpcError(ErrNoLeader) : connectionReset),
-            );
-          },
-        };
-        if (!s.addStream(stream)) {
-          this.toClient(to, () => !closed && handlers.onError(toRpcError(ErrNoLeader)));
-          return;
-        }
-        const watchOpts = {
-          ...(opts.prefix === true ? { prefix: true } : {}),
-          ...(opts.fromRevision !== undefined ? { fromRevision: opts.fromRevision } : {}),
-        };
-        cancel = s.store.watch(key, watchOpts, (events, compacted) => {
-          if (compacted !== undefined) return stream.abort('stopped');
-          const header = s.header();
-          this.toClient(to, () => !closed && handlers.onEvents(events, header));
-        });
-      },
-      () => !closed && handlers.onError(connectionRefused),
-    );
-    return {
-      close: () => {
-        closed = true;
-        this.toMember(to, () => cancel?.());
-      },
-    };
-  }
-}
-
-const REQUEST = 0;
-const RESPONSE = 1;
-
-/**
- * The client's end of one LeaseKeepAlive stream. Requests sent before the server end exists (the open
- * is still on the wire) wait for it. Requests (tag REQUEST, the lease ID and its key) and responses
- * (RESPONSE, the response and the request's key) travel as packets this stream handles, with no closure
- * per message.
- */
-class ClientKeepAliveStream implements KeepAliveStream, PacketHandler {
-  private server: KeepAliveServerStream | undefined;
-  /** The member the server end was opened on. */
-  private member: EtcdServer | undefined;
-  private closed = false;
-  private readonly pending: bigint[] = [];
-  private readonly pendingKeys: IdKey[] = [];
-
-  constructor(
-    private readonly cluster: Cluster,
-    private readonly client: string,
-    private readonly to: string,
-    private readonly handlers: KeepAliveHandlers,
-    /** The stream's context carries `hasleader`. */
-    private readonly requireLeader: boolean,
-  ) {
-    cluster.network.send(
-      client,
-      to,
-      'client',
-      () => {
-        const s = cluster.server(to);
-        if (s !== undefined) this.open(s);
-      },
-      () => !this.closed && handlers.onError(connectionRefused),
-    );
-  }
-
-  send(id: bigint, key: IdKey = idKey(id)): void {
-    this.cluster.network.transmit(this.client, this.to, 'client', new Packet(this, REQUEST, id, key));
-  }
-
-  close(): void {
-    this.closed = true;
-    this.cluster.network.send(this.client, this.to, 'client', () => {
-      if (this.cluster.server(this.to) !== undefined) this.server?.cancel();
-    });
-  }
-
-  deliver(p: Packet): void {
-    if (p.tag === RESPONSE) {
-      if (!this.closed) this.handlers.onResponse(p.arg as KeepAliveResponse, p.extra as IdKey);
-      return;
-    }
-    const id = p.arg as bigint;
-    const m = this.member;
-    // A request reaches only a running member. While the one the stream was opened on has not stopped,
-    // it is that member's current server (a new one boots only after a crash stopped the old), so the
-    // lookup is needed only otherwise.
-    if ((m === undefined || m.stopped) && this.cluster.server(this.to) === undefined) return;
-    const key = p.extra as IdKey;
-    if (this.server === undefined) {
-      this.pending.push(id);
-      this.pendingKeys.push(key);
-    } else this.server.recv(id, key);
-  }
-
-  /** Neither kind is answered when it meets a dead process. */
-  refused(): void {}
-
-  label(p: Packet): WireLabel {
-    return p.tag === REQUEST
-      ? { kind: 'keepalive', lease: p.arg as bigint }
-      : { kind: 'keepalive-answer', lease: (p.arg as KeepAliveResponse).id };
-  }
-
-  private open(s: EtcdServer): void {
-    if (this.closed) return;
-    this.member = s;
-    const net = this.cluster.network;
-    this.server = new KeepAliveServerStream(
-      s,
-      (r, key) => net.transmit(this.to, this.client, 'client', new Packet(this, RESPONSE, r, key)),
-      (e) => net.send(this.to, this.client, 'client', () => !this.closed && this.handlers.onError(e)),
-      this.requireLeader,
-    );
-    const server = this.server;
-    const keys = this.pendingKeys.splice(0);
-    this.pending.splice(0).forEach((id, i) => {
-      server.recv(id, keys[i]!);
-    });
   }
 }

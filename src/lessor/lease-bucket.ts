@@ -1,4 +1,4 @@
-import { compareBucketOrder, idKey, type IdKey, type LeaseID } from './lease-id.js';
+import { compareBucketOrder, LeaseIdMap, leaseKey, type LeaseID, type LeaseKey } from './lease-id.js';
 
 /** One record of etcd's bolt bucket "lease" (leasepb.Lease): what survives a restart. */
 export interface LeaseRecord {
@@ -12,19 +12,19 @@ export interface LeaseRecord {
  * new lessor on the same bucket. `expiry` and attached keys are never stored here, as in etcd.
  */
 export class LeaseBucket {
-  private readonly records = new Map<IdKey, LeaseRecord>();
+  private readonly records = new LeaseIdMap<LeaseRecord>();
 
-  /** `key` lets the lessor pass the ID key it already holds. */
-  put(r: LeaseRecord, key: IdKey = idKey(r.id)): void {
-    this.records.set(key, r);
+  /** `key` is the lease's own (the lessor keeps it), else made here. */
+  put(r: LeaseRecord, key: LeaseKey = leaseKey(r.id)): void {
+    this.records.setAt(key, r);
   }
 
-  delete(id: LeaseID, key: IdKey = idKey(id)): void {
-    this.records.delete(key);
+  delete(id: LeaseID, key: LeaseKey = leaseKey(id)): void {
+    this.records.deleteAt(key);
   }
 
   get(id: LeaseID): LeaseRecord | undefined {
-    return this.records.get(idKey(id));
+    return this.records.get(id);
   }
 
   get size(): number {

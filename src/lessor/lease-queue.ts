@@ -1,6 +1,6 @@
 import { TimeHeap, type HeapItem } from '../clock/time-heap.js';
 import type { Micros } from '../clock/time.js';
-import type { IdKey, LeaseID } from './lease-id.js';
+import type { LeaseID } from './lease-id.js';
 import type { LeaseSlot, LeaseTable } from './lease-table.js';
 import { SlotHeap } from './slot-heap.js';
 
@@ -14,13 +14,12 @@ import { SlotHeap } from './slot-heap.js';
  */
 export interface LeaseWithTime extends HeapItem {
   readonly id: LeaseID;
-  readonly idKey: IdKey;
 }
 
 /** etcd's LeaseQueue: a min-heap whose entries know their index, so one can be re-keyed in place. */
 export class LeaseQueue extends TimeHeap<LeaseWithTime> {
-  push1(id: LeaseID, idKey: IdKey, time: Micros): void {
-    this.push({ id, idKey, time, seq: 0, index: -1 });
+  push1(id: LeaseID, time: Micros): void {
+    this.push({ id, time, seq: 0, index: -1 });
   }
 }
 

@@ -1,6 +1,13 @@
 import type { HeapItem } from '../clock/time-heap.js';
 import type { Micros } from '../clock/time.js';
-import { idKey, type IdKey, type LeaseID, type ReadonlyLeaseIdMap } from './lease-id.js';
+import {
+  isSafeLeaseId,
+  LeaseIdMap,
+  leaseKey,
+  type LeaseID,
+  type LeaseKey,
+  type ReadonlyLeaseIdMap,
+} from './lease-id.js';
 import type { Lease } from './lease.js';
 
 /**
@@ -19,7 +26,7 @@ export class LeaseSlot implements HeapItem {
 
   constructor(
     readonly id: LeaseID,
-    readonly idKey: IdKey,
+    readonly key: LeaseKey,
   ) {}
 }
 
@@ -29,33 +36,34 @@ export class LeaseSlot implements HeapItem {
  * the order the leases were put (the order the lessor's former two-map lease map iterated in).
  */
 export class LeaseTable implements ReadonlyLeaseIdMap<Lease> {
-  private readonly slots = new Map<IdKey, LeaseSlot>();
+  private readonly slots = new LeaseIdMap<LeaseSlot>();
   private leaseCount = 0;
 
   get size(): number {
     return this.leaseCount;
   }
 
-  slot(key: IdKey): LeaseSlot | undefined {
-    return this.slots.get(key);
+  slot(id: LeaseID): LeaseSlot | undefined {
+    return this.slots.get(id);
   }
 
-  /** The slot for `id`, made (empty) if there is none. */
-  slotFor(id: LeaseID, key: IdKey): LeaseSlot {
-    let s = this.slots.get(key);
+  /** `slot` by the key a lease keeps. */
+  slotAt(key: LeaseKey): LeaseSlot | undefined {
+    return this.slots.getAt(key);
+  }
+
+  /** The slot for `id` (whose key is `key`), made (empty) if there is none. */
+  slotFor(id: LeaseID, key: LeaseKey = leaseKey(id)): LeaseSlot {
+    let s = this.slots.getAt(key);
     if (s === undefined) {
       s = new LeaseSlot(id, key);
-      this.slots.set(key, s);
+      this.slots.setAt(key, s);
     }
     return s;
   }
 
-  lookup(key: IdKey): Lease | undefined {
-    return this.slots.get(key)?.lease;
-  }
-
   get(id: LeaseID): Lease | undefined {
-    return this.lookup(idKey(id));
+    return this.slots.get(id)?.lease;
   }
 
   has(id: LeaseID): boolean {
@@ -66,8 +74,8 @@ export class LeaseTable implements ReadonlyLeaseIdMap<Lease> {
   put(s: LeaseSlot, l: Lease): void {
     if (s.index >= 0) {
       // A slot kept only for its notifier entry: moved to the end, where a newly put lease iterates.
-      this.slots.delete(s.idKey);
-      this.slots.set(s.idKey, s);
+      this.slots.deleteAt(s.key);
+      this.slots.setAt(s.key, s);
     }
     s.lease = l;
     this.leaseCount++;
@@ -78,19 +86,19 @@ export class LeaseTable implements ReadonlyLeaseIdMap<Lease> {
     if (s.lease === undefined) return;
     s.lease = undefined;
     this.leaseCount--;
-    if (s.index < 0) this.slots.delete(s.idKey);
+    if (s.index < 0) this.slots.deleteAt(s.key);
   }
 
   /** Called once the notifier has let go of `s`: the slot goes unless it holds a lease. */
   released(s: LeaseSlot): void {
-    if (s.lease === undefined) this.slots.delete(s.idKey);
+    if (s.lease === undefined) this.slots.deleteAt(s.key);
   }
 
   /** Every lease gone (recover rebuilds the map); slots the notifier holds stay, empty. */
   clearLeases(): void {
     for (const s of this.slots.values()) {
       s.lease = undefined;
-      if (s.index < 0) this.slots.delete(s.idKey);
+      if (s.index < 0) this.slots.deleteAt(s.key);
     }
     this.leaseCount = 0;
   }
@@ -100,7 +108,7 @@ export class LeaseTable implements ReadonlyLeaseIdMap<Lease> {
   }
 
   *values(): IterableIterator<Lease> {
-    for (const s of this.slots.values()) if (s.lease !== undefined && typeof s.idKey === 'number') yield s.lease;
-    for (const s of this.slots.values()) if (s.lease !== undefined && typeof s.idKey === 'bigint') yield s.lease;
+    for (const s of this.slots.values()) if (s.lease !== undefined && isSafeLeaseId(s.id)) yield s.lease;
+    for (const s of this.slots.values()) if (s.lease !== undefined && !isSafeLeaseId(s.id)) yield s.lease;
   }
 }

@@ -1,5 +1,5 @@
 import { MICROS_PER_SECOND, wholeSeconds, type Micros } from '../clock/time.js';
-import { idKey, type LeaseID, type IdKey } from './lease-id.js';
+import { leaseKey, type LeaseID, type LeaseKey } from './lease-id.js';
 
 /** Go's zero time.Time: "never expires". Every lease on a non-primary lessor sits here. */
 export const FOREVER: Micros = Number.POSITIVE_INFINITY;
@@ -14,8 +14,8 @@ export class Lease {
   /** Last checkpointed remaining TTL in seconds; 0 means unset, use `ttl`. */
   remainingTTL = 0;
   expiry: Micros = FOREVER;
-  /** The ID as the lessor's maps key it (computed once, at construction). */
-  readonly idKey: IdKey;
+  /** The ID as the lessor's maps key it, made once. */
+  readonly key: LeaseKey;
   // Allocated on first attach: most leases in a storm never carry a key.
   private items: Set<string> | undefined;
   private revokeWaiters: Array<() => void> | undefined;
@@ -27,9 +27,9 @@ export class Lease {
     public ttl: number,
     /** Order of creation on this lessor; a documented tie-break where Go's order is random. */
     readonly grantSeq: number,
-    key: IdKey = idKey(id),
+    key: LeaseKey = leaseKey(id),
   ) {
-    this.idKey = key;
+    this.key = key;
   }
 
   /** etcd's RemainingTTL(): the checkpointed value when set, else the granted ttl. */

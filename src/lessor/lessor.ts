@@ -25,15 +25,7 @@ import type { FixName } from './fixes.js';
 import { ExpiredChannel } from './expired-channel.js';
 import { Lease } from './lease.js';
 import { LeaseBucket } from './lease-bucket.js';
-import {
-  NoLease,
-  checkLeaseId,
-  compareIds,
-  idKey,
-  type IdKey,
-  type LeaseID,
-  type ReadonlyLeaseIdMap,
-} from './lease-id.js';
+import { NoLease, checkLeaseId, compareIds, leaseKey, type LeaseID, type ReadonlyLeaseIdMap } from './lease-id.js';
 import { LeaseExpiredNotifier, LeaseQueue, type LeaseWithTime } from './lease-queue.js';
 import { LeaseTable, type LeaseSlot } from './lease-table.js';
 import { LessorMetrics } from './metrics.js';
@@ -80,9 +72,8 @@ export interface Lessor {
   /**
    * Renews a lease. Answers synchronously unless it has to wait: for the revoke of an expired lease
    * (→ ErrLeaseNotFound), a demotion (→ ErrNotPrimary), or the clearing checkpoint's raft round trip.
-   * `key` is `idKey(id)` when the caller carries it (a keep-alive request does), saving the conversion.
    */
-  renew(id: LeaseID, done: (o: RenewOutcome) => void, key?: IdKey): void;
+  renew(id: LeaseID, done: (o: RenewOutcome) => void): void;
   lookup(id: LeaseID): Lease | undefined;
   leases(): Lease[];
   getLease(item: string): LeaseID;
@@ -187,7 +178,7 @@ class LessorImpl implements Lessor {
     if (id === NoLease) throw ErrLeaseNotFound;
     // The upper bound is checked before the minimum clamp, so no TTL is ever too small.
     if (ttl > MaxLeaseTTL) throw ErrLeaseTTLTooLarge;
-    const key = idKey(id);
+    const key = leaseKey(id);
     const slot = this.table.slotFor(id, key);
     if (slot.lease !== undefined) throw ErrLeaseExists;
     const l = new Lease(id, Math.max(ttl, this.config.minLeaseTTL), this.grantSeq++, key);
@@ -208,7 +199,7 @@ class LessorImpl implements Lessor {
   }
 
   revoke(id: LeaseID): void {
-    const slot = this.table.slot(idKey(id));
+    const slot = this.table.slot(id);
     const l = slot?.lease;
     if (l === undefined) throw ErrLeaseNotFound;
     try {
@@ -219,7 +210,7 @@ class LessorImpl implements Lessor {
       const keys = l.keys();
       for (const k of keys) txn.deleteRange(k);
       this.table.remove(slot!);
-      this.bucket.delete(id, l.idKey);
+      this.bucket.delete(id, l.key);
       txn.end();
       this.metrics.revokedTotal++;
       if (this.trace.enabled) this.emit('lease-revoke', id, { keys });
@@ -261,10 +252,10 @@ class LessorImpl implements Lessor {
 
   // ---- Renew (primary only, not replicated) -------------------------------------------------------
 
-  renew(id: LeaseID, done: (o: RenewOutcome) => void, key: IdKey = idKey(id)): void {
+  renew(id: LeaseID, done: (o: RenewOutcome) => void): void {
     if (!this.isPrimary()) return done({ ttl: -1, err: ErrNotPrimary });
     const dc = this.demotec!;
-    const slot = this.table.slot(key);
+    const slot = this.table.slot(id);
     const l = slot?.lease;
     if (l === undefined) return done({ ttl: -1, err: ErrLeaseNotFound });
     // Proposed fix: a scheduled checkpoint computed before this renewal and applied after it would put
@@ -273,7 +264,7 @@ class LessorImpl implements Lessor {
     const clearRemaining = this.cp !== undefined && (l.remainingTTL > 0 || inFlight);
     // Bug C1: the expired lease is simply refreshed, although its revoke may already be on its way.
     if (l.expired(this.proc.now()) && !this.bug('renew-expired-lease')) return this.waitForRevoke(id, l, dc, done);
-    if (!clearRemaining) return this.finishRenew(id, key, slot, l, done);
+    if (!clearRemaining) return this.finishRenew(id, slot, l, done);
     // Clear the stale checkpoint first so a later Promote uses the full TTL (at most 2 entries/lease/interval).
     this.cp!([{ id, remainingTTL: 0 }], (err) => {
       if (err !== undefined && this.config.profile.checkpointerReturnsError) return done({ ttl: -1, err });
@@ -284,7 +275,7 @@ class LessorImpl implements Lessor {
       // proposed its revoke; wait for it as a renewal of an expired lease does.
       if (this.fix('renew-rechecks-expiry') && l.expired(this.proc.now())) return this.waitForRevoke(id, l, dc, done);
       // A raft round trip later the ID may have a new slot (revoked, dropped, granted again): look again.
-      this.finishRenew(id, key, this.table.slot(key), l, done);
+      this.finishRenew(id, this.table.slot(id), l, done);
     });
   }
 
@@ -304,13 +295,7 @@ class LessorImpl implements Lessor {
   }
 
   /** `slot` is the ID's current slot, if it has one. */
-  private finishRenew(
-    id: LeaseID,
-    key: IdKey,
-    slot: LeaseSlot | undefined,
-    stale: Lease,
-    done: (o: RenewOutcome) => void,
-  ): void {
+  private finishRenew(id: LeaseID, slot: LeaseSlot | undefined, stale: Lease, done: (o: RenewOutcome) => void): void {
     let l = stale;
     if (this.config.profile.renewRechecksLease && !this.bug('renew-skips-recheck')) {
       const again = slot?.lease;
@@ -320,7 +305,7 @@ class LessorImpl implements Lessor {
     // 3.4 refreshes the object it looked up before the checkpoint, even if a revoke ran meanwhile (and
     // arms a notifier entry for the ID, whether or not it still has a lease).
     l.refresh(this.proc.now(), 0);
-    this.notifier.registerOrUpdate(slot ?? this.table.slotFor(id, key), this.heapTime(l.expiry));
+    this.notifier.registerOrUpdate(slot ?? this.table.slotFor(id), this.heapTime(l.expiry));
     this.metrics.renewedTotal++;
     if (this.trace.enabled) this.emit('lease-renew', id, { ttl: l.ttl, expiry: l.expiry });
     done({ ttl: l.ttl });
@@ -354,7 +339,7 @@ class LessorImpl implements Lessor {
     const schedule = !this.bug('no-checkpoint-schedule-on-promote');
     for (const l of ordered) {
       l.refresh(now, extend);
-      this.notifier.registerOrUpdate(this.table.slot(l.idKey)!, this.heapTime(l.expiry));
+      this.notifier.registerOrUpdate(this.table.slotAt(l.key)!, this.heapTime(l.expiry));
       if (schedule) this.scheduleCheckpointIfNeeded(l);
     }
     let spread = 0;
@@ -396,7 +381,7 @@ class LessorImpl implements Lessor {
       const delayNs = Math.trunc(rateDelayNs);
       nextWindowNs = delayNs;
       l.refresh(now, ceilDiv(delayNs, NANOS_PER_MICRO) + extend);
-      this.notifier.registerOrUpdate(this.table.slot(l.idKey)!, this.heapTime(l.expiry));
+      this.notifier.registerOrUpdate(this.table.slotAt(l.key)!, this.heapTime(l.expiry));
       if (!this.bug('no-checkpoint-schedule-on-promote')) this.scheduleCheckpointIfNeeded(l);
       moved++;
     }
@@ -537,7 +522,7 @@ class LessorImpl implements Lessor {
       const top = this.checkpointHeap.peek()!;
       if (top.time > heapNow) break;
       this.checkpointHeap.pop();
-      const l = this.table.lookup(top.idKey);
+      const l = this.table.get(top.id);
       if (l === undefined) continue;
       if (now >= l.expiry) {
         this.marks.hit('checkpoint-skipped');
@@ -561,7 +546,7 @@ class LessorImpl implements Lessor {
     if (this.cp === undefined) return;
     // Strictly above the interval in whole seconds, judged on the last checkpointed value.
     if (l.getRemainingTTL() > truncDiv(this.config.checkpointIntervalUs, MICROS_PER_SECOND)) {
-      this.checkpointHeap.push1(l.id, l.idKey, this.heapNow() + this.config.checkpointIntervalUs);
+      this.checkpointHeap.push1(l.id, this.heapNow() + this.config.checkpointIntervalUs);
     }
   }
 
@@ -572,14 +557,14 @@ class LessorImpl implements Lessor {
       // Re-clamped with the current minimum; the clamped value is not written back.
       const l = new Lease(r.id, Math.max(r.ttl, this.config.minLeaseTTL), this.grantSeq++);
       l.remainingTTL = r.remainingTTL;
-      this.table.put(this.table.slotFor(r.id, l.idKey), l);
+      this.table.put(this.table.slotFor(r.id, l.key), l);
     }
     this.notifier.init();
     this.checkpointHeap.init();
   }
 
   private persist(l: Lease): void {
-    this.bucket.put({ id: l.id, ttl: l.ttl, remainingTTL: l.remainingTTL }, l.idKey);
+    this.bucket.put({ id: l.id, ttl: l.ttl, remainingTTL: l.remainingTTL }, l.key);
   }
 
   private shouldPersistCheckpoints(): boolean {

@@ -7,6 +7,7 @@
  */
 import { Process } from '../clock/process.js';
 import type { Cluster } from '../cluster/cluster.js';
+import { closure } from '../cluster/network/network.js';
 import {
   isRpcError,
   type ClientRequest,
@@ -214,10 +215,11 @@ export class ServeSession {
   /** Runs `fn` on the member's process; `back` carries an answer over the network to the client. */
   private atMember(conn: Conn, fn: (s: EtcdServer, back: (answer: () => void) => void) => void): void {
     const net = this.cluster.network;
-    net.send(conn.name, conn.member, 'client', () => {
+    const deliver = (): void => {
       const s = this.cluster.server(conn.member);
-      if (s !== undefined) fn(s, (answer) => net.send(conn.member, conn.name, 'client', answer));
-    });
+      if (s !== undefined) fn(s, (answer) => net.send(conn.member, conn.name, 'client', closure(answer)));
+    };
+    net.send(conn.name, conn.member, 'client', closure(deliver));
   }
 
   /**

@@ -4,7 +4,7 @@ import { Prng } from '../../../src/clock/prng.js';
 import { Scheduler } from '../../../src/clock/scheduler.js';
 import { ms, type Micros } from '../../../src/clock/time.js';
 import { Trace } from '../../../src/trace/trace.js';
-import { Network, type NetworkConfig } from '../../../src/cluster/network/index.js';
+import { closure, Network, type NetworkConfig } from '../../../src/cluster/network/index.js';
 
 function setup(config: Partial<NetworkConfig> = {}, seed = 1) {
   const sched = new Scheduler();
@@ -19,7 +19,12 @@ function setup(config: Partial<NetworkConfig> = {}, seed = 1) {
   /** Arrival times by message label. */
   const got: [string, Micros][] = [];
   const send = (from: string, to: string, label: string, kind: 'peer' | 'client' = 'peer') =>
-    net.send(from, to, kind, () => got.push([label, sched.now()]));
+    net.send(
+      from,
+      to,
+      kind,
+      closure(() => got.push([label, sched.now()])),
+    );
   return { sched, trace, net, procs, got, send, proc: (n: string) => procs.get(n)! };
 }
 

@@ -83,7 +83,7 @@ describe('crash and restart', () => {
       c.proc('n3').restart();
       const toN3: Message[] = [];
       c.transport.register({ id: 'n3', step: (m) => toN3.push(m) });
-      const voteRequest = (from: string) => c.node('n2').step(new Message('MsgVote', from, 'n2', 1, 0, 0));
+      const voteRequest = (from: string) => c.node('n2').step(Message.of({ type: 'MsgVote', from, to: 'n2', term: 1 }));
       return { c, toN3, voteRequest };
     }
 
@@ -103,16 +103,16 @@ describe('crash and restart', () => {
     it('are made durable when given in the current term too, not only along with a new term', () => {
       const { c, toN3 } = withSpy(ms(2));
       // A stray answer from a later term moves n2 to term 1 with no vote and no leader.
-      c.node('n2').step(new Message('MsgAppResp', 'n1', 'n2', 1));
+      c.node('n2').step(Message.of({ type: 'MsgAppResp', from: 'n1', to: 'n2', term: 1 }));
       c.run(ms(5));
       expect([c.storage('n2').term, c.storage('n2').vote]).toEqual([1, undefined]);
-      c.node('n2').step(new Message('MsgVote', 'n3', 'n2', 1, 0, 0));
+      c.node('n2').step(Message.of({ type: 'MsgVote', from: 'n3', to: 'n2', term: 1 }));
       c.run(ms(2) + ms(1));
       expect(toN3.map((m) => [m.type, m.term, m.reject])).toEqual([['MsgVoteResp', 1, false]]);
       expect(c.storage('n2').vote).toBe('n3');
       c.crash('n2');
       c.restart('n2');
-      c.node('n2').step(new Message('MsgVote', 'n1', 'n2', 1, 0, 0));
+      c.node('n2').step(Message.of({ type: 'MsgVote', from: 'n1', to: 'n2', term: 1 }));
       expect(c.node('n2').term).toBe(1);
       c.run(ms(5));
       expect(c.storage('n2').vote).toBe('n3');

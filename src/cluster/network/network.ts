@@ -45,32 +45,21 @@ export class Network {
     this.endpoints.set(name, new Endpoint(name, this.endpoints.size, process));
   }
 
-  /**
-   * Sends a message; `deliver` runs on the receiver's process when (and if) it arrives. When it reaches
-   * an endpoint whose process is dead, `refused` (if given) travels back to the sender, as a TCP reset
-   * from the host would: a stopped process still accepts connections, a killed one does not.
-   */
-  send(from: string, to: string, kind: TrafficKind, deliver: () => void, refused?: () => void): void {
-    this.transmit(from, to, kind, new Packet(CLOSURES, 0, deliver, refused));
-  }
-
-  /** `send` for a message as a packet record: its handler is told of its arrival or refusal. */
-  transmit(from: string, to: string, kind: TrafficKind, packet: Packet): void {
-    this.route(this.endpoint(from), this.endpoint(to), kind === 'peer', packet);
-  }
-
-  /** Sends `reply` back the way `p` came, between the endpoints it already carries. */
-  reply(p: Packet, reply: Packet): void {
-    this.route(p.dst!, p.src!, p.peer, reply);
-  }
-
-  /** The endpoint attached as `name`, for a sender that keeps it and calls `route` (no lookup per message). */
+  /** The endpoint attached as `name`, for a sender that keeps it (no lookup per message). */
   endpointOf(name: string): Endpoint {
     return this.endpoint(name);
   }
 
-  /** `transmit` between endpoints already looked up; `peer` is the kind 'peer'. */
-  route(src: Endpoint, dst: Endpoint, peer: boolean, packet: Packet): void {
+  /**
+   * The one way onto the wire: `packet` goes from `from` to `to` (names, or endpoints the sender keeps).
+   * Its handler's `deliver` runs on the receiver's process when (and if) it arrives; when it reaches an
+   * endpoint whose process is dead, the handler's `refused` runs instead, as a TCP reset from the host would
+   * be noticed: a stopped process still accepts connections, a killed one does not.
+   */
+  send<A, X>(from: string | Endpoint, to: string | Endpoint, kind: TrafficKind, packet: Packet<A, X>): void {
+    const src = typeof from === 'string' ? this.endpoint(from) : from;
+    const dst = typeof to === 'string' ? this.endpoint(to) : to;
+    const peer = kind === 'peer';
     packet.net = this;
     packet.src = src;
     packet.dst = dst;
@@ -143,14 +132,16 @@ export class Network {
 }
 
 /**
- * Who handles a kind of message: `deliver` runs on the receiver's process when the packet arrives,
- * `refused` at arrival when the receiver's process is dead (as a TCP reset would be noticed).
+ * Who handles one direction of one kind of message (a request, its answer): `deliver` runs on the
+ * receiver's process when the packet arrives, `refused` at arrival when the receiver's process is dead
+ * (as a TCP reset would be noticed). `A` is what the packet carries, `X` what rides beside it (the
+ * receiving slot, the caller's callback).
  */
-export interface PacketHandler {
-  deliver(p: Packet): void;
-  refused(p: Packet): void;
+export interface PacketHandler<A = unknown, X = unknown> {
+  deliver(p: Packet<A, X>): void;
+  refused(p: Packet<A, X>): void;
   /** What `p` is, for an onlooker (WireObserver); never called by the simulation itself. */
-  label?(p: Packet): WireLabel;
+  label?(p: Packet<A, X>): WireLabel;
 }
 
 /** A message as an onlooker names it: its kind, the lease it is about, what raft entries it carries. */
@@ -170,31 +161,30 @@ export interface WireObserver {
 }
 
 /**
- * One message on the wire; the scheduler fires it on arrival. One class for every message, so the
- * scheduler's and the network's field accesses stay monomorphic: what the message is lives in
- * `tag` and `arg` (and `extra`), read by its handler. `Network.transmit` fills in the routing fields.
+ * One message on the wire; the scheduler fires it on arrival. One class for every message (the types are
+ * erased at run time), so the scheduler's and the network's field accesses stay monomorphic: what the
+ * message is lives in `arg` (and `extra`), typed by its handler. `Network.send` fills in the routing fields.
  */
-export class Packet extends QueuedEvent implements ProcessTask {
+export class Packet<A = unknown, X = unknown> extends QueuedEvent implements ProcessTask {
   net: Network | undefined;
   src: Endpoint | undefined;
   dst: Endpoint | undefined;
   peer = false;
 
   constructor(
-    readonly handler: PacketHandler,
-    readonly tag: number,
-    readonly arg: unknown,
-    readonly extra?: unknown,
+    readonly handler: PacketHandler<A, X>,
+    readonly arg: A,
+    readonly extra: X,
   ) {
     super();
   }
 
-  /** The sender's endpoint name, once transmitted. */
+  /** The sender's endpoint name, once sent. */
   get from(): string {
     return this.src!.name;
   }
 
-  /** The receiver's endpoint name, once transmitted. */
+  /** The receiver's endpoint name, once sent. */
   get to(): string {
     return this.dst!.name;
   }
@@ -204,7 +194,7 @@ export class Packet extends QueuedEvent implements ProcessTask {
     if (this.peer && this.src!.group !== dst.group) return;
     const p = dst.process;
     if (!p.alive) return this.handler.refused(this);
-    p.deliverTask(p.generation, this);
+    p.receiveInput(p.generation, this);
   }
 
   run(): void {
@@ -217,15 +207,21 @@ export class Packet extends QueuedEvent implements ProcessTask {
   }
 
   /** Sends `reply` back the way this packet came (a refusal, a response). */
-  answer(reply: Packet): void {
-    this.net!.reply(this, reply);
+  answer<B, Y>(reply: Packet<B, Y>): void {
+    this.net!.send(this.dst!, this.src!, this.peer ? 'peer' : 'client', reply);
   }
 }
 
-/** `Network.send`'s messages: `arg` is the delivery closure, `extra` the refusal one. */
-const CLOSURES: PacketHandler = {
-  deliver: (p) => (p.arg as () => void)(),
+type Call = () => void;
+
+/** A message that is a closure: `deliver` runs on arrival; `refused`, if given, travels back on a refusal. */
+export function closure(deliver: Call, refused?: Call): Packet<Call, Call | undefined> {
+  return new Packet(CLOSURES, deliver, refused);
+}
+
+const CLOSURES: PacketHandler<Call, Call | undefined> = {
+  deliver: (p) => p.arg(),
   refused: (p) => {
-    if (p.extra !== undefined) p.answer(new Packet(CLOSURES, 0, p.extra));
+    if (p.extra !== undefined) p.answer(closure(p.extra));
   },
 };

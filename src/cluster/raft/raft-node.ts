@@ -258,7 +258,7 @@ export class RaftNode implements RaftPeer {
    */
   step(m: Message): void {
     if (this.defunct) return;
-    this.proc.deliverTo(this.incarnation, this.inbox, m);
+    this.proc.handOff(this.incarnation, this.inbox, m);
   }
 
   // ---- time ----
@@ -411,7 +411,9 @@ export class RaftNode implements RaftPeer {
     const lastIndex = this.raftLog.lastIndex();
     const lastTerm = this.raftLog.lastTerm();
     for (const to of this.peerIds) {
-      this.send(new Message(voteType, this.id, to, term, lastTerm, lastIndex, NO_ENTRIES, 0, false, 0, ctx));
+      this.send(
+        Message.of({ type: voteType, from: this.id, to, term, logTerm: lastTerm, index: lastIndex, context: ctx }),
+      );
     }
   }
 
@@ -430,9 +432,9 @@ export class RaftNode implements RaftPeer {
         }
       }
       // Sent after the vote is recorded, so it waits for the write that makes the vote durable.
-      this.send(new Message(respType, this.id, m.from, m.term));
+      this.send(Message.of({ type: respType, from: this.id, to: m.from, term: m.term }));
     } else {
-      this.send(new Message(respType, this.id, m.from, this.currentTerm, 0, 0, NO_ENTRIES, 0, true));
+      this.send(Message.of({ type: respType, from: this.id, to: m.from, term: this.currentTerm, reject: true }));
     }
   }
 
@@ -457,9 +459,11 @@ export class RaftNode implements RaftPeer {
     } else if (m.term < this.currentTerm) {
       if ((this.cfg.checkQuorum || this.cfg.preVote) && (m.type === 'MsgHeartbeat' || m.type === 'MsgApp')) {
         // A stale leader cut off by a partition would otherwise never learn the new term.
-        this.send(new Message('MsgAppResp', this.id, m.from, this.currentTerm));
+        this.send(Message.of({ type: 'MsgAppResp', from: this.id, to: m.from, term: this.currentTerm }));
       } else if (m.type === 'MsgPreVote') {
-        this.send(new Message('MsgPreVoteResp', this.id, m.from, this.currentTerm, 0, 0, NO_ENTRIES, 0, true));
+        this.send(
+          Message.of({ type: 'MsgPreVoteResp', from: this.id, to: m.from, term: this.currentTerm, reject: true }),
+        );
       }
       return;
     }
@@ -553,29 +557,29 @@ export class RaftNode implements RaftPeer {
   private handleAppendEntries(m: Message): void {
     const log = this.raftLog;
     if (m.index < log.committed) {
-      this.send(new Message('MsgAppResp', this.id, m.from, this.currentTerm, 0, log.committed));
+      this.send(
+        Message.of({ type: 'MsgAppResp', from: this.id, to: m.from, term: this.currentTerm, index: log.committed }),
+      );
       return;
     }
     const last = log.maybeAppend(m.index, m.logTerm, m.commit, m.entries);
     if (last >= 0) {
-      this.send(new Message('MsgAppResp', this.id, m.from, this.currentTerm, 0, last));
+      this.send(Message.of({ type: 'MsgAppResp', from: this.id, to: m.from, term: this.currentTerm, index: last }));
       return;
     }
     // Fast backtracking: point the leader at our last entry whose term is at most the one it probed with.
     const hint = log.findConflictByTerm(Math.min(m.index, log.lastIndex()), m.logTerm);
     this.send(
-      new Message(
-        'MsgAppResp',
-        this.id,
-        m.from,
-        this.currentTerm,
-        log.term(hint) ?? 0,
-        m.index,
-        NO_ENTRIES,
-        0,
-        true,
-        hint,
-      ),
+      Message.of({
+        type: 'MsgAppResp',
+        from: this.id,
+        to: m.from,
+        term: this.currentTerm,
+        logTerm: log.term(hint) ?? 0,
+        index: m.index,
+        reject: true,
+        rejectHint: hint,
+      }),
     );
   }
 
@@ -584,7 +588,13 @@ export class RaftNode implements RaftPeer {
     // As with heartbeats, the last response goes again when it says the same.
     let r = this.heartbeatResp;
     if (r === undefined || r.to !== m.from || r.term !== this.currentTerm || r.context !== m.context) {
-      r = new Message('MsgHeartbeatResp', this.id, m.from, this.currentTerm, 0, 0, NO_ENTRIES, 0, false, 0, m.context);
+      r = Message.of({
+        type: 'MsgHeartbeatResp',
+        from: this.id,
+        to: m.from,
+        term: this.currentTerm,
+        context: m.context,
+      });
       this.heartbeatResp = r;
     }
     this.send(r);
@@ -642,7 +652,19 @@ export class RaftNode implements RaftPeer {
       if (pr.state === 'replicate') pr.optimisticUpdate(ents[ents.length - 1]!.index);
       else pr.probeSent = true;
     }
-    this.send(new Message('MsgApp', this.id, pr.id, this.currentTerm, log.term(prev) ?? 0, prev, ents, log.committed));
+    const logTerm = log.term(prev) ?? 0;
+    this.send(
+      Message.of({
+        type: 'MsgApp',
+        from: this.id,
+        to: pr.id,
+        term: this.currentTerm,
+        logTerm,
+        index: prev,
+        entries: ents,
+        commit: log.committed,
+      }),
+    );
     return true;
   }
 
@@ -658,7 +680,7 @@ export class RaftNode implements RaftPeer {
       // Messages are immutable, so the last heartbeat goes again when it says the same (as it mostly does).
       let m = this.heartbeats[i];
       if (m === undefined || m.term !== term || m.commit !== commit || m.context !== ctx) {
-        m = new Message('MsgHeartbeat', this.id, pr.id, term, 0, 0, NO_ENTRIES, commit, false, 0, ctx);
+        m = Message.of({ type: 'MsgHeartbeat', from: this.id, to: pr.id, term, commit, context: ctx });
         this.heartbeats[i] = m;
       }
       this.send(m);
@@ -666,7 +688,7 @@ export class RaftNode implements RaftPeer {
   }
 
   private sendTimeoutNow(to: string): void {
-    this.send(new Message('MsgTimeoutNow', this.id, to, this.currentTerm));
+    this.send(Message.of({ type: 'MsgTimeoutNow', from: this.id, to, term: this.currentTerm }));
   }
 
   // ---- durability and the Ready loop ----

@@ -9,9 +9,6 @@ export interface RaftPeer {
   step(m: Message): void;
 }
 
-/** The transport's one packet tag: `arg` is the Message, `extra` the receiving member's slot. */
-const RAFT = 0;
-
 /** A member as the transport knows it: the node of its current incarnation, and its endpoint once used. */
 class MemberSlot {
   peer: RaftPeer | undefined = undefined;
@@ -24,7 +21,7 @@ class MemberSlot {
  * message). The receiver is looked up when the message arrives, so a member restarted with a new
  * RaftNode gets what reaches its new incarnation.
  */
-export class RaftTransport implements PacketHandler {
+export class RaftTransport implements PacketHandler<Message, MemberSlot> {
   private readonly members = new Map<string, MemberSlot>();
 
   constructor(private readonly network: Network) {}
@@ -42,19 +39,20 @@ export class RaftTransport implements PacketHandler {
   /** Sends `m`, whose sender is `from`. */
   sendFrom(from: MemberSlot, m: Message): void {
     const to = this.member(m.to);
-    this.network.route(this.endpoint(from), this.endpoint(to), true, new Packet(this, RAFT, m, to));
+    this.network.send(this.endpoint(from), this.endpoint(to), 'peer', new Packet(this, m, to));
   }
 
-  deliver(p: Packet): void {
-    (p.extra as MemberSlot).peer?.step(p.arg as Message);
+  /** A packet carries the Message and, beside it, the receiving member's slot. */
+  deliver(p: Packet<Message, MemberSlot>): void {
+    p.extra.peer?.step(p.arg);
   }
 
   /** A message to a dead member is lost; raft retries on its own ticks. */
   refused(): void {}
 
   /** The message type, and for an append the type of each entry it carries ('empty' for a new term's). */
-  label(p: Packet): WireLabel {
-    const m = p.arg as Message;
+  label(p: Packet<Message, MemberSlot>): WireLabel {
+    const m = p.arg;
     if (m.entries.length === 0) return { kind: m.type };
     return { kind: m.type, carries: m.entries.map(entryKind) };
   }

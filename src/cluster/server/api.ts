@@ -1,4 +1,3 @@
-import type { IdKey } from '../../lessor/lease-id.js';
 import type { KeyValue, KvEvent, WatchEvent } from '../mvcc/index.js';
 
 /**
@@ -219,18 +218,13 @@ export interface KeepAliveResponse {
 
 /** The client's end of a LeaseKeepAlive bidirectional stream. */
 export interface KeepAliveStream {
-  /**
-   * `key` is `idKey(id)` when the caller has it at hand: it rides along with the request and comes back
-   * with the response, so the lessor's and the client's maps are looked up without converting the ID.
-   */
-  send(id: bigint, key?: IdKey): void;
+  send(id: bigint): void;
   /** Client-side cancel: the server stops handling and nothing more is delivered. */
   close(): void;
 }
 
 export interface KeepAliveHandlers {
-  /** `key` is the request's `idKey(r.id)` when the request carried it. */
-  onResponse(r: KeepAliveResponse, key?: IdKey): void;
+  onResponse(r: KeepAliveResponse): void;
   /** The stream ended with an error (ErrNoLeader, a server error, the member died or is unreachable). */
   onError(e: RpcError): void;
 }

@@ -171,7 +171,7 @@ export class EtcdServer {
       trace: deps.trace,
       appliedIndex: deps.disk.consistentIndex,
       // Committed entries queue up for the apply loop, which runs at once unless it is stalled.
-      onApply: (e) => this.applyProc.deliverTo(this.applyProc.generation, this.applyLoop, e),
+      onApply: (e) => this.applyProc.handOff(this.applyProc.generation, this.applyLoop, e),
       onSoftState: (s) => this.onSoftState(s),
       onElectionClock: electionClockObserver(deps),
     });
@@ -283,7 +283,7 @@ export class EtcdServer {
     this.wait.set(req.reqId, p);
     // Proposals go through the raft loop: a stalled loop holds them and hands on, when it resumes, those
     // whose caller is still waiting (Propose returns with the context's error otherwise).
-    this.raftProc.deliverTo(this.raftProc.generation, this.proposalLoop, p);
+    this.raftProc.handOff(this.raftProc.generation, this.proposalLoop, p);
   }
 
   /** The raft loop's side of `raftRequest`. */
@@ -321,7 +321,7 @@ export class EtcdServer {
       return;
     }
     if (leader === this.name) return;
-    this.network.transmit(this.name, leader, 'peer', new Packet(this.forwardedProposals, 0, req));
+    this.network.send(this.name, leader, 'peer', new Packet(this.forwardedProposals, req, undefined));
   }
 
   /** A leader is known again: the blocked Propose calls go on, oldest first, those still waited for. */
@@ -332,13 +332,10 @@ export class EtcdServer {
   }
 
   /** A proposal forwarded to the leader (`arg`) is handed to its server; a dead leader loses it. */
-  private readonly forwardedProposals: PacketHandler = {
-    deliver: (p) => this.registry(p.to)?.acceptForwardedProposal(p.arg as RaftRequest),
+  private readonly forwardedProposals: PacketHandler<RaftRequest, undefined> = {
+    deliver: (p) => this.registry(p.to)?.acceptForwardedProposal(p.arg),
     refused: () => {},
-    label: (p) => {
-      const req = p.arg as RaftRequest;
-      return { kind: 'proposal-forward', carries: [req.type], lease: 'id' in req ? req.id : undefined };
-    },
+    label: (p) => ({ kind: 'proposal-forward', carries: [p.arg.type], lease: 'id' in p.arg ? p.arg.id : undefined }),
   };
 
   /** Hands a result to the request's waiter on this member, if it still waits; it runs after the caller. */

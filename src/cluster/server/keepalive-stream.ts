@@ -1,5 +1,4 @@
 import { ErrLeaseNotFound } from '../../lessor/errors.js';
-import { idKey, type IdKey } from '../../lessor/lease-id.js';
 import type { KeepAliveResponse, ResponseHeader, RpcError } from './api.js';
 import { ErrNoLeader, toRpcError } from './errors.js';
 import type { EtcdServer, ServedStream } from './etcd-server.js';
@@ -14,19 +13,15 @@ const unavailable: RpcError = { code: 'Unavailable', name: 'ErrConnectionReset',
  */
 export class KeepAliveServerStream implements ServedStream {
   private readonly queue: bigint[] = [];
-  /** `idKey` of each queued ID, index-paired with `queue`. */
-  private readonly keys: IdKey[] = [];
   private busy = false;
   private ended = false;
   /** The request being renewed, and the header filled for its response before the renew began. */
   private id = 0n;
-  private key: IdKey = 0;
   private header: ResponseHeader | undefined;
 
   constructor(
     private readonly server: EtcdServer,
-    /** Sends a response; `key` is its request's `idKey`, handed back to the client. */
-    private readonly send: (r: KeepAliveResponse, key: IdKey) => void,
+    private readonly send: (r: KeepAliveResponse) => void,
     private readonly fail: (e: RpcError) => void,
     /**
      * The stream's context carries `hasleader` (v3rpc/interceptor.go): refused at once on a member that
@@ -41,12 +36,11 @@ export class KeepAliveServerStream implements ServedStream {
     }
   }
 
-  recv(id: bigint, key: IdKey = idKey(id)): void {
+  recv(id: bigint): void {
     if (this.ended) return;
     // Nothing ahead of it: handled at once, without passing through the queue.
-    if (!this.busy && this.queue.length === 0) return this.start(id, key);
+    if (!this.busy && this.queue.length === 0) return this.start(id);
     this.queue.push(id);
-    this.keys.push(key);
     this.pump();
   }
 
@@ -65,27 +59,26 @@ export class KeepAliveServerStream implements ServedStream {
     if (this.busy || this.ended) return;
     const id = this.queue.shift();
     if (id === undefined) return;
-    this.start(id, this.keys.shift()!);
+    this.start(id);
   }
 
-  private start(id: bigint, key: IdKey): void {
+  private start(id: bigint): void {
     this.busy = true;
     this.id = id;
-    this.key = key;
     this.header = this.server.header();
-    leaseRenew(this.server, id, this.renewed, this, key);
+    leaseRenew(this.server, id, this.renewed, this);
   }
 
   /** The answer to the renew in flight (one at a time, so one callback per stream serves them all). */
   private readonly renewed = (r: LeaseRenewResult): void => {
     this.busy = false;
     if (this.ended) return;
-    const { header, id, key } = this;
-    if (r.err === ErrLeaseNotFound) this.send({ header: header!, id, ttl: 0 }, key);
+    const { header, id } = this;
+    if (r.err === ErrLeaseNotFound) this.send({ header: header!, id, ttl: 0 });
     else if (r.err !== undefined) {
       this.end();
       return this.fail(toRpcError(r.err));
-    } else this.send({ header: header!, id, ttl: r.ttl }, key);
+    } else this.send({ header: header!, id, ttl: r.ttl });
     this.pump();
   };
 

@@ -1,5 +1,4 @@
 import { ErrLeaseNotFound, ErrNotPrimary } from '../../lessor/errors.js';
-import { idKey, type IdKey } from '../../lessor/lease-id.js';
 import type { Timer } from '../../clock/scheduler.js';
 import { ErrLeaderChanged, ErrNoLeader, ErrTimeout, type AnyServerError } from './errors.js';
 import type { EtcdServer } from './etcd-server.js';
@@ -33,64 +32,40 @@ const MIN_ROUND_US = 1;
  * index, Renew locally; ErrNotPrimary (not yet promoted) falls through to forwarding. Elsewhere: forward
  * to the leader over peer HTTP in a loop until ReqTimeout, 50 ms apart in 3.5 and back to back in 3.4.
  * The loop runs in the stream's context (`LeaseRenew(stream.Context(), …)`): once the stream ended it
- * stops waiting for a leader and calls no leader again. `key` is `idKey(id)`, carried to the lessor.
+ * stops waiting for a leader and calls no leader again.
  */
 export function leaseRenew(
   s: EtcdServer,
   id: bigint,
   cb: (r: LeaseRenewResult) => void,
   ctx: RequestContext = BACKGROUND,
-  key: IdKey = idKey(id),
 ): void {
-  if (!s.isLeader()) return forwardRenew(s, id, key, cb, ctx);
+  if (!s.isLeader()) return forwardRenew(s, id, cb, ctx);
   if (!s.checksLeadership || s.bug('no-leadership-check-on-renew') || s.leadershipFresh())
-    return renewAfterLeadership(s, id, key, cb, ctx);
-  s.ensureLeadership((ok) => (ok ? renewAfterLeadership(s, id, key, cb, ctx) : cb({ ttl: -1, err: ErrNotPrimary })));
+    return renewAfterLeadership(s, id, cb, ctx);
+  s.ensureLeadership((ok) => (ok ? renewAfterLeadership(s, id, cb, ctx) : cb({ ttl: -1, err: ErrNotPrimary })));
 }
 
-function renewAfterLeadership(
-  s: EtcdServer,
-  id: bigint,
-  key: IdKey,
-  cb: (r: LeaseRenewResult) => void,
-  ctx: RequestContext,
-): void {
+function renewAfterLeadership(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void, ctx: RequestContext): void {
   // Bug C2: renewing before this member has applied what is committed (the grant may still be pending).
-  if (s.bug('renew-without-apply-wait') || s.appliedIndex >= s.raft.commitIndex)
-    return renewLocally(s, id, key, cb, ctx);
-  s.waitAppliedIndex((err) => (err !== undefined ? cb({ ttl: 0, err }) : renewLocally(s, id, key, cb, ctx)));
+  if (s.bug('renew-without-apply-wait') || s.appliedIndex >= s.raft.commitIndex) return renewLocally(s, id, cb, ctx);
+  s.waitAppliedIndex((err) => (err !== undefined ? cb({ ttl: 0, err }) : renewLocally(s, id, cb, ctx)));
 }
 
-function renewLocally(
-  s: EtcdServer,
-  id: bigint,
-  key: IdKey,
-  cb: (r: LeaseRenewResult) => void,
-  ctx: RequestContext,
-): void {
-  s.lessor.renew(
-    id,
-    (o) => {
-      // Proposed fix: a confirmation that took a stalled raft loop's time proves nothing about now, so the
-      // renewal is acknowledged only once leadership is confirmed again after it.
-      if (o.err === undefined && s.fix('confirm-leadership-by-read-index'))
-        return s.ensureLeadership((ok) => cb(ok ? o : { ttl: -1, err: ErrNotPrimary }));
-      if (o.err === undefined) return cb(o);
-      if (o.err !== ErrNotPrimary) return cb({ ttl: -1, err: o.err });
-      forwardRenew(s, id, key, cb, ctx);
-    },
-    key,
-  );
+function renewLocally(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void, ctx: RequestContext): void {
+  s.lessor.renew(id, (o) => {
+    // Proposed fix: a confirmation that took a stalled raft loop's time proves nothing about now, so the
+    // renewal is acknowledged only once leadership is confirmed again after it.
+    if (o.err === undefined && s.fix('confirm-leadership-by-read-index'))
+      return s.ensureLeadership((ok) => cb(ok ? o : { ttl: -1, err: ErrNotPrimary }));
+    if (o.err === undefined) return cb(o);
+    if (o.err !== ErrNotPrimary) return cb({ ttl: -1, err: o.err });
+    forwardRenew(s, id, cb, ctx);
+  });
 }
 
-function forwardRenew(
-  s: EtcdServer,
-  id: bigint,
-  key: IdKey,
-  cb: (r: LeaseRenewResult) => void,
-  ctx: RequestContext,
-): void {
-  new RenewForward(s, id, key, cb, ctx).round();
+function forwardRenew(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void, ctx: RequestContext): void {
+  new RenewForward(s, id, cb, ctx).round();
 }
 
 type RenewReply = RenewHTTPResult | typeof CONNECTION_REFUSED;
@@ -170,20 +145,19 @@ class RenewForward extends ForwardLoop<RenewHTTPResult, LeaseRenewResult> {
   constructor(
     s: EtcdServer,
     private readonly id: bigint,
-    private readonly key: IdKey,
     private readonly cb: (r: LeaseRenewResult) => void,
     ctx: RequestContext,
   ) {
     super(s, s.config.profile.forwardRenewThrottleMs * 1000, ctx);
   }
 
-  protected override readonly wireKind = 'renew-forward';
-  protected override wireLease(): bigint {
+  override readonly wireKind = 'renew-forward';
+  override wireLease(): bigint {
     return this.id;
   }
 
   protected serve(remote: EtcdServer, respond: (r: RenewHTTPResult) => void): void {
-    serveRenewHTTP(remote, this.id, respond, this.key);
+    serveRenewHTTP(remote, this.id, respond);
   }
 
   protected final(r: RenewReply): LeaseRenewResult | undefined {
@@ -213,8 +187,8 @@ class TimeToLiveForward extends ForwardLoop<TimeToLiveHTTPResult, TimeToLiveResu
     super(s, 0, BACKGROUND);
   }
 
-  protected override readonly wireKind = 'ttl-forward';
-  protected override wireLease(): bigint {
+  override readonly wireKind = 'ttl-forward';
+  override wireLease(): bigint {
     return this.id;
   }
 
