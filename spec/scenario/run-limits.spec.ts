@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { seconds } from '../../src/clock/time.js';
-import { BUG_NAMES } from '../../src/lessor/bugs.js';
+import { BUG_NAMES } from '../../src/switches/bugs.js';
 import { parseScenario } from '../../src/scenario/parse.js';
 import {
   EVENTS_PER_BATCH_LEASE,

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { formatTimeMs } from '../../clock/time.js';
-import { BUG_NAMES } from '../../lessor/bugs.js';
+import { BUG_NAMES } from '../../switches/bugs.js';
 import type { Scenario } from '../../scenario/types.js';
 import { EXIT } from '../exit-codes.js';
 import { loadScenario } from '../load.js';

@@ -13,7 +13,7 @@ import {
 } from '../../client/index.js';
 import { invoke } from '../../client/invoke.js';
 import { Holder, HolderLedger, HolderTruth, isHolderStrategy, startUserHolder } from '../../holder/index.js';
-import type { BugSet } from '../../lessor/bugs.js';
+import type { BugSet } from '../../switches/bugs.js';
 import type { Trace, TraceFields, TraceKind } from '../../trace/trace.js';
 import { stepEntry } from '../step-kinds.js';
 import type { ExpectStep, HolderStep, Scenario, Step } from '../types.js';

@@ -5,7 +5,7 @@
  * shell only turns clicks into Actions and frames into cursor moves.
  */
 import { MICROS_PER_SECOND } from '../../../clock/time.js';
-import { BUG_NAMES } from '../../../lessor/bugs.js';
+import { BUG_NAMES } from '../../../switches/bugs.js';
 import { escapeHtml as h } from '../../../report/render/escape.js';
 import type { Action } from '../../../playground/actions.js';
 import { freshLabel, type SettingPath } from '../../../playground/edit.js';

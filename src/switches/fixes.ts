@@ -101,6 +101,11 @@ export type FixName = keyof typeof FIXES;
 
 export const FIX_NAMES = Object.keys(FIXES) as FixName[];
 
+/** The proposed fixes a component was built with. */
+export type FixSet = ReadonlySet<FixName>;
+
+export const NO_FIXES: FixSet = new Set();
+
 export function isFixName(s: string): s is FixName {
   return Object.hasOwn(FIXES, s);
 }

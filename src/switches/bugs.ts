@@ -4,8 +4,6 @@
  * scenario files name them in `bugs: [...]`. Each entry cites the etcd issue and the bug catalogue entry
  * (docs/bugs.md) it comes from.
  */
-import type { FixName } from './fixes.js';
-
 export interface BugInfo {
   /** Entry in the bug catalogue, e.g. "C4". */
   readonly catalogue: string;
@@ -133,8 +131,8 @@ export type BugName = keyof typeof BUGS;
 
 export const BUG_NAMES = Object.keys(BUGS) as BugName[];
 
-/** The switches a component was built with: historical bugs, and proposed fixes (fixes.ts). */
-export type BugSet = ReadonlySet<BugName | FixName>;
+/** The historical bugs a component was built with (proposed fixes are a FixSet, fixes.ts). */
+export type BugSet = ReadonlySet<BugName>;
 
 export const NO_BUGS: BugSet = new Set();
 
