@@ -72,7 +72,7 @@ describe('replay limits', () => {
       guard: { maxEventsAtOneInstant: 10_000 },
       onCluster: (c) => {
         c.sched.at(seconds(2), function spin() {
-          trace.emit({ t: c.sched.now(), member: 'n2', kind: 'member-resume' });
+          trace.emit({ t: c.sched.now(), member: 'n2', kind: 'member-resume', fields: { order: 'timers-first' } });
           c.sched.after(0, spin);
         });
       },
