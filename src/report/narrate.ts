@@ -81,10 +81,14 @@ function describe(
       return e.fields.op === 'put'
         ? `put ${e.fields.key} done at revision ${e.fields.rev} (the fencing token)`
         : `${e.fields.op} ok${fieldsText(fieldsOf(e), ['op'])}`;
-    case 'lease-grant':
-      return `lease ${short(e.lease)} granted with TTL ${e.fields.ttl} s, expires at ${formatExpiry(e.fields.expiry)} s`;
-    case 'lease-renew':
-      return `lease ${short(e.lease)} renewed: TTL ${e.fields.ttl} s, now expires at ${formatExpiry(e.fields.expiry)} s`;
+    case 'lease-grant': {
+      const expires = formatExpiry(e.fields.expiry);
+      return `lease ${short(e.lease)} granted with TTL ${e.fields.ttl} s, expires at ${expires} s`;
+    }
+    case 'lease-renew': {
+      const expires = formatExpiry(e.fields.expiry);
+      return `lease ${short(e.lease)} renewed: TTL ${e.fields.ttl} s, now expires at ${expires} s`;
+    }
     case 'lease-renew-wait':
       return `renew of ${short(e.lease)} waits: the lease has expired and its revoke is pending`;
     case 'lease-checkpoint':
