@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPlayground } from '../../src/cli/playground/bundle.js';
+import { buildPlayground } from '../../src/playground-app/bundle.js';
 import { Session } from '../../src/playground/session.js';
 import type { WireMessage } from '../../src/playground/wire-log.js';
 import type { TraceEvent } from '../../src/trace/trace.js';

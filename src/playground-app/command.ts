@@ -5,12 +5,12 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { writeOutput } from '../output-path.js';
+import { writeOutput } from '../cli/output-path.js';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { CliError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
-import type { CliIO } from '../io.js';
+import { CliError } from '../cli/errors.js';
+import { EXIT } from '../cli/exit-codes.js';
+import type { CliIO } from '../cli/io.js';
 import { buildPlayground } from './bundle.js';
 
 export interface PlaygroundOptions {

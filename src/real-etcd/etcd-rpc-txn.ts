@@ -3,9 +3,9 @@
  * int64 as decimal strings, enums by name, oneofs named): the model's request types in, the scenario's
  * op answers out, so a txn step's answer from real etcd is judged like the model's.
  */
-import type { RequestOp, TxnRequest } from '../../cluster/server/api.js';
-import type { KeyValue } from '../../cluster/mvcc/index.js';
-import type { TxnOpAnswer } from '../../scenario/replay/answers.js';
+import type { RequestOp, TxnRequest } from '../cluster/server/api.js';
+import type { KeyValue } from '../cluster/mvcc/index.js';
+import type { TxnOpAnswer } from '../scenario/replay/answers.js';
 
 const bytes = (s: string): Buffer => Buffer.from(s, 'latin1');
 const rangeEnd = (e: string | undefined): object => (e === undefined ? {} : { range_end: bytes(e) });

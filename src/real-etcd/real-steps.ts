@@ -3,8 +3,8 @@
  * it refuses it (refusals.ts turns that into a message before the run). Keyed like the scenario layer's
  * table (scenario/step-kinds.ts); the mapped type makes the compiler demand an entry for a new kind.
  */
-import type { FieldKind, StepOf } from '../../scenario/step-kinds.js';
-import { leaseLabels as txnLeaseLabels, toRequest } from '../../scenario/kinds/txn-steps.js';
+import type { FieldKind, StepOf } from '../scenario/step-kinds.js';
+import { leaseLabels as txnLeaseLabels, toRequest } from '../scenario/kinds/txn-steps.js';
 import { grantMany } from './grant-many.js';
 import { failedOnceSubject, renewSubject } from './observed.js';
 import type { RealStepReplay } from './real-step-replay.js';

@@ -5,8 +5,8 @@
  * step and its line, rather than replayed as something else.
  */
 import { LineCounter, parseDocument, isMap, isScalar } from 'yaml';
-import { formatDuration } from '../../scenario/duration.js';
-import type { Assertion, Scenario } from '../../scenario/types.js';
+import { formatDuration } from '../scenario/duration.js';
+import type { Assertion, Scenario } from '../scenario/types.js';
 import { realStep } from './real-steps.js';
 
 /** The members the driver will run on a 2-core machine (the format allows up to 7). */

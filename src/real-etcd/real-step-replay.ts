@@ -1,7 +1,7 @@
 /** What a step kind's real-etcd entry (real-steps.ts) may use of the running replay on live etcd. */
-import type { Micros } from '../../clock/time.js';
-import type { AnswerValues } from '../../scenario/replay/answers.js';
-import type { Step } from '../../scenario/types.js';
+import type { Micros } from '../clock/time.js';
+import type { AnswerValues } from '../scenario/replay/answers.js';
+import type { Step } from '../scenario/types.js';
 import type { EtcdCluster } from './etcd-cluster.js';
 import type { EtcdMember } from './etcd-member.js';
 import type { LeaseIds } from './lease-ids.js';

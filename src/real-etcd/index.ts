@@ -8,11 +8,11 @@
  * timing that the load, not the model, may explain, never reported as agreement.
  */
 import { readFileSync } from 'node:fs';
-import { formatTimeMs } from '../../clock/time.js';
-import { BUG_NAMES } from '../../switches/bugs.js';
-import type { Scenario } from '../../scenario/types.js';
-import { EXIT } from '../exit-codes.js';
-import { loadScenario } from '../load.js';
+import { formatTimeMs } from '../clock/time.js';
+import { BUG_NAMES } from '../switches/bugs.js';
+import type { Scenario } from '../scenario/types.js';
+import { EXIT } from '../cli/exit-codes.js';
+import { loadScenario } from '../cli/load.js';
 import { findEtcd } from './binaries.js';
 import { diffFile, type FileDiff } from './diff-file.js';
 import { DriverError } from './errors.js';

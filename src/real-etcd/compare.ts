@@ -3,9 +3,9 @@
  * order of occurrence. Each pair gets its time difference (real − simulated) against the tolerance for
  * its kind, and whether the values they carried (TTL, revision, count) agree.
  */
-import type { Micros } from '../../clock/time.js';
-import type { ExpectedDifference } from '../../scenario/types.js';
-import type { AssertionResult } from '../../scenario/replay/runner.js';
+import type { Micros } from '../clock/time.js';
+import type { ExpectedDifference } from '../scenario/types.js';
+import type { AssertionResult } from '../scenario/replay/runner.js';
 import type { Observed } from './observed.js';
 import type { RealAssertionResult } from './real-replay.js';
 import { toleranceFor, TTL_VALUE_SLACK_SECONDS, type Tolerance } from './tolerances.js';

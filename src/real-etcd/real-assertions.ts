@@ -4,10 +4,10 @@
  * `via`), lease checks are LeaseTimeToLive, leader is Status. The `got` texts match the simulation's so
  * the two columns read alike. A question real etcd does not answer in time fails, saying why.
  */
-import { answerVerdict } from '../../scenario/replay/answer-verdict.js';
-import type { Answer } from '../../scenario/replay/answers.js';
-import { keyVerdict, type AssertionVerdict } from '../../scenario/replay/assertions.js';
-import type { Assertion, IntRange } from '../../scenario/types.js';
+import { answerVerdict } from '../scenario/replay/answer-verdict.js';
+import type { Answer } from '../scenario/replay/answers.js';
+import { keyVerdict, type AssertionVerdict } from '../scenario/replay/assertions.js';
+import type { Assertion, IntRange } from '../scenario/types.js';
 import type { EtcdCluster } from './etcd-cluster.js';
 import type { EtcdMember } from './etcd-member.js';
 import { nowUs, sleepMs } from './wall-clock.js';

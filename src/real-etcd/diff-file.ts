@@ -4,10 +4,10 @@
  * returns or throws.
  */
 import { performance } from 'node:perf_hooks';
-import type { Micros } from '../../clock/time.js';
-import { runScenario } from '../../scenario/replay/runner.js';
-import type { RunResult } from '../../scenario/replay/runner.js';
-import { RACE_BRANCHES, type DeclaredRace, type ExpectedDifference, type Scenario } from '../../scenario/types.js';
+import type { Micros } from '../clock/time.js';
+import { runScenario } from '../scenario/replay/runner.js';
+import type { RunResult } from '../scenario/replay/runner.js';
+import { RACE_BRANCHES, type DeclaredRace, type ExpectedDifference, type Scenario } from '../scenario/types.js';
 import type { EtcdBinaries } from './binaries.js';
 import { ChildRegistry } from './children.js';
 import { pairAssertions, pairEvents, sortDifferences, type AssertionPair, type EventPair } from './compare.js';

@@ -3,10 +3,10 @@
  * (a lease label, a key, or "label (client)"), when (µs since time 0) and the value it carried (TTL,
  * revision, lease count). The simulation's come from its trace; the real run records its own.
  */
-import type { Micros } from '../../clock/time.js';
-import type { RunResult } from '../../scenario/replay/runner.js';
-import type { DiffEventKind, Scenario } from '../../scenario/types.js';
-import type { TraceEvent } from '../../trace/trace.js';
+import type { Micros } from '../clock/time.js';
+import type { RunResult } from '../scenario/replay/runner.js';
+import type { DiffEventKind, Scenario } from '../scenario/types.js';
+import type { TraceEvent } from '../trace/trace.js';
 
 export type ObservedKind = DiffEventKind;
 

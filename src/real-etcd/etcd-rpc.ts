@@ -9,8 +9,8 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TxnRequest } from '../../cluster/server/api.js';
-import type { TxnOpAnswer } from '../../scenario/replay/answers.js';
+import type { TxnRequest } from '../cluster/server/api.js';
+import type { TxnOpAnswer } from '../scenario/replay/answers.js';
 import { rawTxn, txnAnswers } from './etcd-rpc-txn.js';
 
 /** etcdctl's default --command-timeout. */
@@ -20,7 +20,7 @@ const PROTO = 'rpc.proto';
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** serve's folder in the source tree; in the packed CLI bundle (dist/bin) the build copies it to serve/; compiled
  * by tsc (the bench's .bench-dist/ mirror of the tree, where tsc copies no .proto), in the source tree. */
-const PROTO_DIRS = [resolve(HERE, '../../serve'), resolve(HERE, 'serve'), resolve(HERE, '../../../../src/serve')];
+const PROTO_DIRS = [resolve(HERE, '../serve'), resolve(HERE, 'serve'), resolve(HERE, '../../../src/serve')];
 /** Reconnect quickly after a member restarts (grpc-js would otherwise back off for up to 2 minutes). */
 const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.initial_reconnect_backoff_ms': 100,

@@ -4,7 +4,7 @@
  * each bound below is the sum of those delays for that kind of event, with margin, printed with every
  * diff so nobody has to guess what "agrees" meant.
  */
-import type { Micros } from '../../clock/time.js';
+import type { Micros } from '../clock/time.js';
 import type { DeleteCause, ObservedKind } from './observed.js';
 
 export interface Tolerance {

@@ -3,7 +3,7 @@
  * every member so that a paused or crashed member does not hide one. Each deletion is recorded once, at
  * the first moment any member reported it (the leader applies first, as in the simulation's trace).
  */
-import type { Micros } from '../../clock/time.js';
+import type { Micros } from '../clock/time.js';
 import type { EtcdCluster } from './etcd-cluster.js';
 import type { EtcdMember } from './etcd-member.js';
 import type { RpcWatchEvent } from './etcd-rpc.js';

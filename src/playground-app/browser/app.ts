@@ -4,22 +4,22 @@
  * The playground page: wires the DOM to a Session. All simulation is the deterministic src/ code; this
  * shell only turns clicks into Actions and frames into cursor moves.
  */
-import { MICROS_PER_SECOND } from '../../../clock/time.js';
-import { BUG_NAMES } from '../../../switches/bugs.js';
-import { escapeHtml as h } from '../../../report/render/escape.js';
-import type { Action } from '../../../playground/actions.js';
-import { freshLabel, type SettingPath } from '../../../playground/edit.js';
-import { lessonOf, type Lesson } from '../../../playground/lessons.js';
-import { Session, type Opened } from '../../../playground/session.js';
-import { decodeShare, encodeShare } from '../../../playground/share.js';
-import { timeAt, timelineOf, type TimelineView } from '../../../playground/timeline.js';
-import { eventKind, eventLease, eventLine, eventMember, eventTime } from '../../../playground/trace-adapter.js';
-import { clientsHtml, flowHtml, keysHtml, leasesHtml, membersHtml } from '../../../playground/view.js';
-import { formatLeaseId } from '../../../trace/trace.js';
-import { COURSE, courseLesson, topics } from '../../../playground/curriculum.js';
-import { narratedLines, narratedUpTo, reflow, type NarratedLine } from '../../../playground/narrated.js';
-import { firstMoment } from '../../../playground/picture.js';
-import { RunFacts } from '../../../playground/run-facts.js';
+import { MICROS_PER_SECOND } from '../../clock/time.js';
+import { BUG_NAMES } from '../../switches/bugs.js';
+import { escapeHtml as h } from '../../report/render/escape.js';
+import type { Action } from '../../playground/actions.js';
+import { freshLabel, type SettingPath } from '../../playground/edit.js';
+import { lessonOf, type Lesson } from '../../playground/lessons.js';
+import { Session, type Opened } from '../../playground/session.js';
+import { decodeShare, encodeShare } from '../../playground/share.js';
+import { timeAt, timelineOf, type TimelineView } from '../../playground/timeline.js';
+import { eventKind, eventLease, eventLine, eventMember, eventTime } from '../../playground/trace-adapter.js';
+import { clientsHtml, flowHtml, keysHtml, leasesHtml, membersHtml } from '../../playground/view.js';
+import { formatLeaseId } from '../../trace/trace.js';
+import { COURSE, courseLesson, topics } from '../../playground/curriculum.js';
+import { narratedLines, narratedUpTo, reflow, type NarratedLine } from '../../playground/narrated.js';
+import { firstMoment } from '../../playground/picture.js';
+import { RunFacts } from '../../playground/run-facts.js';
 import { CourseView } from './course-view.js';
 import { readBaked, type LibraryEntry } from './library.js';
 import { PictureView } from './picture-view.js';

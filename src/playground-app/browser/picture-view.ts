@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 /** The picture of the cluster in the page: redrawn each frame from the session at the cursor. */
-import { FaultBook } from '../../../playground/faults.js';
-import { PICTURE_LAYERS, pictureFrame, pictureLayers, type PictureLayers } from '../../../playground/picture.js';
-import type { Session } from '../../../playground/session.js';
-import type { Snapshot } from '../../../playground/snapshot.js';
+import { FaultBook } from '../../playground/faults.js';
+import { PICTURE_LAYERS, pictureFrame, pictureLayers, type PictureLayers } from '../../playground/picture.js';
+import type { Session } from '../../playground/session.js';
+import type { Snapshot } from '../../playground/snapshot.js';
 
 /** Real time a message stays drawn after it arrives, so fast play still shows where traffic went. */
 const LINGER_REAL_US = 150_000;

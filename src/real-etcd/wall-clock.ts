@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Micros } from '../../clock/time.js';
+import type { Micros } from '../clock/time.js';
 
 export const nowUs = (): Micros => Math.round(performance.now() * 1000);
 

@@ -19,7 +19,7 @@ function packageRoot(from: string): string {
   }
 }
 const ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));
-const ENTRY = join(ROOT, 'src/cli/playground/browser/app.ts');
+const ENTRY = join(ROOT, 'src/playground-app/browser/app.ts');
 const DIGEST = resolve(ROOT, 'src/trace/digest.ts');
 const BROWSER_DIGEST = resolve(ROOT, 'src/trace/digest-browser.ts');
 

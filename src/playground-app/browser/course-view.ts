@@ -3,8 +3,8 @@
  * A topic lesson in the page: its steps one by one, and at a prediction the question with its choices;
  * after an answer the run plays (animated) to where the answer shows, then the verdict read off the run.
  */
-import type { Micros } from '../../../clock/time.js';
-import { escapeHtml as h } from '../../../report/render/escape.js';
+import type { Micros } from '../../clock/time.js';
+import { escapeHtml as h } from '../../report/render/escape.js';
 import {
   revealTime,
   stepText,
@@ -12,8 +12,8 @@ import {
   verdictOf,
   type CourseLesson,
   type Verdict,
-} from '../../../playground/curriculum.js';
-import type { RunFacts } from '../../../playground/run-facts.js';
+} from '../../playground/curriculum.js';
+import type { RunFacts } from '../../playground/run-facts.js';
 
 /** What the page does for the course: move the cursor, play to an instant, redraw. */
 export interface CourseHost {

@@ -16,9 +16,9 @@
  * Faults are real signals: a member pause is SIGSTOP of etcd, a client pause is SIGSTOP of that client's
  * `etcdctl lease keep-alive` processes, crash is SIGKILL, restart reruns etcd on the same data dir.
  */
-import { formatTimeMs, type Micros } from '../../clock/time.js';
-import { describeAssertion } from '../../scenario/replay/describe.js';
-import type { ExpectStep, Scenario, Step } from '../../scenario/types.js';
+import { formatTimeMs, type Micros } from '../clock/time.js';
+import { describeAssertion } from '../scenario/replay/describe.js';
+import type { ExpectStep, Scenario, Step } from '../scenario/types.js';
 import type { EtcdBinaries } from './binaries.js';
 import type { ChildRegistry } from './children.js';
 import type { EtcdCluster } from './etcd-cluster.js';
@@ -27,14 +27,14 @@ import { COMMAND_TIMEOUT_MS } from './etcd-rpc.js';
 import { KeyWatch } from './key-watch.js';
 import { LeaseIds } from './lease-ids.js';
 import { renewSubject, reportedGrant, type Observed, type ObservedKind } from './observed.js';
-import { AnswerBook, type AnswerValues } from '../../scenario/replay/answers.js';
+import { AnswerBook, type AnswerValues } from '../scenario/replay/answers.js';
 import { asAnswer } from './real-answers.js';
 import { evaluateReal } from './real-assertions.js';
 import { ReplayClients } from './replay-clients.js';
 import type { RealStepReplay } from './real-step-replay.js';
 import { realStep } from './real-steps.js';
 import { nowUs, sleepMs, sleepUntil, within } from './wall-clock.js';
-import { groupByTime } from '../../scenario/group-by-time.js';
+import { groupByTime } from '../scenario/group-by-time.js';
 
 /** A step starting later than this after its `at` is noted in the output (the host was busy). */
 const LATE_NOTE_US = 50_000;

@@ -3,8 +3,8 @@
  * simulation sends them, without waiting for answers (a storm is concurrent), but with a bound on how
  * many are in flight so a slow cluster backs up in the driver rather than in thousands of streams.
  */
-import type { Micros } from '../../clock/time.js';
-import type { GrantManyStep } from '../../scenario/types.js';
+import type { Micros } from '../clock/time.js';
+import type { GrantManyStep } from '../scenario/types.js';
 import type { EtcdMember } from './etcd-member.js';
 import { sleepUntil } from './wall-clock.js';
 

@@ -5,7 +5,7 @@
  * times then says nothing about the model. The load average is printed beside it, for the reader.
  */
 import { cpus, loadavg } from 'node:os';
-import type { Micros } from '../../clock/time.js';
+import type { Micros } from '../clock/time.js';
 import { nowUs } from './wall-clock.js';
 
 const PERIOD_MS = 50;

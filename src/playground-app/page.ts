@@ -1,5 +1,5 @@
 /** The playground as one self-contained HTML file: markup, styles, the bundled app and the scenario library. */
-import { TIMELINE_CSS } from '../../playground/timeline.js';
+import { TIMELINE_CSS } from '../playground/timeline.js';
 import type { Baked } from './browser/library.js';
 import { STAGE_CSS } from './stage-style.js';
 import { PLAYGROUND_CSS } from './style.js';

@@ -4,8 +4,8 @@
  * verdict. etcd's errors arrive as gRPC status text; they are named here as the simulation names them.
  */
 import * as grpc from '@grpc/grpc-js';
-import type { Micros } from '../../clock/time.js';
-import type { AnswerBook, AnswerValues } from '../../scenario/replay/answers.js';
+import type { Micros } from '../clock/time.js';
+import type { AnswerBook, AnswerValues } from '../scenario/replay/answers.js';
 import { RpcFailure } from './etcd-rpc.js';
 
 /** rpctypes' messages (api/v3rpc/rpctypes/error.go) → the simulation's error names. */

@@ -1,5 +1,5 @@
 /** The side-by-side report of one file's diff: assertions, lease events, notes, wall times, verdict. */
-import { formatSecondsMs, type Micros } from '../../clock/time.js';
+import { formatSecondsMs, type Micros } from '../clock/time.js';
 import type { EventPair } from './compare.js';
 import type { FileDiff } from './diff-file.js';
 import { ALL_TOLERANCES, TTL_VALUE_SLACK_SECONDS } from './tolerances.js';
