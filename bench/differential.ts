@@ -4,7 +4,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runDiff, type FileDiff } from '../src/cli/differential/index.js';
+import { runDiff, type FileDiff } from '../src/real-etcd/index.js';
 import { report } from './report.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildPlayground } from '../src/cli/playground/bundle.js';
+import { buildPlayground } from '../src/playground-app/bundle.js';
 import { playgroundBenchYaml, PLAYGROUND_LEASES, PLAYGROUND_MINUTES } from './playground-scenario.js';
 import { report, type BenchResult } from './report.js';
 

@@ -8,9 +8,9 @@
 // BENCH=serve-keepalive.
 import * as grpc from '@grpc/grpc-js';
 import { existsSync } from 'node:fs';
-import { findEtcd } from '../src/cli/differential/binaries.js';
-import { ChildRegistry } from '../src/cli/differential/children.js';
-import { EtcdCluster } from '../src/cli/differential/etcd-cluster.js';
+import { findEtcd } from '../src/real-etcd/binaries.js';
+import { ChildRegistry } from '../src/real-etcd/children.js';
+import { EtcdCluster } from '../src/real-etcd/etcd-cluster.js';
 import type { CliIO } from '../src/cli/io.js';
 import { defaultCluster } from '../src/serve/default-cluster.js';
 import { etcdPackage } from '../src/serve/grpc-server.js';

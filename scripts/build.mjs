@@ -66,7 +66,7 @@ async function buildInto(dist, cliOnly) {
   // The playground's page script, bundled once here so that an installed package needs no bundler. It sits
   // beside bin/, not in it, so that `--cli` (npm start) leaves it alone.
   if (!cliOnly) {
-    const { bundleApp, bundleLive } = await import('../src/cli/playground/bundle.ts');
+    const { bundleApp, bundleLive } = await import('../src/playground-app/bundle.ts');
     writeFileSync(join(dist, 'playground-app.js'), await bundleApp());
     writeFileSync(join(dist, 'playground-live.js'), await bundleLive());
   }

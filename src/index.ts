@@ -19,7 +19,7 @@ export {
   type RunResult,
   type AssertionResult,
 } from './scenario/replay/runner.js';
-export { BUGS, BUG_NAMES, isBugName, type BugName } from './lessor/bugs.js';
+export { BUGS, BUG_NAMES, isBugName, type BugName } from './switches/bugs.js';
 export {
   Trace,
   NO_TRACE,
@@ -46,4 +46,4 @@ export {
   pauseClient,
   resumeClient,
 } from './client/index.js';
-export { V3_4, V3_5, PROFILES as LESSOR_PROFILES, type Profile as LessorProfile } from './lessor/profile.js';
+export { V3_4, V3_5, PROFILES as LESSOR_PROFILES, type Profile as LessorProfile } from './switches/profile.js';

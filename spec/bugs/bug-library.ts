@@ -5,7 +5,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BUG_NAMES } from '../../src/lessor/bugs.js';
+import { BUG_NAMES } from '../../src/switches/bugs.js';
 import { parseScenario, formatError } from '../../src/scenario/parse.js';
 import { runScenario, type RunResult } from '../../src/scenario/replay/runner.js';
 import type { Scenario, Step } from '../../src/scenario/types.js';

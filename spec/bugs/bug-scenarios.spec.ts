@@ -2,7 +2,7 @@
 // the .fixed file the fix, both with every expect passing; they run the same steps; and swapping their
 // settings makes the expects fail, so each pair's assertions really tell the bug from the fix.
 import { describe, expect, it } from 'vitest';
-import { BUGS, BUG_NAMES, isBugName, type BugName } from '../../src/lessor/bugs.js';
+import { BUGS, BUG_NAMES, isBugName, type BugName } from '../../src/switches/bugs.js';
 import type { RunResult } from '../../src/scenario/replay/runner.js';
 import {
   bugFiles,

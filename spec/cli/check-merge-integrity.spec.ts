@@ -11,7 +11,7 @@ import { readReport } from '../../src/cli/check/read-report.js';
 import { cli } from '../../src/cli/cli.js';
 import { CliError } from '../../src/cli/errors.js';
 import { bufferIO } from '../../src/cli/io.js';
-import { FIXES } from '../../src/lessor/fixes.js';
+import { FIXES } from '../../src/switches/fixes.js';
 import { fcParams } from '../support/fc.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lessor-merge-integrity-'));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportDigest, type CheckReport, type ReportedRun } from '../../src/cli/check/check-report.js';
 import { cli } from '../../src/cli/cli.js';
-import { FIXES } from '../../src/lessor/fixes.js';
+import { FIXES } from '../../src/switches/fixes.js';
 import { bufferIO } from '../../src/cli/io.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lessor-merge-'));

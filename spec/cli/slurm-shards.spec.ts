@@ -26,7 +26,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePorts } from '../../src/cli/differential/ports.js';
+import { freePorts } from '../../src/real-etcd/ports.js';
 
 const ROOT = resolve(__dirname, '../..');
 const SCRIPTS = join(ROOT, 'docs/scale-out');

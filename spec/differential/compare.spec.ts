@@ -1,8 +1,8 @@
 // Pairing the simulation's and real etcd's lease events, and reading the simulation's from its trace.
 import { describe, expect, it } from 'vitest';
-import { pairEvents, sortDifferences } from '../../src/cli/differential/compare.js';
-import { simObserved, type Observed } from '../../src/cli/differential/observed.js';
-import { EXPIRY, RENEW, REQUEST } from '../../src/cli/differential/tolerances.js';
+import { pairEvents, sortDifferences } from '../../src/real-etcd/compare.js';
+import { simObserved, type Observed } from '../../src/real-etcd/observed.js';
+import { EXPIRY, RENEW, REQUEST } from '../../src/real-etcd/tolerances.js';
 import { parseScenario } from '../../src/scenario/parse.js';
 import { runScenario } from '../../src/scenario/replay/runner.js';
 

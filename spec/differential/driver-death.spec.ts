@@ -6,8 +6,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FileDiff } from '../../src/cli/differential/diff-file.js';
-import { runDiff } from '../../src/cli/differential/index.js';
+import type { FileDiff } from '../../src/real-etcd/diff-file.js';
+import { runDiff } from '../../src/real-etcd/index.js';
 import { SUITE_FILES } from './suite-files.js';
 
 const noEtcd = !existsSync('/usr/bin/etcd');

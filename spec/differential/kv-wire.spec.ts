@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rawTxn } from '../../src/cli/differential/etcd-rpc-txn.js';
-import { freePorts } from '../../src/cli/differential/ports.js';
+import { rawTxn } from '../../src/real-etcd/etcd-rpc-txn.js';
+import { freePorts } from '../../src/real-etcd/ports.js';
 import type { ClientRequest, WatchRequest } from '../../src/cluster/server/api.js';
 import { byWatchId, runModel, WIRE_STEPS, type WireAnswer, type WireRun, type WireStep } from './kv-wire-steps.js';
 

@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { RpcFailure } from '../../src/cli/differential/etcd-rpc.js';
-import { asAnswer, realErrorName } from '../../src/cli/differential/real-answers.js';
+import { RpcFailure } from '../../src/real-etcd/etcd-rpc.js';
+import { asAnswer, realErrorName } from '../../src/real-etcd/real-answers.js';
 import { errorNameOf } from '../../src/scenario/answer-errors.js';
 import { AnswerBook } from '../../src/scenario/replay/answers.js';
 

@@ -2,10 +2,10 @@
 // verdict (exit 5), never agreement; a difference in values, an event on one side only or an assertion
 // is a disagreement whatever the load.
 import { describe, expect, it } from 'vitest';
-import type { EventPair } from '../../src/cli/differential/compare.js';
-import { verdictOf } from '../../src/cli/differential/diff-file.js';
-import { LoadProbe } from '../../src/cli/differential/load-probe.js';
-import { EXPIRY } from '../../src/cli/differential/tolerances.js';
+import type { EventPair } from '../../src/real-etcd/compare.js';
+import { verdictOf } from '../../src/real-etcd/diff-file.js';
+import { LoadProbe } from '../../src/real-etcd/load-probe.js';
+import { EXPIRY } from '../../src/real-etcd/tolerances.js';
 
 const obs = (tUs: number) => ({ kind: 'delete' as const, subject: '/k', tUs, value: 3 });
 const late: EventPair = {

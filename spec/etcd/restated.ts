@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUG_NAMES } from '../../src/lessor/bugs.js';
+import { BUG_NAMES } from '../../src/switches/bugs.js';
 import { formatError, parseScenario } from '../../src/scenario/parse.js';
 import { runScenario } from '../../src/scenario/replay/runner.js';
 import type { ProfileName, Scenario } from '../../src/scenario/types.js';

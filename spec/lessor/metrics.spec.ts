@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { seconds } from '../../src/clock/time.js';
 import { Cluster } from '../../src/cluster/cluster.js';
-import { V3_5 } from '../../src/lessor/profile.js';
+import { V3_5 } from '../../src/switches/profile.js';
 import { harness } from '../conformance/harness.js';
 
 describe('lessor metrics', () => {

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_MISSING, launchChromium } from '../support/chromium.js';
-import { buildPlayground } from '../../src/cli/playground/bundle.js';
+import { buildPlayground } from '../../src/playground-app/bundle.js';
 import { parseScenario } from '../../src/scenario/parse.js';
 import { runScenario } from '../../src/scenario/replay/runner.js';
 import { colorStats, decodePng } from '../report/render/png.js';

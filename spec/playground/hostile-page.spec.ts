@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPlayground } from '../../src/cli/playground/bundle.js';
+import { buildPlayground } from '../../src/playground-app/bundle.js';
 import { encodeShare } from '../../src/playground/share.js';
 import { CHROMIUM_MISSING, launchChromium } from '../support/chromium.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPlayground } from '../../src/cli/playground/bundle.js';
+import { buildPlayground } from '../../src/playground-app/bundle.js';
 import { topics } from '../../src/playground/curriculum.js';
 import { firstMoment } from '../../src/playground/picture.js';
 import { Session } from '../../src/playground/session.js';

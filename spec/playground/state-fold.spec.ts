@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUG_NAMES } from '../../src/lessor/bugs.js';
+import { BUG_NAMES } from '../../src/switches/bugs.js';
 import { DeadlineBook } from '../../src/playground/deadlines.js';
 import { snapshot } from '../../src/playground/snapshot.js';
 import { clientNamesOf, StateFold } from '../../src/playground/state-fold.js';

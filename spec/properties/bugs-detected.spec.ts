@@ -3,7 +3,7 @@
 // schedules) violate nothing with it off. The off side checks OFF_RUNS runs per bug to keep the file fast.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BUG_NAMES } from '../../src/lessor/bugs.js';
+import { BUG_NAMES } from '../../src/switches/bugs.js';
 import { checkRun, type PropertyName } from '../../src/properties/index.js';
 import { BUG_FAMILIES, CHECKPOINTING_OFF, type FamilyName } from '../../src/properties/families/bug-families.js';
 import { fcParams } from '../support/fc.js';

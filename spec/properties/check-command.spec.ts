@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../../src/cli/cli.js';
 import type { CliIO } from '../../src/cli/io.js';
-import { BUG_NAMES } from '../../src/lessor/bugs.js';
+import { BUG_NAMES } from '../../src/switches/bugs.js';
 import { parseScenario } from '../../src/scenario/parse.js';
 
 const runCheck = (argv: string[], io: CliIO): Promise<number> => cli(['check', ...argv], io, { version: 'test' });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/cli/load.js';
-import { BUG_NAMES } from '../../src/lessor/bugs.js';
+import { BUG_NAMES } from '../../src/switches/bugs.js';
 import { BUG_FAMILIES, checkScenario, findCounterexample, type FamilyName } from '../../src/properties/index.js';
 import { fcParams } from '../support/fc.js';
 

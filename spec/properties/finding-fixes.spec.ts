@@ -2,8 +2,8 @@
 // class (shrunk by fast-check) violates the property as etcd is, and not with the fix on. The runs came
 // from fixes-on campaigns (`lessor-sim check --seed 11 --fixes …`), so the fixes found before each are on.
 import { describe, expect, it } from 'vitest';
-import { BUG_NAMES } from '../../src/lessor/bugs.js';
-import type { FixName } from '../../src/lessor/fixes.js';
+import { BUG_NAMES } from '../../src/switches/bugs.js';
+import type { FixName } from '../../src/switches/fixes.js';
 import { checkScenario } from '../../src/properties/check/check-run.js';
 import type { PropertyName } from '../../src/properties/monitors/property-names.js';
 import { parseScenario } from '../../src/scenario/parse.js';

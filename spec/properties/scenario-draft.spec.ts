@@ -2,7 +2,7 @@
 // `lessor-sim run FILE` replays the same run (same trace, byte for byte).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BUG_NAMES } from '../../src/lessor/bugs.js';
+import { BUG_NAMES } from '../../src/switches/bugs.js';
 import { draftRun, draftScenario, renderScenario, runArb } from '../../src/properties/index.js';
 import { parseScenario } from '../../src/scenario/parse.js';
 import { runScenario } from '../../src/scenario/replay/runner.js';

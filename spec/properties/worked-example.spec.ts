@@ -1,7 +1,7 @@
 // The worked example of docs/properties.md, as a test: a user's own property over generated runs.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { BugName } from '../../src/lessor/bugs.js';
+import type { BugName } from '../../src/switches/bugs.js';
 import { findCounterexample, leaseProperty, type LeasePropertyOptions } from '../../src/properties/index.js';
 import { fcParams } from '../support/fc.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { seconds } from '../../src/clock/time.js';
-import { BUG_NAMES } from '../../src/lessor/bugs.js';
+import { BUG_NAMES } from '../../src/switches/bugs.js';
 import { parseScenario } from '../../src/scenario/parse.js';
 import {
   EVENTS_PER_BATCH_LEASE,
@@ -72,7 +72,7 @@ describe('replay limits', () => {
       guard: { maxEventsAtOneInstant: 10_000 },
       onCluster: (c) => {
         c.sched.at(seconds(2), function spin() {
-          trace.emit({ t: c.sched.now(), member: 'n2', kind: 'member-resume' });
+          trace.emit({ t: c.sched.now(), member: 'n2', kind: 'member-resume', fields: { order: 'timers-first' } });
           c.sched.after(0, spin);
         });
       },

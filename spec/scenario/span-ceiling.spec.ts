@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BUG_NAMES } from '../../src/lessor/bugs.js';
+import { BUG_NAMES } from '../../src/switches/bugs.js';
 import { formatError, parseScenario } from '../../src/scenario/parse.js';
 import { MAX_SPAN_US } from '../../src/scenario/span-ceiling.js';
 import { lines, onlyError, parsed, withSteps } from './support.js';

@@ -2,8 +2,8 @@
 // driver's, and each entry's parts work: the parser reads the kind, the property draft prints it back,
 // the narration words it, the simulation performs it, and the driver performs or refuses it.
 import { describe, expect, it } from 'vitest';
-import { REAL_STEPS } from '../../src/cli/differential/real-steps.js';
-import { refusals } from '../../src/cli/differential/refusals.js';
+import { REAL_STEPS } from '../../src/real-etcd/real-steps.js';
+import { refusals } from '../../src/real-etcd/refusals.js';
 import { formatStep } from '../../src/properties/draft/format-step.js';
 import { actOnApps, type AppAction } from '../../src/scenario/replay/app-hook.js';
 import { runScenario } from '../../src/scenario/replay/runner.js';

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BUG_NAMES } from '../../src/lessor/bugs.js';
+import { BUG_NAMES } from '../../src/switches/bugs.js';
 import { parseScenario } from '../../src/scenario/parse.js';
 import { runScenario, type RunResult, type RunOptions } from '../../src/scenario/replay/runner.js';
 import { recordSignals, type Signals } from '../../src/signals/recorder.js';

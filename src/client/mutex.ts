@@ -1,6 +1,6 @@
 import type { ResponseHeader, RpcError, TxnCompare } from '../cluster/server/api.js';
 import type { KeyValue } from '../cluster/mvcc/index.js';
-import type { BugSet } from '../lessor/bugs.js';
+import type { BugSet } from '../switches/bugs.js';
 import type { TraceFields } from '../trace/trace.js';
 import type { Callback, DeleteResponse, EtcdClient, TxnResponse } from './client.js';
 import { ErrLocked, ErrSessionExpired, isRpcError } from './errors.js';

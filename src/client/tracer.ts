@@ -1,5 +1,5 @@
 import type { Process } from '../clock/process.js';
-import type { Trace, TraceFields, TraceKind } from '../trace/trace.js';
+import type { EventOf, FieldsArg, Trace, TraceKind } from '../trace/trace.js';
 
 /**
  * Emits one client's trace events (member = the client's name, time = its process clock). Callers test
@@ -16,14 +16,16 @@ export class ClientTracer {
     this.on = trace.enabled;
   }
 
-  emit<K extends TraceKind>(kind: K, lease?: bigint, fields?: TraceFields[K]): void {
+  /** `fields` may be left out only for a kind whose fields are all optional. */
+  emit<K extends TraceKind>(kind: K, lease?: bigint, ...[fields]: FieldsArg<K>): void {
     if (!this.on) return;
+    // For a generic K the compiler cannot resolve whether fields are required; FieldsArg checked the caller.
     this.trace.emit({
       t: this.process.now(),
       member: this.member,
       kind,
       ...(lease !== undefined ? { lease } : {}),
       ...(fields !== undefined ? { fields } : {}),
-    });
+    } as EventOf<K>);
   }
 }

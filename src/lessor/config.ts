@@ -1,7 +1,9 @@
 import { MICROS_PER_MS, MICROS_PER_SECOND, ceilDiv, type Micros } from '../clock/time.js';
 import { InvalidArgumentError } from './errors.js';
-import { NO_BUGS, type BugSet } from './bugs.js';
-import { V3_5, type Profile } from './profile.js';
+import { resolveBehaviour, type Behaviour } from '../switches/behaviour.js';
+import { NO_BUGS, type BugSet } from '../switches/bugs.js';
+import { NO_FIXES, type FixSet } from '../switches/fixes.js';
+import { V3_5, type Profile } from '../switches/profile.js';
 
 // Package constants of server/lease/lessor.go (identical in 3.4.23 and 3.5.33).
 export const MaxLeaseTTL = 9_000_000_000;
@@ -23,8 +25,10 @@ export interface LessorConfig {
   /** The cluster version ("3.5.0", "3.6.0"); undefined models etcd's nil version (not yet decided). */
   readonly clusterVersion: string | undefined;
   readonly profile: Profile;
-  /** Historical bugs switched on (bugs.ts). */
+  /** Historical bugs switched on (src/switches/bugs.ts). */
   readonly bugs: BugSet;
+  /** Proposed fixes switched on (src/switches/fixes.ts). */
+  readonly fixes: FixSet;
 }
 
 export const defaultLessorConfig: LessorConfig = {
@@ -36,6 +40,7 @@ export const defaultLessorConfig: LessorConfig = {
   clusterVersion: undefined,
   profile: V3_5,
   bugs: NO_BUGS,
+  fixes: NO_FIXES,
 };
 
 /**
@@ -62,8 +67,8 @@ export interface ResolvedLessorConfig {
   readonly leaseRevokeRate: number;
   readonly checkpointPersist: boolean;
   readonly clusterVersion: string | undefined;
-  readonly profile: Profile;
-  readonly bugs: BugSet;
+  /** The profile, bugs and fixes as flags. */
+  readonly behaviour: Behaviour;
 }
 
 export function resolveConfig(c: Partial<LessorConfig>): ResolvedLessorConfig {
@@ -86,8 +91,7 @@ export function resolveConfig(c: Partial<LessorConfig>): ResolvedLessorConfig {
     leaseRevokeRate: cfg.leaseRevokeRate || defaultLeaseRevokeRate,
     checkpointPersist: cfg.checkpointPersist,
     clusterVersion: cfg.clusterVersion,
-    profile: cfg.profile,
-    bugs: cfg.bugs,
+    behaviour: resolveBehaviour(cfg.profile, cfg.bugs, cfg.fixes),
   };
 }
 

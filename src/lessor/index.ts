@@ -16,6 +16,6 @@ export { LeaseBucket, type LeaseRecord } from './lease-bucket.js';
 export { NoLease, type LeaseID } from './lease-id.js';
 export * from './errors.js';
 export { MaxLeaseTTL, type LessorConfig } from './config.js';
-export { PROFILES, V3_4, V3_5, type Profile } from './profile.js';
+export { PROFILES, V3_4, V3_5, type Profile } from '../switches/profile.js';
 export { LessorMetrics } from './metrics.js';
 export { ExpiredChannel } from './expired-channel.js';

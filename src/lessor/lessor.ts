@@ -1,5 +1,6 @@
 import type { Process, ProcessTimer } from '../clock/process.js';
 import { MICROS_PER_SECOND, NANOS_PER_MICRO, ceilDiv, truncDiv, type Micros } from '../clock/time.js';
+import type { Behaviour } from '../switches/behaviour.js';
 import { Marks } from '../trace/marks.js';
 import { NO_TRACE, type Trace, type TraceFields, type TraceKind } from '../trace/trace.js';
 import {
@@ -20,8 +21,6 @@ import {
   InvalidArgumentError,
   type LeaseError,
 } from './errors.js';
-import type { BugName } from './bugs.js';
-import type { FixName } from './fixes.js';
 import { ExpiredChannel } from './expired-channel.js';
 import { Lease } from './lease.js';
 import { LeaseBucket } from './lease-bucket.js';
@@ -131,6 +130,8 @@ class LessorImpl implements Lessor {
   private readonly checkpointsInFlight = new Map<LeaseID, number>();
   private grantSeq = 0;
   private readonly onRunLoopPass: LessorDeps['onRunLoopPass'];
+  /** The profile, bugs and fixes, as flags. */
+  private readonly behaviour: Behaviour;
   /** The run loop's timer, set again after each pass. */
   private readonly loopTimer: ProcessTimer;
   private readonly loopPassDone = (): void => {
@@ -147,6 +148,7 @@ class LessorImpl implements Lessor {
       throw new InvalidArgumentError('leaseRevokeRate must be 0 (default) or at least 2');
     }
     this.member = deps.member ?? proc.name;
+    this.behaviour = config.behaviour;
     this.trace = deps.trace ?? NO_TRACE;
     this.marks = deps.marks ?? new Marks();
     this.onRunLoopPass = deps.onRunLoopPass;
@@ -191,7 +193,7 @@ class LessorImpl implements Lessor {
     this.metrics.grantedTotal++;
     this.metrics.observeTTL(l.ttl);
     // Bug D1: registering on a follower leaks an entry nobody will ever pop.
-    if (primary || this.bug('register-expiry-on-followers'))
+    if (primary || this.behaviour.registerExpiryOnFollowers)
       this.notifier.registerOrUpdate(slot, this.heapTime(l.expiry));
     if (primary) this.scheduleCheckpointIfNeeded(l);
     if (this.trace.enabled) this.emit('lease-grant', id, { ttl: l.ttl, expiry: l.expiry });
@@ -260,20 +262,21 @@ class LessorImpl implements Lessor {
     if (l === undefined) return done({ ttl: -1, err: ErrLeaseNotFound });
     // Proposed fix: a scheduled checkpoint computed before this renewal and applied after it would put
     // the old remaining TTL back; clearing behind it in the log undoes that.
-    const inFlight = this.fix('renew-clears-inflight-checkpoint') && this.checkpointsInFlight.has(id);
+    const inFlight = this.behaviour.renewClearsInflightCheckpoint && this.checkpointsInFlight.has(id);
     const clearRemaining = this.cp !== undefined && (l.remainingTTL > 0 || inFlight);
-    // Bug C1: the expired lease is simply refreshed, although its revoke may already be on its way.
-    if (l.expired(this.proc.now()) && !this.bug('renew-expired-lease')) return this.waitForRevoke(id, l, dc, done);
+    // An expired lease waits for its revoke; bug C1 refreshes it, although the revoke may be on its way.
+    if (l.expired(this.proc.now()) && this.behaviour.renewWaitsForRevokeOfExpired)
+      return this.waitForRevoke(id, l, dc, done);
     if (!clearRemaining) return this.finishRenew(id, slot, l, done);
     // Clear the stale checkpoint first so a later Promote uses the full TTL (at most 2 entries/lease/interval).
     this.cp!([{ id, remainingTTL: 0 }], (err) => {
-      if (err !== undefined && this.config.profile.checkpointerReturnsError) return done({ ttl: -1, err });
+      if (err !== undefined && this.behaviour.checkpointerReturnsError) return done({ ttl: -1, err });
       // Proposed fix: the checkpoint took a raft round trip, across which this lessor may have been demoted.
-      if (this.fix('renew-rechecks-primary') && (!this.isPrimary() || this.demotec !== dc))
+      if (this.behaviour.renewRechecksPrimary && (!this.isPrimary() || this.demotec !== dc))
         return done({ ttl: -1, err: ErrNotPrimary });
       // Proposed fix: the lease can expire during that round trip, and the run loop may already have
       // proposed its revoke; wait for it as a renewal of an expired lease does.
-      if (this.fix('renew-rechecks-expiry') && l.expired(this.proc.now())) return this.waitForRevoke(id, l, dc, done);
+      if (this.behaviour.renewRechecksExpiry && l.expired(this.proc.now())) return this.waitForRevoke(id, l, dc, done);
       // A raft round trip later the ID may have a new slot (revoked, dropped, granted again): look again.
       this.finishRenew(id, this.table.slot(id), l, done);
     });
@@ -297,7 +300,7 @@ class LessorImpl implements Lessor {
   /** `slot` is the ID's current slot, if it has one. */
   private finishRenew(id: LeaseID, slot: LeaseSlot | undefined, stale: Lease, done: (o: RenewOutcome) => void): void {
     let l = stale;
-    if (this.config.profile.renewRechecksLease && !this.bug('renew-skips-recheck')) {
+    if (this.behaviour.renewRechecksLease) {
       const again = slot?.lease;
       if (again === undefined) return done({ ttl: -1, err: ErrLeaseNotFound });
       l = again;
@@ -336,14 +339,13 @@ class LessorImpl implements Lessor {
     this.demotec = new Signal();
     const ordered = this.leasesById();
     // Bug A4: before etcd-io/etcd#13508 Promote scheduled no checkpoints.
-    const schedule = !this.bug('no-checkpoint-schedule-on-promote');
     for (const l of ordered) {
       l.refresh(now, extend);
       this.notifier.registerOrUpdate(this.table.slotAt(l.key)!, this.heapTime(l.expiry));
-      if (schedule) this.scheduleCheckpointIfNeeded(l);
+      if (this.behaviour.promoteSchedulesCheckpoints) this.scheduleCheckpointIfNeeded(l);
     }
     let spread = 0;
-    if (ordered.length >= this.config.leaseRevokeRate && !this.bug('no-promote-spreading'))
+    if (ordered.length >= this.config.leaseRevokeRate && this.behaviour.promoteSpreadsPileup)
       spread = this.spreadPileup(now, extend, ordered);
     if (this.trace.enabled) {
       this.emit('lessor-promote', undefined, { extend, leases: ordered.length, spread });
@@ -382,7 +384,7 @@ class LessorImpl implements Lessor {
       nextWindowNs = delayNs;
       l.refresh(now, ceilDiv(delayNs, NANOS_PER_MICRO) + extend);
       this.notifier.registerOrUpdate(this.table.slotAt(l.key)!, this.heapTime(l.expiry));
-      if (!this.bug('no-checkpoint-schedule-on-promote')) this.scheduleCheckpointIfNeeded(l);
+      if (this.behaviour.promoteSchedulesCheckpoints) this.scheduleCheckpointIfNeeded(l);
       moved++;
     }
     if (moved > 0) this.marks.hit('promote-spreads-pileup');
@@ -393,7 +395,7 @@ class LessorImpl implements Lessor {
     for (const l of this.table.values()) l.forever();
     this.checkpointHeap = new LeaseQueue();
     // Bug D1 era (3.4.0–3.4.5): Demote left the expiry notifier alone.
-    if (!this.bug('register-expiry-on-followers')) this.notifier.clear();
+    if (!this.behaviour.registerExpiryOnFollowers) this.notifier.clear();
     const wasPrimary = this.demotec !== undefined;
     if (this.demotec !== undefined) {
       // Closing demotec wakes every Renew blocked on an expired lease with ErrNotPrimary.
@@ -442,7 +444,7 @@ class LessorImpl implements Lessor {
   private revokeExpiredLeases(): void {
     if (!this.isPrimary()) return;
     // Bug B1: without the rate limit every expired lease goes out in one batch (-1 never matches a length).
-    const limit = this.bug('no-revoke-rate-limit') ? -1 : Math.trunc(this.config.leaseRevokeRate / 2);
+    const limit = this.behaviour.revokeRateLimited ? Math.trunc(this.config.leaseRevokeRate / 2) : -1;
     const batch = this.findExpiredLeases(limit);
     if (batch.length === 0) return;
     if (this.trace.enabled) {
@@ -459,9 +461,9 @@ class LessorImpl implements Lessor {
     const now = this.proc.now();
     const heapNow = this.heapNow();
     const retry = this.config.expiredLeaseRetryIntervalUs;
-    const noRetry = this.bug('no-expired-lease-retry');
+    const rearm = this.behaviour.expiredLeaseRetried;
     for (;;) {
-      const s = expireExists(this.notifier, heapNow, retry, noRetry);
+      const s = expireExists(this.notifier, heapNow, retry, rearm);
       if (s === EMPTY || s === NOT_DUE) break;
       if (s === STALE) continue;
       if (s.expired(now)) {
@@ -488,20 +490,20 @@ class LessorImpl implements Lessor {
     const answered = this.trackInFlight(cps);
     // Proposed fix: the loop goes on without waiting; a proposal a leader change lost then costs one
     // checkpoint, not ReqTimeout of neither revoking nor checkpointing.
-    if (this.fix('run-loop-does-not-wait-for-checkpoint')) {
+    if (!this.behaviour.runLoopWaitsForCheckpoints) {
       this.cp!(cps, answered);
       return next();
     }
     this.cp!(cps, (err) => {
       answered();
-      if (err !== undefined && this.config.profile.checkpointerReturnsError) return done();
+      if (err !== undefined && this.behaviour.checkpointerReturnsError) return done();
       next();
     });
   }
 
   /** Counts the proposal's leases as in flight; the returned function, called on its answer, uncounts them. */
   private trackInFlight(cps: readonly LeaseCheckpoint[]): () => void {
-    if (!this.fix('renew-clears-inflight-checkpoint')) return () => {};
+    if (!this.behaviour.renewClearsInflightCheckpoint) return () => {};
     const f = this.checkpointsInFlight;
     for (const c of cps) f.set(c.id, (f.get(c.id) ?? 0) + 1);
     return () => {
@@ -534,7 +536,7 @@ class LessorImpl implements Lessor {
         this.marks.hit('checkpoint-skipped');
         // Proposed fix: etcd drops the lease from the schedule here, so a later stop of its renewals
         // leaves it with no checkpoint; schedule the next one instead.
-        if (this.fix('reschedule-skipped-checkpoint')) this.scheduleCheckpointIfNeeded(l);
+        if (this.behaviour.rescheduleSkippedCheckpoint) this.scheduleCheckpointIfNeeded(l);
         continue;
       }
       out.push({ id: top.id, remainingTTL });
@@ -569,16 +571,8 @@ class LessorImpl implements Lessor {
 
   private shouldPersistCheckpoints(): boolean {
     // Bug A5: before etcd-io/etcd#13508 a checkpoint lived only in memory.
-    if (this.bug('checkpoints-not-persisted')) return false;
+    if (!this.behaviour.checkpointsPersist) return false;
     return this.config.checkpointPersist || clusterVersionAtLeast(this.config.clusterVersion, 3, 6);
-  }
-
-  private bug(name: BugName): boolean {
-    return this.config.bugs.has(name);
-  }
-
-  private fix(name: FixName): boolean {
-    return this.config.bugs.has(name);
   }
 
   /** Go map iteration is random; the documented order here is ascending lease ID. */
@@ -597,7 +591,7 @@ class LessorImpl implements Lessor {
 
   /** 3.4 keys the heaps on the wall clock; bug E1 brings that to any profile. */
   private get wallHeap(): boolean {
-    return this.config.profile.heapClock === 'wall' || this.bug('expiry-queue-uses-wall-clock');
+    return this.behaviour.heapsOnWallClock;
   }
 
   private emit<K extends TraceKind>(kind: K, lease: LeaseID | undefined, fields: TraceFields[K]): void {
@@ -630,8 +624,8 @@ export function expireExists(
   notifier: LeaseExpiredNotifier,
   now: Micros,
   retryInterval: Micros,
-  /** Bug B3 (no-expired-lease-retry): the due entry is popped, so a failed revoke is never retried. */
-  popInsteadOfRearm = false,
+  /** False under bug B3 (no-expired-lease-retry): the due entry is popped, so a failed revoke is never retried. */
+  rearm = true,
 ): ExpireStatus {
   if (notifier.len() === 0) return EMPTY;
   const item = notifier.poll()!;
@@ -641,9 +635,9 @@ export function expireExists(
     return STALE;
   }
   if (now < item.time) return NOT_DUE;
-  if (popInsteadOfRearm) notifier.unregister();
   // RegisterOrUpdate of the root's own entry: re-keyed in place.
-  else notifier.registerOrUpdate(item, now + retryInterval);
+  if (rearm) notifier.registerOrUpdate(item, now + retryInterval);
+  else notifier.unregister();
   return l;
 }
 

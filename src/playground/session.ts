@@ -8,7 +8,7 @@
  * `lessor-sim run` replays from the file.
  */
 import type { Micros } from '../clock/time.js';
-import { BUG_NAMES } from '../lessor/bugs.js';
+import { BUG_NAMES } from '../switches/bugs.js';
 import { formatError, parseScenario } from '../scenario/parse.js';
 import { missingUserHolder, startScenario, type RunResult, type ScenarioRun } from '../scenario/replay/runner.js';
 import type { Scenario } from '../scenario/types.js';

@@ -9,15 +9,15 @@ import {
 } from '../clock/time.js';
 import { FOREVER } from '../lessor/lease.js';
 import type { RunResult } from '../scenario/replay/runner.js';
-import { formatLeaseId, type EventOf } from '../trace/trace.js';
+import { formatLeaseId, type EventOf, type TraceKind } from '../trace/trace.js';
 import { alertLeads } from './alert-leads.js';
 import { answerStories } from './answer-story.js';
 import { holderStories } from './holder-story.js';
 
-const expiryText = (us: Micros | undefined): string => (us === FOREVER ? 'forever' : formatTimeMs(us ?? Number.NaN));
+const expiryText = (us: Micros): string => (us === FOREVER ? 'forever' : formatTimeMs(us));
 
 /** Faults worth a link in every live lease's chain (on the leader, or network-wide). */
-const FAULTS: Readonly<Record<string, string>> = {
+const FAULTS: Readonly<Partial<Record<TraceKind, string>>> = {
   'member-crash': 'crashed',
   'member-pause': 'was paused',
   'member-resume': 'resumed',
@@ -71,9 +71,9 @@ export function explain(result: RunResult, label?: string): string[] {
     const on = `on ${last.member}${c.renewLeader !== undefined ? ` (while ${c.renewLeader} was leader)` : ''}`;
     c.links.push(
       c.renewals === 1
-        ? `renewed ${on} at ${formatTimeExact(last.t)} (expiry ${expiryText(last.fields?.expiry)})`
+        ? `renewed ${on} at ${formatTimeExact(last.t)} (expiry ${expiryText(last.fields.expiry)})`
         : `renewed ${c.renewals} times ${on} from ${formatTimeExact(c.firstRenewAt)} to ` +
-            `${formatTimeExact(last.t)} (last expiry ${expiryText(last.fields?.expiry)})`,
+            `${formatTimeExact(last.t)} (last expiry ${expiryText(last.fields.expiry)})`,
     );
     c.renewals = 0;
   };
@@ -84,10 +84,10 @@ export function explain(result: RunResult, label?: string): string[] {
   };
   let promoteBy: { member: string; extendUs: Micros } | undefined;
   for (const e of result.trace.events) {
-    if (e.kind === 'raft-leader' && e.member === e.fields?.leader) {
+    if (e.kind === 'raft-leader' && e.member === e.fields.leader) {
       leader = e.member;
       for (const c of chains.values())
-        if (!c.ended) link(c, `${e.member} became leader at ${formatTimeExact(e.t)} (term ${String(e.fields.term)})`);
+        if (!c.ended) link(c, `${e.member} became leader at ${formatTimeExact(e.t)} (term ${e.fields.term})`);
       continue;
     }
     const fault = FAULTS[e.kind];
@@ -101,7 +101,7 @@ export function explain(result: RunResult, label?: string): string[] {
       continue;
     }
     if (e.kind === 'lessor-promote') {
-      promoteBy = { member: e.member, extendUs: e.fields?.extend ?? 0 };
+      promoteBy = { member: e.member, extendUs: e.fields.extend };
       continue;
     }
     if (e.kind === 'lessor-demote') {
@@ -113,10 +113,10 @@ export function explain(result: RunResult, label?: string): string[] {
     switch (e.kind) {
       case 'lease-grant': {
         if (!primaryEvent) break;
-        const expiry = e.fields?.expiry;
+        const expiry = e.fields.expiry;
         link(
           chainOf(e.lease),
-          `granted at ${formatTimeExact(e.t)} with TTL ${String(e.fields?.ttl)} s${
+          `granted at ${formatTimeExact(e.t)} with TTL ${e.fields.ttl} s${
             expiry === FOREVER ? ' while no lessor was primary' : ` (expiry ${expiryText(expiry)})`
           }`,
         );
@@ -138,26 +138,25 @@ export function explain(result: RunResult, label?: string): string[] {
         flushRenewals(c);
         const by = promoteBy?.member ?? e.member;
         const extendUs = promoteBy?.extendUs ?? 0;
-        const remaining = e.fields?.remaining ?? Number.NaN;
-        const expiry = e.fields?.expiry ?? Number.NaN;
+        const { remaining, expiry } = e.fields;
         // Whatever goes beyond now + extend + remaining TTL is Promote's pile-up spreading.
         const spreadUs = expiry - (e.t + extendUs + remaining * MICROS_PER_SECOND);
         const spreadText = spreadUs > 500 ? ` + ${formatSecondsMs(spreadUs)} s spread to avoid a revoke storm` : '';
         const timeout = formatSecondsShort(extendUs);
-        const ttls = `remaining TTL ${String(remaining)} s + election timeout ${timeout} s${spreadText}`;
+        const ttls = `remaining TTL ${remaining} s + election timeout ${timeout} s${spreadText}`;
         c.links.push(`Promote on ${by} at ${formatTimeExact(e.t)} set expiry to ${expiryText(expiry)} (${ttls})`);
         break;
       }
       case 'lease-checkpoint':
         if (primaryEvent)
-          link(chainOf(e.lease), `checkpointed at ${formatTimeExact(e.t)}: ${String(e.fields?.remaining)} s remaining`);
+          link(chainOf(e.lease), `checkpointed at ${formatTimeExact(e.t)}: ${e.fields.remaining} s remaining`);
         break;
       case 'lease-expired': {
         const c = chainOf(e.lease);
         flushRenewals(c);
         if (c.offeredAt === undefined)
           c.links.push(
-            `expired at ${expiryText(e.fields?.expiry)}; the 500 ms run ` +
+            `expired at ${expiryText(e.fields.expiry)}; the 500 ms run ` +
               `loop offered it for revocation at ${formatTimeExact(e.t)}`,
           );
         else c.links.push(`still unrevoked, offered again at ${formatTimeExact(e.t)} (retry interval)`);
@@ -168,7 +167,7 @@ export function explain(result: RunResult, label?: string): string[] {
         if (!primaryEvent && leader !== undefined) break;
         const c = chainOf(e.lease);
         flushRenewals(c);
-        const keys = e.fields?.keys ?? [];
+        const keys = e.fields.keys;
         const cause = c.offeredAt !== undefined ? 'after expiry' : 'by a client LeaseRevoke';
         c.links.push(
           `revoked at ${formatTimeExact(e.t)} ${cause}${keys.length > 0 ? `, deleting ${keys.join(', ')}` : ''}`,

@@ -1,6 +1,6 @@
 import type { Micros } from '../clock/time.js';
 import type { RunResult } from '../scenario/replay/runner.js';
-import { fieldsOf, formatLeaseId } from '../trace/trace.js';
+import { formatLeaseId, HOLDER_KINDS, isKindIn } from '../trace/trace.js';
 
 const at = (t: Micros): string => `${(t / 1e6).toFixed(3)} s`;
 
@@ -20,12 +20,11 @@ export function holderStories(result: RunResult): string[] {
   >();
   const order: bigint[] = [];
   for (const e of result.trace.events) {
-    if (!e.kind.startsWith('holder-') || e.lease === undefined) continue;
-    const f = fieldsOf(e);
+    if (!isKindIn(e, HOLDER_KINDS) || e.lease === undefined) continue;
     if (e.kind === 'holder-acquired') {
       stories.set(e.lease, {
         holder: e.member,
-        links: [{ t: e.t, text: `acquired ${String(f.key)} at ${at(e.t)} (token ${String(f.token)})` }],
+        links: [{ t: e.t, text: `acquired ${e.fields.key} at ${at(e.t)} (token ${e.fields.token})` }],
         stoppedAt: undefined,
         revokedAt: undefined,
       });
@@ -37,13 +36,13 @@ export function holderStories(result: RunResult): string[] {
     switch (e.kind) {
       case 'holder-revoked':
         s.revokedAt = e.t;
-        s.links.push({ t: e.t, text: `lease revoked at ${at(e.t)} (applied first on ${String(f.by)})` });
+        s.links.push({ t: e.t, text: `lease revoked at ${at(e.t)} (applied first on ${e.fields.by})` });
         break;
       case 'holder-noticed':
-        s.links.push({ t: e.t, text: `noticed ${String(f.signal)} at ${at(e.t)}: ${String(f.verdict)}` });
+        s.links.push({ t: e.t, text: `noticed ${e.fields.signal} at ${at(e.t)}: ${e.fields.verdict}` });
         break;
       case 'holder-stop': {
-        const late = Number(f.lateUs ?? 0);
+        const late = e.fields.lateUs ?? 0;
         const stoppedAt = e.t - late;
         const after =
           s.revokedAt !== undefined && stoppedAt > s.revokedAt
@@ -51,7 +50,7 @@ export function holderStories(result: RunResult): string[] {
             : '';
         s.links.push({
           t: stoppedAt,
-          text: `stopped acting at ${at(stoppedAt)} (${String(f.reason)}${
+          text: `stopped acting at ${at(stoppedAt)} (${e.fields.reason}${
             late > 0 ? `, noticed at ${at(e.t)}` : ''
           })${after}`,
         });
@@ -59,7 +58,7 @@ export function holderStories(result: RunResult): string[] {
         break;
       }
       case 'holder-failed':
-        s.links.push({ t: e.t, text: `threw at ${at(e.t)}: ${String(f.error)}` });
+        s.links.push({ t: e.t, text: `threw at ${at(e.t)}: ${e.fields.error}` });
         s.stoppedAt = e.t;
         break;
     }

@@ -1,4 +1,4 @@
-import { formatSecondsShort, formatTimeColumn, type Micros } from '../clock/time.js';
+import { formatSecondsShort, formatTimeColumn } from '../clock/time.js';
 import type { RunResult } from '../scenario/replay/runner.js';
 import type { Step } from '../scenario/types.js';
 import { fieldsOf, formatExpiry, formatLeaseId, styledField, type TraceEvent } from '../trace/trace.js';
@@ -37,7 +37,7 @@ export function narrate(result: RunResult, opts: NarrateOptions = {}): string[] 
   let leader: string | undefined;
   const out: string[] = [];
   for (const e of result.trace.events) {
-    if (e.kind === 'raft-leader' && e.member === e.fields?.leader) leader = e.member;
+    if (e.kind === 'raft-leader' && e.member === e.fields.leader) leader = e.member;
     if (e.t < 0 && opts.verbose !== true) continue;
     if (REPLICATED.has(e.kind) && e.member !== leader && opts.verbose !== true) continue;
     const text = describe(e, stepsByLine, name, short, opts.verbose === true);
@@ -55,125 +55,117 @@ function describe(
 ): string | undefined {
   switch (e.kind) {
     case 'step': {
-      const s = steps.get(Number(e.fields?.line));
-      return `▶ line ${String(e.fields?.line)}: ${s === undefined ? String(e.fields?.action) : describeStep(s)}`;
+      const s = steps.get(e.fields.line);
+      return `▶ line ${e.fields.line}: ${s === undefined ? e.fields.action : describeStep(s)}`;
     }
     case 'step-error':
-      return `✗ step ${String(e.fields?.op)} could not run: ${String(e.fields?.message)}`;
+      return `✗ step ${e.fields.op} could not run: ${e.fields.message}`;
     case 'expect-pass':
-      return `✔ PASS line ${String(e.fields?.line)}: ${String(e.fields?.expect)} (${String(e.fields?.got)})`;
+      return `✔ PASS line ${e.fields.line}: ${e.fields.expect} (${e.fields.got})`;
     case 'expect-fail':
-      return `✘ FAIL line ${String(e.fields?.line)}: ${String(e.fields?.expect)} — got ${String(e.fields?.got)}`;
+      return `✘ FAIL line ${e.fields.line}: ${e.fields.expect} — got ${e.fields.got}`;
     case 'ctl-granted':
-      return `granted ${name(e.lease)}, TTL ${String(e.fields?.ttl)} s`;
+      return `granted ${name(e.lease)}, TTL ${e.fields.ttl} s`;
     case 'ctl-error':
-      return `${String(e.fields?.op)} failed: ${String(e.fields?.err)}`;
+      return `${e.fields.op} failed: ${e.fields.err}`;
     case 'ctl-answer':
       return (
-        `answer ${String(e.fields?.name)} (${String(e.fields?.op)}): ${e.fields?.err ?? 'ok'}` +
-        ` after ${formatSecondsShort(e.fields?.took ?? 0)} s`
+        `answer ${e.fields.name} (${e.fields.op}): ${e.fields.err ?? 'ok'}` +
+        ` after ${formatSecondsShort(e.fields.took)} s`
       );
     case 'app-start':
-      return `program started: ${String(e.fields?.command)}`;
+      return `program started: ${e.fields.command}`;
     case 'app-output':
-      return `${e.fields?.stream === 'stderr' ? '!' : '|'} ${String(e.fields?.text)}`;
+      return `${e.fields.stream === 'stderr' ? '!' : '|'} ${e.fields.text}`;
     case 'app-exit': {
       const f = e.fields;
-      const how = f?.signal !== undefined ? `killed by ${f.signal}` : `exited with code ${String(f?.code)}`;
-      return `program ${how}${f?.by === 'harness' ? ' (ended by the harness)' : ''}`;
+      const how = f.signal !== undefined ? `killed by ${f.signal}` : `exited with code ${String(f.code)}`;
+      return `program ${how}${f.by === 'harness' ? ' (ended by the harness)' : ''}`;
     }
     case 'app-signal':
-      return `program gets ${String(e.fields?.signal)}`;
+      return `program gets ${e.fields.signal}`;
     case 'app-restart':
       return 'program restarts (killed if running, then started again)';
     case 'app-cut':
-      return `program cut off from ${(e.fields?.from ?? []).join(', ')}`;
+      return `program cut off from ${e.fields.from.join(', ')}`;
     case 'app-heal':
-      return `program reaches ${(e.fields?.to ?? []).join(', ')} again`;
+      return `program reaches ${e.fields.to.join(', ')} again`;
     case 'served-call':
-      return `${String(e.fields?.method)} to ${String(e.fields?.to)} (served call ${String(e.fields?.call)})`;
+      return `${e.fields.method} to ${e.fields.to} (served call ${e.fields.call})`;
     case 'served-answer':
-      return `${String(e.fields?.method)} answered${e.fields?.err !== undefined ? `: ${e.fields.err}` : ''}`;
+      return `${e.fields.method} answered${e.fields.err !== undefined ? `: ${e.fields.err}` : ''}`;
     case 'served-fault':
-      return `▶ live view: ${String(e.fields?.action)}${e.fields?.member !== undefined ? ` ${e.fields.member}` : ''}`;
+      return `▶ live view: ${e.fields.action}${e.fields.member !== undefined ? ` ${e.fields.member}` : ''}`;
     case 'ctl-ok':
-      return e.fields?.op === 'put'
-        ? `put ${String(e.fields?.key)} done at revision ${String(e.fields?.rev)} (the fencing token)`
-        : `${String(e.fields?.op)} ok${fieldsText(fieldsOf(e), ['op'])}`;
-    case 'lease-grant':
-      return (
-        `lease ${short(e.lease)} granted with TTL ${String(e.fields?.ttl)}` +
-        ` s, expires at ${expiry(e.fields?.expiry)} s`
-      );
-    case 'lease-renew':
-      return (
-        `lease ${short(e.lease)} renewed: TTL ${String(e.fields?.ttl)}` +
-        ` s, now expires at ${expiry(e.fields?.expiry)} s`
-      );
+      return e.fields.op === 'put'
+        ? `put ${e.fields.key} done at revision ${e.fields.rev} (the fencing token)`
+        : `${e.fields.op} ok${fieldsText(fieldsOf(e), ['op'])}`;
+    case 'lease-grant': {
+      const expires = formatExpiry(e.fields.expiry);
+      return `lease ${short(e.lease)} granted with TTL ${e.fields.ttl} s, expires at ${expires} s`;
+    }
+    case 'lease-renew': {
+      const expires = formatExpiry(e.fields.expiry);
+      return `lease ${short(e.lease)} renewed: TTL ${e.fields.ttl} s, now expires at ${expires} s`;
+    }
     case 'lease-renew-wait':
       return `renew of ${short(e.lease)} waits: the lease has expired and its revoke is pending`;
     case 'lease-checkpoint':
-      return (
-        `lease ${short(e.lease)} checkpointed: ${String(e.fields?.remaining)}` +
-        ` s remaining (used by the next Promote)`
-      );
+      return `lease ${short(e.lease)} checkpointed: ${e.fields.remaining} s remaining (used by the next Promote)`;
     case 'lease-expired':
       return (
-        `lease ${short(e.lease)} expired (expiry ${expiry(e.fields?.expiry)}` +
+        `lease ${short(e.lease)} expired (expiry ${formatExpiry(e.fields.expiry)}` +
         ` s); the run loop offers it for revocation`
       );
     case 'lease-revoke': {
-      const keys = e.fields?.keys;
-      return `lease ${short(e.lease)} revoked${
-        keys !== undefined && keys.length > 0 ? `: deleted ${keys.join(', ')}` : ' (no keys)'
-      }`;
+      const keys = e.fields.keys;
+      return `lease ${short(e.lease)} revoked${keys.length > 0 ? `: deleted ${keys.join(', ')}` : ' (no keys)'}`;
     }
     case 'server-expired-revoke':
-      return e.fields?.ok === true
+      return e.fields.ok
         ? undefined
-        : `revoke of expired lease ${short(e.lease)} failed: ` +
-            `${String(e.fields?.err)} (retried after the retry interval)`;
+        : `revoke of expired lease ${short(e.lease)} failed: ${e.fields.err} (retried after the retry interval)`;
     case 'server-expired-revoke-skipped':
-      return `skipped revoking ${String(e.fields?.count)} expired leases: leadership not confirmed`;
+      return `skipped revoking ${e.fields.count} expired leases: leadership not confirmed`;
     case 'server-checkpoint-refused':
-      return `refused to checkpoint ${String(e.fields?.count)} leases: leadership not confirmed`;
+      return `refused to checkpoint ${e.fields.count} leases: leadership not confirmed`;
     case 'lessor-promote':
       return (
-        `lessor promoted: ${String(e.fields?.leases)} leases get remaining TTL + ` +
-        `${formatSecondsShort(e.fields?.extend ?? Number.NaN)} s${
-          Number(e.fields?.spread) > 0 ? `; ${String(e.fields?.spread)} spread out to avoid a revoke storm` : ''
+        `lessor promoted: ${e.fields.leases} leases get remaining TTL + ` +
+        `${formatSecondsShort(e.fields.extend)} s${
+          e.fields.spread > 0 ? `; ${e.fields.spread} spread out to avoid a revoke storm` : ''
         }`
       );
     case 'lessor-demote':
-      return `lessor demoted: its ${String(e.fields?.leases)} leases no longer expire here`;
+      return `lessor demoted: its ${e.fields.leases} leases no longer expire here`;
     case 'lessor-expired-dropped':
-      return `expired batch of ${String(e.fields?.count)} dropped: the revoke channel is full`;
+      return `expired batch of ${e.fields.count} dropped: the revoke channel is full`;
     case 'raft-leader':
-      return e.member === e.fields?.leader
-        ? `became leader (term ${String(e.fields?.term)})`
+      return e.member === e.fields.leader
+        ? `became leader (term ${e.fields.term})`
         : verbose
-          ? `follows ${String(e.fields?.leader)} (term ${String(e.fields?.term)})`
+          ? `follows ${e.fields.leader} (term ${e.fields.term})`
           : undefined;
     case 'raft-step-down':
-      return `stepped down (${String(e.fields?.reason)})`;
+      return `stepped down (${e.fields.reason})`;
     case 'member-crash':
       return 'crashed (SIGKILL): volatile state lost';
     case 'member-restart':
       return 'restarted from its WAL and backend';
     case 'server-tick-advance':
-      return `fast-forwarded ${String(e.fields?.ticks)} election ticks (${String(e.fields?.peers)} active peers)`;
+      return `fast-forwarded ${e.fields.ticks} election ticks (${e.fields.peers} active peers)`;
     case 'member-pause':
       return 'paused (SIGSTOP)';
     case 'member-resume':
-      return e.fields?.order === 'input-first'
+      return e.fields.order === 'input-first'
         ? 'resumed (SIGCONT): held timers fire now; the raft loop reads the waiting peer messages before ' +
             'their proposals'
         : 'resumed (SIGCONT): held timers fire now, and what they propose before the raft loop reads the ' +
             'waiting peer messages';
     case 'member-clock-jump':
-      return `wall clock jumped ${formatSecondsShort(e.fields?.delta ?? Number.NaN)} s (monotonic clock unchanged)`;
+      return `wall clock jumped ${formatSecondsShort(e.fields.delta)} s (monotonic clock unchanged)`;
     case 'net-partition':
-      return `network partitioned: ${(e.fields?.groups ?? []).map((g) => `{${g.join(',')}}`).join(' ')}`;
+      return `network partitioned: ${e.fields.groups.map((g) => `{${g.join(',')}}`).join(' ')}`;
     case 'net-heal':
       return 'network healed';
     case 'client-pause':
@@ -181,47 +173,42 @@ function describe(
     case 'client-resume':
       return 'client resumed';
     case 'client-keepalive-closed':
-      return `keep-alive channel for ${short(e.lease)} closed (${String(e.fields?.reason)})`;
+      return `keep-alive channel for ${short(e.lease)} closed (${e.fields.reason})`;
     case 'client-keepalive-recv':
-      return verbose ? `keep-alive answer for ${short(e.lease)}: TTL ${String(e.fields?.ttl)}` : undefined;
+      return verbose ? `keep-alive answer for ${short(e.lease)}: TTL ${e.fields.ttl}` : undefined;
     case 'client-keepalive-send':
       return verbose ? `keep-alive sent for ${short(e.lease)}` : undefined;
     case 'client-lock-acquired':
-      return `acquired lock ${String(e.fields?.name)} (fencing token ${String(e.fields?.rev)})`;
+      return `acquired lock ${e.fields.name} (fencing token ${e.fields.rev})`;
     case 'client-elected':
-      return `elected in ${String(e.fields?.name)} (candidate revision ${String(e.fields?.rev)})`;
+      return `elected in ${e.fields.name} (candidate revision ${e.fields.rev})`;
     case 'client-observed':
-      return `observed the leader of ${String(e.fields?.name)}: ${JSON.stringify(e.fields?.value)}`;
+      return `observed the leader of ${e.fields.name}: ${JSON.stringify(e.fields.value)}`;
     case 'client-unlock':
-      return `released lock ${String(e.fields?.name)}`;
+      return `released lock ${e.fields.name}`;
     case 'client-fenced-write':
       return (
-        `write to ${String(e.fields?.resource)} with token ${String(e.fields?.token)}` +
-        `: ${e.fields?.accepted === true ? 'accepted' : 'REJECTED (stale token)'}`
+        `write to ${e.fields.resource} with token ${e.fields.token}` +
+        `: ${e.fields.accepted ? 'accepted' : 'REJECTED (stale token)'}`
       );
     case 'client-error':
-      return `${String(e.fields?.op)} failed: ${String(e.fields?.err)}`;
+      return `${e.fields.op} failed: ${e.fields.err}`;
     case 'holder-acquired':
-      return (
-        `holder acquired ${String(e.fields?.key)} with lease ` +
-        `${short(e.lease)} (fencing token ${String(e.fields?.token)}): it acts`
-      );
+      return `holder acquired ${e.fields.key} with lease ${short(e.lease)} (fencing token ${e.fields.token}): it acts`;
     case 'holder-noticed':
-      return `holder noticed ${String(e.fields?.signal)}: ${String(e.fields?.verdict)}`;
+      return `holder noticed ${e.fields.signal}: ${e.fields.verdict}`;
     case 'holder-stop':
-      return `holder stops acting (${String(e.fields?.reason)})`;
+      return `holder stops acting (${e.fields.reason})`;
     case 'holder-revoked':
       return `truth: the holder's lease ${short(e.lease)} is revoked`;
     case 'holder-failed':
-      return `holder threw: ${String(e.fields?.error)}`;
+      return `holder threw: ${e.fields.error}`;
     case 'client-session-done':
-      return `session for ${short(e.lease)} ended (${String(e.fields?.reason)})`;
+      return `session for ${short(e.lease)} ended (${e.fields.reason})`;
     default:
       return verbose ? `${e.kind}${fieldsText(fieldsOf(e), [])}` : undefined;
   }
 }
-
-const expiry = (us: Micros | undefined): string => (us === undefined ? 'undefined' : formatExpiry(us));
 
 function fieldsText(f: Readonly<Record<string, unknown>>, skip: readonly string[]): string {
   const parts = Object.entries(f)

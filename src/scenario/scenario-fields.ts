@@ -2,7 +2,7 @@
 import { ms, seconds, type Micros } from '../clock/time.js';
 import { RESUME_ORDERS } from '../cluster/cluster.js';
 import { DEFAULT_SNAPSHOT_COUNT } from '../cluster/server/config.js';
-import { FIX_NAMES } from '../lessor/fixes.js';
+import { FIX_NAMES } from '../switches/fixes.js';
 import { INVALID, type Codec } from './codec.js';
 import { DEFAULT_MEMBERS, MAX_MEMBERS, type ParseContext } from './context.js';
 import { bool, duration, int, list, object, oneOf, probability, text } from './codecs.js';

@@ -4,7 +4,7 @@
  * rules, how the narrated timeline words it, when its last action happens, and how the simulation
  * performs it. The entries live in kinds/, grouped by theme. Adding a kind is a model type in types.ts
  * and one entry in a group; the mapped type below makes the compiler demand it. The real-etcd driver's
- * table (cli/differential/real-steps.ts) is keyed the same way. `expect` is the exception: its fields are
+ * table (real-etcd/real-steps.ts) is keyed the same way. `expect` is the exception: its fields are
  * an assertion form, tabled in assertion-forms.ts.
  */
 import type { Micros } from '../clock/time.js';

@@ -704,7 +704,7 @@ export interface Scenario {
   readonly cluster: ScenarioCluster;
   /** Historical etcd bugs switched on, by name. */
   readonly bugs: readonly string[];
-  /** Extension: proposed fixes switched on, by name (src/lessor/fixes.ts). */
+  /** Extension: proposed fixes switched on, by name (src/switches/fixes.ts). */
   readonly fixes?: readonly string[];
   /** Extension: differences from real etcd that `diff` should accept, each with its reason. */
   readonly expectedDifferences?: readonly ExpectedDifference[];

@@ -2,7 +2,7 @@
  * The cluster `serve` runs without FILE, as a scenario: 3 members with etcd 3.4's behaviour (the API the real
  * clients speak).
  */
-import { BUG_NAMES } from '../lessor/bugs.js';
+import { BUG_NAMES } from '../switches/bugs.js';
 import { parseScenario } from '../scenario/parse.js';
 import type { Scenario } from '../scenario/types.js';
 

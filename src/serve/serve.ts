@@ -17,7 +17,7 @@ import { CliError } from '../cli/errors.js';
 import { EXIT } from '../cli/exit-codes.js';
 import type { CliIO } from '../cli/io.js';
 import { exitCodeOf } from '../cli/limits.js';
-import { freePort, freePorts } from '../cli/differential/ports.js';
+import { freePort, freePorts } from '../real-etcd/ports.js';
 import { summary } from '../report/summary.js';
 import { clusterIds } from './ids.js';
 import type { Input, RecordHeader } from './inputs.js';

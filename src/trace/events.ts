@@ -167,14 +167,93 @@ type ExpectOutcome = { readonly line: number; readonly expect: string; readonly 
 
 export type TraceKind = keyof TraceFields;
 
-/** One state change of kind K. */
-export interface EventOf<K extends TraceKind> {
+/** One state change of kind K; it carries its fields unless every field of the kind is optional. */
+export type EventOf<K extends TraceKind> = {
   readonly t: Micros;
   /** The process that changed state: a member (n1), a client (c1), or `sim` for the harness. */
   readonly member: string;
   readonly kind: K;
   readonly lease?: bigint;
-  readonly fields?: TraceFields[K];
-}
+} & (Empty extends TraceFields[K] ? { readonly fields?: TraceFields[K] } : { readonly fields: TraceFields[K] });
+
+/** A kind's fields as an optional argument: required unless every field of the kind is optional. */
+export type FieldsArg<K extends TraceKind> = Empty extends TraceFields[K]
+  ? [fields?: TraceFields[K]]
+  : [fields: TraceFields[K]];
 
 export type TraceEventMap = { readonly [K in TraceKind]: EventOf<K> };
+
+/** Is `e` of one of the `kinds`? Narrows it to those kinds' events, fields typed. */
+export function isKindIn<K extends TraceKind>(
+  e: { readonly kind: TraceKind },
+  kinds: KindGroup<K>,
+): e is TraceEventMap[K] {
+  return kinds.has(e.kind as K);
+}
+
+/** A group of kinds a reader tests events against with `isKindIn`. */
+export type KindGroup<K extends TraceKind> = ReadonlySet<K>;
+
+type Prefixed<P extends string> = Extract<TraceKind, `${P}${string}`>;
+/** Every kind of a group, listed once: the compiler refuses a list that misses or invents a kind. */
+const groupOf = <K extends TraceKind>(all: { readonly [k in K]: true }): KindGroup<K> =>
+  new Set(Object.keys(all) as K[]);
+
+/** What clientv3 did, under the client's name. */
+export type ClientKind = Prefixed<'client-'>;
+export const CLIENT_KINDS = groupOf<ClientKind>({
+  'client-grant': true,
+  'client-close': true,
+  'client-pause': true,
+  'client-resume': true,
+  'client-failover': true,
+  'client-rpc-timeout': true,
+  'client-rpc-error': true,
+  'client-session-start': true,
+  'client-session-done': true,
+  'client-keepalive-start': true,
+  'client-keepalive-stream-open': true,
+  'client-keepalive-stream-error': true,
+  'client-keepalive-send': true,
+  'client-keepalive-recv': true,
+  'client-keepalive-closed': true,
+  'client-keepalive-once-send': true,
+  'client-keepalive-once-recv': true,
+  'client-keepalive-once-error': true,
+  'client-watch-error': true,
+  'client-lock-waiting': true,
+  'client-lock-acquired': true,
+  'client-lock-failed': true,
+  'client-unlock': true,
+  'client-elected': true,
+  'client-observed': true,
+  'client-fenced-write': true,
+  'client-clock-jump': true,
+  'client-error': true,
+});
+
+/** A KeepAlive channel's life (its stream, requests and responses), not KeepAliveOnce's single calls. */
+export type KeepAliveKind = Exclude<Prefixed<'client-keepalive-'>, Prefixed<'client-keepalive-once-'>>;
+export const KEEPALIVE_KINDS = groupOf<KeepAliveKind>({
+  'client-keepalive-start': true,
+  'client-keepalive-stream-open': true,
+  'client-keepalive-stream-error': true,
+  'client-keepalive-send': true,
+  'client-keepalive-recv': true,
+  'client-keepalive-closed': true,
+});
+
+/** A lock holder's beliefs (under its name) and what the cluster did to it (truth). */
+export type HolderKind = Prefixed<'holder-'>;
+export const HOLDER_KINDS = groupOf<HolderKind>({
+  'holder-acquired': true,
+  'holder-acquire-failed': true,
+  'holder-renewed': true,
+  'holder-deadline': true,
+  'holder-noticed': true,
+  'holder-ttl': true,
+  'holder-stop': true,
+  'holder-failed': true,
+  'holder-owns': true,
+  'holder-revoked': true,
+});

@@ -2,7 +2,17 @@ import { formatSeconds, formatSecondsShort, type Micros } from '../clock/time.js
 import { newDigest, type LineDigest } from './digest.js';
 import type { EventOf, TraceEventMap, TraceKind } from './events.js';
 
-export type { EventOf, TraceFields, TraceKind } from './events.js';
+export type {
+  ClientKind,
+  EventOf,
+  FieldsArg,
+  HolderKind,
+  KeepAliveKind,
+  KindGroup,
+  TraceFields,
+  TraceKind,
+} from './events.js';
+export { CLIENT_KINDS, HOLDER_KINDS, isKindIn, KEEPALIVE_KINDS } from './events.js';
 
 /**
  * One state change, a union keyed by `kind` (events.ts lists every kind and its fields). Every layer

@@ -6,7 +6,7 @@
 // n2's forwarded renewals wait for a leader, the require-leader monitor cancels the stream at 5 s, and a
 // leader exists again only at 6.5 s.
 import { describe, expect, it } from 'vitest';
-import { BUG_NAMES } from '../../../src/lessor/bugs.js';
+import { BUG_NAMES } from '../../../src/switches/bugs.js';
 import { checkScenario } from '../../../src/properties/check/check-run.js';
 import { parseScenario } from '../../../src/scenario/parse.js';
 

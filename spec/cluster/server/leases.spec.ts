@@ -1,7 +1,7 @@
 // Cluster-level lease behaviour, each asserting numbers from the reference (docs/lessor.md §4, docs/bugs.md A1, B1).
 import { describe, expect, it } from 'vitest';
 import { MICROS_PER_SECOND, ms, seconds } from '../../../src/clock/time.js';
-import { V3_4, V3_5 } from '../../../src/lessor/profile.js';
+import { V3_4, V3_5 } from '../../../src/switches/profile.js';
 import { leaseRenew } from '../../../src/cluster/server/lease-ops.js';
 import { clusterHarness } from './harness.js';
 

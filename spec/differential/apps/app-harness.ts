@@ -13,11 +13,11 @@ import type { AppLine, AppRunner } from '../../../src/apps/app-runner.js';
 import { AppSession } from '../../../src/apps/app-session.js';
 import { type AppJudgement, judgeApps, revocationsFromDeletions } from '../../../src/apps/judge.js';
 import type { ResourceServer } from '../../../src/apps/resource-server.js';
-import { findEtcd } from '../../../src/cli/differential/binaries.js';
-import { ChildRegistry } from '../../../src/cli/differential/children.js';
-import { EtcdCluster } from '../../../src/cli/differential/etcd-cluster.js';
-import { KeyWatch } from '../../../src/cli/differential/key-watch.js';
-import { nowUs, sleepMs } from '../../../src/cli/differential/wall-clock.js';
+import { findEtcd } from '../../../src/real-etcd/binaries.js';
+import { ChildRegistry } from '../../../src/real-etcd/children.js';
+import { EtcdCluster } from '../../../src/real-etcd/etcd-cluster.js';
+import { KeyWatch } from '../../../src/real-etcd/key-watch.js';
+import { nowUs, sleepMs } from '../../../src/real-etcd/wall-clock.js';
 import type { Micros } from '../../../src/clock/time.js';
 import { fieldsOf, Trace, type TraceEvent } from '../../../src/trace/trace.js';
 

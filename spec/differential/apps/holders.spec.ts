@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wallTimer } from '../../../src/apps/app-steps.js';
 import type { AppJudgement } from '../../../src/apps/judge.js';
-import { sleepMs } from '../../../src/cli/differential/wall-clock.js';
+import { sleepMs } from '../../../src/real-etcd/wall-clock.js';
 import type { Micros } from '../../../src/clock/time.js';
 import {
   AppRun,

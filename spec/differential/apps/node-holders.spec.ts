@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { wallTimer } from '../../../src/apps/app-steps.js';
-import { sleepMs } from '../../../src/cli/differential/wall-clock.js';
+import { sleepMs } from '../../../src/real-etcd/wall-clock.js';
 import { AppRun, EXAMPLES, HAVE_ETCD } from './app-harness.js';
 
 const SKIP = HAVE_ETCD ? '' : ' (skipped: apt-get install -y etcd-server etcd-client)';

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { findEtcd } from '../../../src/cli/differential/binaries.js';
-import { ChildRegistry } from '../../../src/cli/differential/children.js';
-import { EtcdCluster } from '../../../src/cli/differential/etcd-cluster.js';
+import { findEtcd } from '../../../src/real-etcd/binaries.js';
+import { ChildRegistry } from '../../../src/real-etcd/children.js';
+import { EtcdCluster } from '../../../src/real-etcd/etcd-cluster.js';
 import { normaliseTranscript } from './transcript.js';
 
 const DIR = fileURLToPath(new URL('../../../docs/examples/verification/', import.meta.url));

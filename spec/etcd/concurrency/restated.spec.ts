@@ -3,7 +3,7 @@
 // links to the files under tests/integration), so the folders below cover it too.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BUG_NAMES } from '../../../src/lessor/bugs.js';
+import { BUG_NAMES } from '../../../src/switches/bugs.js';
 import { parseScenario } from '../../../src/scenario/parse.js';
 import { runScenario } from '../../../src/scenario/replay/runner.js';
 import type { Scenario } from '../../../src/scenario/types.js';

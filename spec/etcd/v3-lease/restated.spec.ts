@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BUG_NAMES } from '../../../src/lessor/bugs.js';
+import { BUG_NAMES } from '../../../src/switches/bugs.js';
 import { formatError, parseScenario } from '../../../src/scenario/parse.js';
 import { runScenario } from '../../../src/scenario/replay/runner.js';
 import type { ProfileName, Scenario } from '../../../src/scenario/types.js';

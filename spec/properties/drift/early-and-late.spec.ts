@@ -1,7 +1,7 @@
 // Where drift leaves [0, driftBound] and why: directed runs for each case docs/drift.md lists.
 import { describe, expect, it } from 'vitest';
 import { ms, seconds } from '../../../src/clock/time.js';
-import { V3_4, V3_5 } from '../../../src/lessor/profile.js';
+import { V3_4, V3_5 } from '../../../src/switches/profile.js';
 import { measureDrift, runDrift, type LeaseDrift } from '../../../src/properties/drift/index.js';
 
 const only = (events: Parameters<typeof measureDrift>[0]): LeaseDrift => {

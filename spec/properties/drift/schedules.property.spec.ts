@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MICROS_PER_SECOND, ms, seconds, type Micros } from '../../../src/clock/time.js';
-import { V3_4, V3_5 } from '../../../src/lessor/profile.js';
+import { V3_4, V3_5 } from '../../../src/switches/profile.js';
 import { driftBound, measureDrift, runDrift, type Fault } from '../../../src/properties/drift/index.js';
 import { fcParams } from '../../support/fc.js';
 

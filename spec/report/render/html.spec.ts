@@ -92,21 +92,21 @@ describe('renderTimelineHtml', () => {
     expect(page).toContain('<title>&lt;b&gt;t&lt;/b&gt;</title>');
   });
 
-  it('shows unknown kinds as ticks on their member lane, and survives odd fields', () => {
+  it('shows unknown kinds as ticks on their lanes, and a role it does not know as unknown', () => {
     const run = syntheticRun(
       [
-        { t: -seconds(0.5), member: 'n2', kind: 'raft-role', fields: { role: 'learner', term: 'x' } },
+        { t: -seconds(0.5), member: 'n2', kind: 'raft-role', fields: { role: 'learner', term: 2 } },
         { t: 0, member: 'n2', kind: 'quorum-wobble', fields: { how: 'much' } },
-        { t: seconds(1), member: 'n1', kind: 'lease-grant', lease: 0xabcn, fields: { ttl: 'nine', expiry: 'garbage' } },
-        { t: seconds(2), member: 'n1', kind: 'lease-renew', lease: 0xabcn, fields: { expiry: 'forever' } },
+        { t: seconds(1), member: 'n1', kind: 'lease-grant', lease: 0xabcn, fields: { ttl: 9, expiry: seconds(10) } },
+        { t: seconds(2), member: 'n1', kind: 'lease-renew', lease: 0xabcn, fields: { ttl: 9, expiry: seconds(11) } },
         { t: seconds(2), member: 'n1', kind: 'lease-teleport', lease: 0xabcn },
         { t: seconds(3), member: 'n3', kind: 'lease-revoke', lease: 0xdefn },
         { t: seconds(3), member: 'zz-9', kind: 'client-levitate', lease: 0xabcn },
-        { t: seconds(4), member: 'sim', kind: 'net-partition' },
+        { t: seconds(4), member: 'sim', kind: 'net-partition', fields: { groups: [['n1'], ['n2', 'n3']] } },
         { t: seconds(5), member: 'sim', kind: 'step-sideways' },
         { t: seconds(6), member: 'ctl-n7', kind: 'ctl-mystery' },
-        { t: seconds(99), member: 'n1', kind: 'member-clock-jump', fields: { delta: Number.NaN } },
-        // Foreign input on purpose: kinds and fields no emitter writes.
+        { t: seconds(99), member: 'n1', kind: 'member-clock-jump', fields: { delta: seconds(1) } },
+        // Foreign input on purpose: kinds no emitter writes (known kinds carry their typed fields).
       ] as unknown as TraceEvent[],
       { labels: { Lx: 0xabcn } },
     );

@@ -1,8 +1,8 @@
 /** `lessor-sim check` options: the flags validated, or a usage error (exit code 2). */
 import { availableParallelism } from 'node:os';
 import type { Micros } from '../../clock/time.js';
-import { isBugName, type BugName } from '../../lessor/bugs.js';
-import { FIX_NAMES, isFixName, type FixName } from '../../lessor/fixes.js';
+import { isBugName, type BugName } from '../../switches/bugs.js';
+import { FIX_NAMES, isFixName, type FixName } from '../../switches/fixes.js';
 import { PROPERTY_NAMES, isPropertyName, type PropertyName } from '../../properties/monitors/property-names.js';
 import { formatDuration, parseDuration } from '../../scenario/duration.js';
 import { bool, list as flagList, str, type Invocation } from '../command.js';

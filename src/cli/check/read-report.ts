@@ -5,8 +5,8 @@
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { readBounded } from '../read-bounded.js';
-import { isBugName } from '../../lessor/bugs.js';
-import { FIXES, isFixName } from '../../lessor/fixes.js';
+import { isBugName } from '../../switches/bugs.js';
+import { FIXES, isFixName } from '../../switches/fixes.js';
 import { isPropertyName } from '../../properties/monitors/property-names.js';
 import { MAX_CAMPAIGN_SEED, MAX_RUNS, MAX_SHARDS } from '../int-flag.js';
 import { reportDigest, REPORT_FORMAT, REPORT_FORMAT_VERSION, type CheckReport } from './check-report.js';

@@ -3,8 +3,8 @@
  * campaign from its shards' reports, the same as one process running the campaign would give.
  */
 import { dirname, join } from 'node:path';
-import type { FixName } from '../../lessor/fixes.js';
-import type { BugName } from '../../lessor/bugs.js';
+import type { FixName } from '../../switches/fixes.js';
+import type { BugName } from '../../switches/bugs.js';
 import type { PropertyName } from '../../properties/monitors/property-names.js';
 import type { CheckReporter } from '../commands/check-reporter.js';
 import type { CliIO } from '../io.js';

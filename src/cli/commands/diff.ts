@@ -11,7 +11,7 @@ export const diffCommand: Command = {
     'cluster cannot perform faithfully (partitions, clock jumps, bug switches) are refused (exit 2).',
   ].join('\n'),
   run: async (inv) => {
-    const { runDiff } = await import('../differential/index.js');
+    const { runDiff } = await import('../../real-etcd/index.js');
     return runDiff([...inv.positionals], { out: inv.io.out, err: inv.io.err });
   },
 };

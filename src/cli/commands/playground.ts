@@ -32,7 +32,7 @@ export const playgroundCommand: Command = {
       refuseInputAsOutput('--build', join(build, 'index.html'), inv.positionals);
     }
     if (file !== undefined) loadAll([file]);
-    const { runPlayground } = await import('../playground/command.js');
+    const { runPlayground } = await import('../../playground-app/command.js');
     return runPlayground(file, { port, open: bool(inv, 'open'), build }, inv.io);
   },
 };

@@ -1,7 +1,7 @@
 /** What the replaying commands share: --seed and --profile, and loading every file before anything runs. */
 import { appStepsOf } from '../../scenario/replay/app-hook.js';
 import { readFileSync } from 'node:fs';
-import { BUG_NAMES } from '../../lessor/bugs.js';
+import { BUG_NAMES } from '../../switches/bugs.js';
 import type { RunOptions, RunResult } from '../../scenario/replay/runner.js';
 import type { Scenario, ScenarioError } from '../../scenario/types.js';
 import { str, type FlagSpec, type Invocation } from '../command.js';

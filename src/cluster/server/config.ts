@@ -1,7 +1,8 @@
 import { MICROS_PER_MS, type Micros } from '../../clock/time.js';
 import { minLeaseTTLFor, reqTimeoutUs } from '../../lessor/config.js';
-import { NO_BUGS, type BugSet } from '../../lessor/bugs.js';
-import { V3_5, type Profile } from '../../lessor/profile.js';
+import { NO_BUGS, type BugSet } from '../../switches/bugs.js';
+import { NO_FIXES, type FixSet } from '../../switches/fixes.js';
+import { V3_5, type Profile } from '../../switches/profile.js';
 
 /** One member's settings: etcd's flags and the server-derived lessor values (docs/lessor.md §1.2). */
 export interface ServerConfig {
@@ -31,8 +32,10 @@ export interface ServerConfig {
    */
   readonly initialElectionTickAdvance: boolean;
   readonly profile: Profile;
-  /** Historical bugs switched on (src/lessor/bugs.ts), for every layer of the member. */
+  /** Historical bugs switched on (src/switches/bugs.ts), for every layer of the member. */
   readonly bugs: BugSet;
+  /** Proposed fixes switched on (src/switches/fixes.ts), for every layer of the member. */
+  readonly fixes: FixSet;
 }
 
 /** etcdserver.DefaultSnapshotCount (3.4.23 and 3.5.33). */
@@ -53,6 +56,7 @@ export const defaultServerConfig: ServerConfig = {
   initialElectionTickAdvance: true,
   profile: V3_5,
   bugs: NO_BUGS,
+  fixes: NO_FIXES,
 };
 
 /** Values etcd derives from the flags. */

@@ -2,8 +2,7 @@ import type { Prng } from '../../clock/prng.js';
 import type { Process, ProcessTimer, Receiver } from '../../clock/process.js';
 import type { Micros } from '../../clock/time.js';
 import type { ClusterObserver } from '../observer.js';
-import type { BugName } from '../../lessor/bugs.js';
-import type { FixName } from '../../lessor/fixes.js';
+import { resolveBehaviour, type Behaviour } from '../../switches/behaviour.js';
 import { ErrNotPrimary } from '../../lessor/errors.js';
 import { createLessor, type Checkpointer, type Lessor } from '../../lessor/lessor.js';
 import type { Lease } from '../../lessor/lease.js';
@@ -81,6 +80,8 @@ export class EtcdServer {
   readonly name: string;
   readonly config: ServerConfig;
   readonly timings: DerivedTimings;
+  /** The profile, bugs and fixes, as flags. */
+  readonly behaviour: Behaviour;
   readonly lessor: Lessor;
   readonly store: MvccStore;
   readonly raft: RaftNode;
@@ -115,6 +116,7 @@ export class EtcdServer {
     this.disk = deps.disk;
     this.timings = deriveTimings(deps.config);
     const c = deps.config;
+    this.behaviour = resolveBehaviour(c.profile, c.bugs, c.fixes);
     this.idGen = new IdGenerator(deps.memberNumber, SIM_EPOCH_UNIX_MS + Math.trunc(deps.process.wallNow() / 1000));
     // The lessor is recovered before the keyspace, so restored keys can attach to their leases.
     this.lessor = createLessor(
@@ -128,6 +130,7 @@ export class EtcdServer {
         clusterVersion: c.clusterVersion,
         profile: c.profile,
         bugs: c.bugs,
+        fixes: c.fixes,
       },
       {
         member: deps.name,
@@ -360,8 +363,8 @@ export class EtcdServer {
       // Every earlier entry is applied by now, so renewals cannot race a revoke from an older term: true of
       // this leader's own empty entry, but etcd takes any (an apply loop that lags the election reaches an
       // older term's first); the proposed fix waits for its own term's.
-      const own = !this.fix('promote-on-own-term-entry') || e.term === this.raft.term;
-      if (own && this.isLeader() && !this.bug('promote-on-election'))
+      const own = !this.behaviour.promoteOnOwnTermEntryOnly || e.term === this.raft.term;
+      if (own && this.isLeader() && !this.behaviour.promoteOnElection)
         this.lessor.promote(this.timings.electionTimeoutUs);
     } else {
       const req = e.data as RaftRequest;
@@ -418,23 +421,8 @@ export class EtcdServer {
     // etcd demotes on every soft-state change that leaves this member not leader (harmless on followers).
     if (s.leader !== this.name) this.lessor.demote();
     // Bug A2 (v3.0): promoted as soon as raft says leader, before older entries are applied.
-    else if (s.role === 'leader' && this.bug('promote-on-election'))
+    else if (s.role === 'leader' && this.behaviour.promoteOnElection)
       this.lessor.promote(this.timings.electionTimeoutUs);
-  }
-
-  bug(name: BugName): boolean {
-    return this.config.bugs.has(name);
-  }
-
-  fix(name: FixName): boolean {
-    return this.config.bugs.has(name);
-  }
-
-  /**
-   * Revoke, checkpoint and renew confirm leadership first: 3.5 does, and the proposed fix makes every profile do it.
-   */
-  get checksLeadership(): boolean {
-    return this.config.profile.ensureLeadership || this.fix('confirm-leadership-by-read-index');
   }
 
   /** The require-leader interceptor: three election timeouts without a leader cancel leader-bound streams. */
@@ -462,7 +450,7 @@ export class EtcdServer {
   /** ensureLeadership's answer without a round trip: true when it would call back `true` at once. */
   leadershipFresh(): boolean {
     return (
-      !this.fix('confirm-leadership-by-read-index') &&
+      !this.behaviour.leadershipByReadIndex &&
       // The raft node's own tick stands in for the server's (same loop, same instant): one timer, not two.
       this.raft.latestTickUs + this.timings.activeThresholdUs > this.proc.now()
     );
@@ -470,7 +458,7 @@ export class EtcdServer {
 
   /** Under the proposed fix, the term whose leadership was just confirmed binds the lessor's proposals. */
   private confirmedTerm(): number | undefined {
-    return this.fix('confirm-leadership-by-read-index') ? this.raft.term : undefined;
+    return this.behaviour.leadershipByReadIndex ? this.raft.term : undefined;
   }
 
   // ---- Lessor wiring ---------------------------------------------------------------------------------
@@ -479,7 +467,7 @@ export class EtcdServer {
   private readonly checkpointer: Checkpointer = (cps, done) => {
     const propose = (term?: number): void =>
       this.raftRequest({ type: 'LeaseCheckpoint', checkpoints: cps }, () => done(), term);
-    if (!this.checksLeadership || this.bug('no-leadership-check-on-revoke')) return propose();
+    if (!this.behaviour.revokeConfirmsLeadership) return propose();
     this.ensureLeadership((ok) => {
       if (ok) return propose(this.confirmedTerm());
       this.emit('server-checkpoint-refused', { count: cps.length });
@@ -514,7 +502,7 @@ export class EtcdServer {
       };
       for (let i = 0; i < 16; i++) startOne();
     };
-    if (!this.checksLeadership || this.bug('no-leadership-check-on-revoke')) return run();
+    if (!this.behaviour.revokeConfirmsLeadership) return run();
     this.ensureLeadership((ok) => {
       if (ok) return run(this.confirmedTerm());
       this.emit('server-expired-revoke-skipped', { count: ids.length });

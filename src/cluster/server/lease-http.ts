@@ -25,7 +25,7 @@ export type TimeToLiveHTTPResult =
  */
 export function serveRenewHTTP(server: EtcdServer, id: bigint, respond: (r: RenewHTTPResult) => void): void {
   // Proposed fix: a member that lost its term must not renew from its lessor; 400 makes the caller retry.
-  if (server.fix('lease-reads-confirm-leadership')) {
+  if (server.behaviour.leaseReadsConfirmLeadership) {
     return server.ensureLeadership((ok) =>
       ok ? renewHTTP(server, id, respond) : respond({ status: 400, err: ErrNotPrimary }),
     );
@@ -56,7 +56,7 @@ export function serveTimeToLiveHTTP(
   keys: boolean,
   respond: (r: TimeToLiveHTTPResult) => void,
 ): void {
-  if (server.fix('lease-reads-confirm-leadership')) {
+  if (server.behaviour.leaseReadsConfirmLeadership) {
     return server.ensureLeadership((ok) =>
       ok ? timeToLiveHTTP(server, id, keys, respond) : respond({ status: 500, err: ErrNotPrimary }),
     );
@@ -74,8 +74,7 @@ function timeToLiveHTTP(
     if (err !== undefined) return respond({ status: 408, err });
     const l = server.lessor.lookup(id);
     if (l === undefined) return respond({ status: 404, err: ErrLeaseNotFound });
-    if (server.config.profile.timeToLiveRejectsDemoted && !server.bug('ttl-on-demoted-lessor') && l.demoted())
-      return respond({ status: 500, err: ErrNotPrimary });
+    if (server.behaviour.timeToLiveRejectsDemoted && l.demoted()) return respond({ status: 500, err: ErrNotPrimary });
     respond({
       status: 200,
       body: { ttl: l.remainingSeconds(server.proc.now()), grantedTTL: l.ttl, keys: keys ? l.keys() : [] },

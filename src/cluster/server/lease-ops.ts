@@ -41,14 +41,13 @@ export function leaseRenew(
   ctx: RequestContext = BACKGROUND,
 ): void {
   if (!s.isLeader()) return forwardRenew(s, id, cb, ctx);
-  if (!s.checksLeadership || s.bug('no-leadership-check-on-renew') || s.leadershipFresh())
-    return renewAfterLeadership(s, id, cb, ctx);
+  if (!s.behaviour.renewConfirmsLeadership || s.leadershipFresh()) return renewAfterLeadership(s, id, cb, ctx);
   s.ensureLeadership((ok) => (ok ? renewAfterLeadership(s, id, cb, ctx) : cb({ ttl: -1, err: ErrNotPrimary })));
 }
 
 function renewAfterLeadership(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => void, ctx: RequestContext): void {
   // Bug C2: renewing before this member has applied what is committed (the grant may still be pending).
-  if (s.bug('renew-without-apply-wait') || s.appliedIndex >= s.raft.commitIndex) return renewLocally(s, id, cb, ctx);
+  if (!s.behaviour.renewWaitsForApply || s.appliedIndex >= s.raft.commitIndex) return renewLocally(s, id, cb, ctx);
   s.waitAppliedIndex((err) => (err !== undefined ? cb({ ttl: 0, err }) : renewLocally(s, id, cb, ctx)));
 }
 
@@ -56,7 +55,7 @@ function renewLocally(s: EtcdServer, id: bigint, cb: (r: LeaseRenewResult) => vo
   s.lessor.renew(id, (o) => {
     // Proposed fix: a confirmation that took a stalled raft loop's time proves nothing about now, so the
     // renewal is acknowledged only once leadership is confirmed again after it.
-    if (o.err === undefined && s.fix('confirm-leadership-by-read-index'))
+    if (o.err === undefined && s.behaviour.leadershipByReadIndex)
       return s.ensureLeadership((ok) => cb(ok ? o : { ttl: -1, err: ErrNotPrimary }));
     if (o.err === undefined) return cb(o);
     if (o.err !== ErrNotPrimary) return cb({ ttl: -1, err: o.err });
@@ -223,7 +222,7 @@ export type TimeToLiveResult =
  * loop with no pause until ReqTimeout. ErrLeaseNotFound becomes TTL -1 at the gRPC layer.
  */
 export function leaseTimeToLive(s: EtcdServer, id: bigint, keys: boolean, cb: (r: TimeToLiveResult) => void): void {
-  if (s.isLeader() && s.fix('lease-reads-confirm-leadership')) {
+  if (s.isLeader() && s.behaviour.leaseReadsConfirmLeadership) {
     // Proposed fix: a leader cut off from its quorum (stalled raft loop, partition) must not answer alone.
     return s.ensureLeadership((ok) =>
       ok ? timeToLiveOnLeader(s, id, keys, cb) : cb({ ok: false, err: ErrLeaderChanged }),
@@ -238,8 +237,7 @@ function timeToLiveOnLeader(s: EtcdServer, id: bigint, keys: boolean, cb: (r: Ti
     if (err !== undefined) return cb({ ok: false, err });
     const l = s.lessor.lookup(id);
     if (l === undefined) return cb({ ok: false, err: ErrLeaseNotFound });
-    if (s.config.profile.timeToLiveRejectsDemoted && !s.bug('ttl-on-demoted-lessor') && l.demoted())
-      return cb({ ok: false, err: ErrLeaderChanged });
+    if (s.behaviour.timeToLiveRejectsDemoted && l.demoted()) return cb({ ok: false, err: ErrLeaderChanged });
     cb({ ok: true, body: { ttl: l.remainingSeconds(s.proc.now()), grantedTTL: l.ttl, keys: keys ? l.keys() : [] } });
   });
 }

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { MICROS_PER_MS, MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
-import type { BugName } from '../../lessor/bugs.js';
-import type { FixName } from '../../lessor/fixes.js';
+import type { BugName } from '../../switches/bugs.js';
+import type { FixName } from '../../switches/fixes.js';
 import type { ProfileName } from '../../scenario/types.js';
 import { DEFAULT_SCENARIO_CLUSTER, type RunSetup } from '../draft/run-setup.js';
 

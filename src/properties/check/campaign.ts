@@ -6,11 +6,11 @@
 import fc from 'fast-check';
 import type { RunGuard } from '../../clock/run-guard.js';
 import type { Micros } from '../../clock/time.js';
-import type { BugName } from '../../lessor/bugs.js';
+import type { BugName } from '../../switches/bugs.js';
 import { runArb, type GeneratedRun, type RunConstraints } from '../arbitraries/run-arb.js';
 import type { SetupConstraints } from '../arbitraries/setup-arb.js';
 import type { PropertyName } from '../monitors/property-names.js';
-import type { FixName } from '../../lessor/fixes.js';
+import type { FixName } from '../../switches/fixes.js';
 import { checkRun } from './check-run.js';
 import { classifyViolation, type Classification } from './classify.js';
 import { counterexampleOf } from './lease-property.js';

@@ -1,9 +1,9 @@
 /**
  * Which finding class a violation belongs to: the scenario that shows it is replayed once per proposed
- * fix (src/lessor/fixes.ts) not already on, and a class is one whose fix makes that property's
+ * fix (src/switches/fixes.ts) not already on, and a class is one whose fix makes that property's
  * violation go away. None: the violation is unexplained (a new finding, or a model or monitor fault).
  */
-import { FIXES, FIX_NAMES, type FixName } from '../../lessor/fixes.js';
+import { FIXES, FIX_NAMES, type FixName } from '../../switches/fixes.js';
 import type { Scenario } from '../../scenario/types.js';
 import type { PropertyName } from '../monitors/property-names.js';
 import { checkScenario } from './check-run.js';

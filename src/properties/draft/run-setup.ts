@@ -3,8 +3,8 @@
  * switches and how long to run. It prints as the head of a scenario file.
  */
 import type { Micros } from '../../clock/time.js';
-import type { BugName } from '../../lessor/bugs.js';
-import type { FixName } from '../../lessor/fixes.js';
+import type { BugName } from '../../switches/bugs.js';
+import type { FixName } from '../../switches/fixes.js';
 import { formatDuration } from '../../scenario/duration.js';
 import { parseScenario } from '../../scenario/parse.js';
 import type { ScenarioCluster, ProfileName } from '../../scenario/types.js';
@@ -16,7 +16,7 @@ export interface RunSetup {
   readonly seed: number;
   readonly cluster: ScenarioCluster;
   readonly bugs: readonly BugName[];
-  /** Proposed fixes switched on (src/lessor/fixes.ts); none when absent. */
+  /** Proposed fixes switched on (src/switches/fixes.ts); none when absent. */
   readonly fixes?: readonly FixName[];
 }
 

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { MICROS_PER_MS as MS, MICROS_PER_SECOND as S, type Micros } from '../../clock/time.js';
-import type { BugName } from '../../lessor/bugs.js';
+import type { BugName } from '../../switches/bugs.js';
 import { runLoopPeriodUs } from '../../lessor/config.js';
 import type { GeneratedRun } from '../arbitraries/run-arb.js';
 import * as F from '../commands/fault-commands.js';

@@ -4,7 +4,7 @@
  * holders' own clocks within a skew bound). Each run is a scenario file's text, so a failing run is
  * already a counterexample file.
  */
-import type { FixName } from '../../lessor/fixes.js';
+import type { FixName } from '../../switches/fixes.js';
 import fc from 'fast-check';
 import { MICROS_PER_MS, MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import { parseScenario } from '../../scenario/parse.js';

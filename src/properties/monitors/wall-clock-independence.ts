@@ -8,7 +8,7 @@
  * and only when a wall clock the jumps moved is read by anything (otherwise the replay would be this run).
  */
 import { formatSeconds, type Micros } from '../../clock/time.js';
-import { PROFILES } from '../../lessor/profile.js';
+import { PROFILES } from '../../switches/profile.js';
 import { runScenario } from '../../scenario/replay/runner.js';
 import type { Scenario } from '../../scenario/types.js';
 import { Trace } from '../../trace/trace.js';

@@ -1,5 +1,4 @@
 import type { AssertionResult } from '../../scenario/replay/runner.js';
-import { fieldNum } from './fields.js';
 import type { AssertionMark, GlobalMarker } from './model.js';
 import { formatSecondsShort } from '../../clock/time.js';
 import type { TraceView } from './trace-view.js';
@@ -13,7 +12,7 @@ export function extractAssertions(view: TraceView, results: readonly AssertionRe
         e.member === 'sim' &&
         e.t === a.atUs &&
         (e.kind === 'expect-pass' || e.kind === 'expect-fail') &&
-        fieldNum(e, 'line') === a.step.pos.line,
+        e.fields.line === a.step.pos.line,
     );
     if (i >= 0) view.claim(i);
     return {

@@ -1,5 +1,5 @@
 import { formatTime, type Micros } from '../../clock/time.js';
-import { fieldBool, fieldStr } from './fields.js';
+import { HOLDER_KINDS, isKindIn, KEEPALIVE_KINDS } from '../../trace/trace.js';
 import type { ClientLane, KeepAliveState, LockState, Mark, Span } from './model.js';
 import { naturalCompare } from './natural-order.js';
 import type { TraceView } from './trace-view.js';
@@ -117,10 +117,9 @@ export function extractClientLanes(
     view.events.forEach((e, i) => {
       if (e.member !== name) return;
       const line = view.lines[i]!;
-      const k = e.kind;
-      if (k === 'client-pause') paused.cut(e.t, line, 'paused');
-      else if (k === 'client-resume' && paused.state === 'paused') paused.cut(e.t, line, undefined);
-      else if (k.startsWith('client-keepalive-') && !k.startsWith('client-keepalive-once') && e.lease !== undefined) {
+      if (e.kind === 'client-pause') paused.cut(e.t, line, 'paused');
+      else if (e.kind === 'client-resume' && paused.state === 'paused') paused.cut(e.t, line, undefined);
+      else if (isKindIn(e, KEEPALIVE_KINDS) && e.lease !== undefined) {
         const ref = leaseAt(e.lease, e.t);
         if (ref === undefined) return;
         let r = keepAlives.get(ref.key);
@@ -128,42 +127,42 @@ export function extractClientLanes(
           r = Object.assign(new Row<KeepAliveState>(`${name} keep-alive ${ref.title}`), { title: ref.title });
           keepAlives.set(ref.key, r);
         }
-        if (k === 'client-keepalive-closed') r.cut(e.t, line, 'lost');
+        if (e.kind === 'client-keepalive-closed') r.cut(e.t, line, 'lost');
         else if (r.state !== 'alive') r.cut(e.t, line, 'alive');
         r.marks.push(view.mark(i));
-      } else if (k === 'client-session-start' && e.lease !== undefined) {
+      } else if (e.kind === 'client-session-start' && e.lease !== undefined) {
         session = leaseAt(e.lease, e.t);
         return; // a plain tick too
-      } else if (k === 'client-lock-waiting' || k === 'client-lock-acquired') {
-        const r = lock(fieldStr(e, 'name') ?? '?');
-        if (k === 'client-lock-acquired' || r.state !== 'waiting') {
+      } else if (e.kind === 'client-lock-waiting' || e.kind === 'client-lock-acquired') {
+        const r = lock(e.fields.name);
+        if (e.kind === 'client-lock-acquired' || r.state !== 'waiting') {
           if (r.state === 'held') endLock(r, e.t, line);
-          r.cut(e.t, line, k === 'client-lock-acquired' ? 'held' : 'waiting');
+          r.cut(e.t, line, e.kind === 'client-lock-acquired' ? 'held' : 'waiting');
           r.session = session;
         }
         r.marks.push(view.mark(i));
-      } else if (k === 'client-unlock' || k === 'client-lock-failed') {
-        const r = lock(fieldStr(e, 'name') ?? '?');
+      } else if (e.kind === 'client-unlock' || e.kind === 'client-lock-failed') {
+        const r = lock(e.fields.name);
         endLock(r, e.t, line);
         r.marks.push(view.mark(i));
-      } else if (k === 'client-session-done' || k === 'client-close') {
+      } else if (e.kind === 'client-session-done' || e.kind === 'client-close') {
         for (const r of locks.values()) if (r.state !== undefined) endLock(r, e.t, line);
         return; // a plain tick too
-      } else if (k === 'holder-acquired') {
+      } else if (e.kind === 'holder-acquired') {
         // A holder's lane: its belief as a lock row, split where its lease was really revoked.
-        holding = lock(fieldStr(e, 'key') ?? '?');
+        holding = lock(e.fields.key);
         holding.cut(e.t, line, 'held');
         holding.session = e.lease === undefined ? undefined : leaseAt(e.lease, e.t);
         holding.marks.push(view.mark(i));
-      } else if (k === 'holder-stop' && holding !== undefined) {
+      } else if (e.kind === 'holder-stop' && holding !== undefined) {
         // A deadline holder stopped acting at its deadline, even if it says so only on waking.
-        endLock(holding, Math.max(holding.since, e.t - Number(e.fields?.lateUs ?? 0)), line);
+        endLock(holding, Math.max(holding.since, e.t - (e.fields.lateUs ?? 0)), line);
         holding.marks.push(view.mark(i));
         holding = undefined;
-      } else if (k.startsWith('holder-') && holding !== undefined) {
+      } else if (isKindIn(e, HOLDER_KINDS) && holding !== undefined) {
         holding.marks.push(view.mark(i));
-      } else if (k === 'client-fenced-write') {
-        writes.push(view.mark(i, fieldBool(e, 'accepted') === false ? 'rejected' : 'accepted'));
+      } else if (e.kind === 'client-fenced-write') {
+        writes.push(view.mark(i, e.fields.accepted ? 'accepted' : 'rejected'));
       } else return;
       view.claim(i);
     });

@@ -1,4 +1,3 @@
-import { fieldNum, fieldStr } from './fields.js';
 import type { GlobalMarker, Span } from './model.js';
 import { formatSecondsShort, formatTime } from '../../clock/time.js';
 import type { TraceView } from './trace-view.js';
@@ -29,11 +28,11 @@ export function extractGlobalMarkers(view: TraceView): { markers: GlobalMarker[]
     };
     switch (e.kind) {
       case 'raft-role':
-        if (view.isMember(e.member) && fieldStr(e, 'role') === 'leader')
-          add('leader', `${e.member} leads (term ${fieldNum(e, 'term') ?? '?'})`);
+        if (view.isMember(e.member) && e.fields.role === 'leader')
+          add('leader', `${e.member} leads (term ${e.fields.term})`);
         return;
       case 'net-partition': {
-        const groups = e.fields === undefined ? '?' : e.fields.groups.map((g) => g.join(',')).join(' | ');
+        const groups = e.fields.groups.map((g) => g.join(',')).join(' | ');
         closePartition(e.t, line);
         open = { t: e.t, groups, line };
         add('partition', `partition ${groups}`);
@@ -50,11 +49,8 @@ export function extractGlobalMarkers(view: TraceView): { markers: GlobalMarker[]
         add('restart', `${e.member} restarts`);
         return;
       case 'member-clock-jump': {
-        const d = fieldNum(e, 'delta');
-        add(
-          'clock',
-          `${e.member} clock ${d === undefined ? 'jumps' : `${d >= 0 ? '+' : ''}${formatSecondsShort(d)} s`}`,
-        );
+        const d = e.fields.delta;
+        add('clock', `${e.member} clock ${d >= 0 ? '+' : ''}${formatSecondsShort(d)} s`);
         return;
       }
       default:

@@ -1,6 +1,6 @@
 import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
+import { FOREVER } from '../../lessor/lease.js';
 import { formatLeaseId } from '../../trace/trace.js';
-import { fieldExpiryUs, fieldNum } from './fields.js';
 import type { LeaseLane, Mark, TtlSegment } from './model.js';
 import type { TraceView } from './trace-view.js';
 
@@ -103,8 +103,8 @@ export function extractLeaseLanes(
     if (e.lease === undefined) {
       if (e.kind === 'lessor-promote') {
         primary = e.member;
-        const extendUs = fieldNum(e, 'extend') ?? 0;
-        const estimated = (fieldNum(e, 'spread') ?? 0) > 0;
+        const extendUs = e.fields.extend;
+        const estimated = e.fields.spread > 0;
         for (const b of current.values()) {
           if (!b.live) continue;
           const seconds = b.remaining > 0 ? b.remaining : b.ttlSeconds;
@@ -131,7 +131,7 @@ export function extractLeaseLanes(
       const n = (seen.get(id) ?? 0) + 1;
       seen.set(id, n);
       const key = n === 1 ? formatLeaseId(id) : `${formatLeaseId(id)}~${n}`;
-      b = new LeaseBuilder(key, id, fieldNum(e, 'ttl'), e.t);
+      b = new LeaseBuilder(key, id, e.fields.ttl, e.t);
       builders.push(b);
       current.set(id, b);
       b.set(e.t, undefined, undefined, line);
@@ -143,15 +143,16 @@ export function extractLeaseLanes(
     switch (e.kind) {
       case 'lease-grant':
       case 'lease-renew': {
-        const expiry = fieldExpiryUs(e);
-        if (expiry !== undefined) {
+        // A lease granted while no lessor was primary has no expiry to draw yet.
+        const expiry = e.fields.expiry;
+        if (expiry !== FOREVER) {
           primary = e.member;
           b.set(e.t, expiry, e.member, line);
         }
         break;
       }
       case 'lease-checkpoint':
-        b.remaining = fieldNum(e, 'remaining') ?? b.remaining;
+        b.remaining = e.fields.remaining;
         break;
       case 'lease-revoke':
         b.revoke(e.t, line);

@@ -1,5 +1,4 @@
 import { formatTime, type Micros } from '../../clock/time.js';
-import { fieldNum, fieldStr } from './fields.js';
 import type { Mark, MemberLane, RoleState, Span } from './model.js';
 import type { TraceView } from './trace-view.js';
 
@@ -66,15 +65,15 @@ export function extractMemberLanes(view: TraceView): MemberLane[] {
     const line = view.lines[i]!;
     switch (e.kind) {
       case 'raft-role': {
-        const role = fieldStr(e, 'role') ?? 'unknown';
+        const role = e.fields.role;
         s.cut(e.t, line);
         s.role = (ROLES as readonly string[]).includes(role) ? (role as RoleState) : 'unknown';
-        s.term = fieldNum(e, 'term') ?? s.term;
+        s.term = e.fields.term;
         if (s.role === 'leader') s.terms.push({ t: e.t, term: s.term, line });
         break;
       }
       case 'raft-term':
-        s.term = fieldNum(e, 'term') ?? s.term;
+        s.term = e.fields.term;
         return; // a term change alone does not split the span; the tick shows it
       case 'member-crash':
         s.cut(e.t, line);

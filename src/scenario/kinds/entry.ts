@@ -1,7 +1,7 @@
 /**
  * The shape of one step kind's entry in the scenario layer's step table (step-kinds.ts): everything the
  * scenario layer knows about the kind, in one place. The real-etcd driver keeps its own table, keyed the
- * same way, in cli/differential/real-steps.ts.
+ * same way, in real-etcd/real-steps.ts.
  */
 import type { Micros } from '../../clock/time.js';
 import type { ParseContext } from '../context.js';

@@ -89,7 +89,7 @@ export function evaluate(a: Assertion, ctx: AssertionContext): AssertionVerdict 
         const want = [...a.keys].sort();
         return verdict(keys.length === want.length && keys.every((k, i) => k === want[i]), `keys [${keys.join(', ')}]`);
       }
-      if (server.config.profile.timeToLiveRejectsDemoted && !server.bug('ttl-on-demoted-lessor') && lease.demoted()) {
+      if (server.behaviour.timeToLiveRejectsDemoted && lease.demoted()) {
         return fail('ErrLeaderChanged (the leader has not promoted its lessor yet)');
       }
       const ttl = lease.remainingSeconds(server.proc.now());

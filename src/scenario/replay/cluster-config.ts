@@ -1,8 +1,8 @@
 import { MICROS_PER_MS } from '../../clock/time.js';
 import type { ClusterConfig } from '../../cluster/cluster.js';
-import { isBugName } from '../../lessor/bugs.js';
-import { isFixName } from '../../lessor/fixes.js';
-import { PROFILES } from '../../lessor/profile.js';
+import { isBugName } from '../../switches/bugs.js';
+import { isFixName } from '../../switches/fixes.js';
+import { PROFILES } from '../../switches/profile.js';
 import type { Scenario } from '../types.js';
 
 /** The cluster a scenario asks for: its `cluster:` block, profile and seed mapped onto etcd's settings. */
@@ -38,8 +38,9 @@ export function clusterConfigOf(s: Scenario, profile: Scenario['profile'], seed:
     resumeOrder: c.resumeOrder,
     initialElectionTickAdvance: c.initialElectionTickAdvance,
     profile: PROFILES[profile],
-    // The parser accepts only names from the bug table.
-    bugs: new Set([...s.bugs.filter(isBugName), ...(s.fixes ?? []).filter(isFixName)]),
+    // The parser accepts only names from the bug and fix tables.
+    bugs: new Set(s.bugs.filter(isBugName)),
+    fixes: new Set((s.fixes ?? []).filter(isFixName)),
     latencyUs: c.latencyUs,
     jitterUs: c.jitterUs,
     lossProbability: c.lossProbability,

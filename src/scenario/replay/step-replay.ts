@@ -5,7 +5,7 @@
 import type { Cluster } from '../../cluster/cluster.js';
 import type { ClientResponse, KeepAliveResponse, RpcError } from '../../cluster/server/api.js';
 import type { ClientProfile, EtcdClient, FencedResource, KeepAliveChannel, Mutex } from '../../client/index.js';
-import type { BugSet } from '../../lessor/bugs.js';
+import type { BugSet } from '../../switches/bugs.js';
 import type { Trace, TraceFields, TraceKind } from '../../trace/trace.js';
 import type { HolderStep } from '../types.js';
 import type { AnswerValues, NamedChannel } from './answers.js';

@@ -1,8 +1,8 @@
 /** The live view's page: the playground's picture and panels, fed by serve (no simulation in the page). */
 import { TIMELINE_CSS } from '../../playground/timeline.js';
-import { liveScript } from '../../cli/playground/bundle.js';
-import { STAGE_CSS } from '../../cli/playground/stage-style.js';
-import { PLAYGROUND_CSS } from '../../cli/playground/style.js';
+import { liveScript } from '../../playground-app/bundle.js';
+import { STAGE_CSS } from '../../playground-app/stage-style.js';
+import { PLAYGROUND_CSS } from '../../playground-app/style.js';
 
 const LIVE_CSS = `
 #status { font-size: 12px; border-radius: 8px; padding: 1px 8px; background: #eaeef2; }

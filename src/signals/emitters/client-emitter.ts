@@ -2,7 +2,7 @@
  * The runbook's client-side counters, per client process (label `client`; holders add a `holder` label
  * with their own emitter). clientv3 exposes neither, so the names are the runbook's.
  */
-import type { TraceEvent } from '../../trace/trace.js';
+import { CLIENT_KINDS, isKindIn, type TraceEvent } from '../../trace/trace.js';
 import type { Emitter } from '../emitter.js';
 import type { FamilyDef } from '../families.js';
 import type { SignalStore } from '../store.js';
@@ -36,7 +36,7 @@ export class ClientEmitter implements Emitter {
   private readonly known = new Set<string>();
 
   onEvent(e: TraceEvent, store: SignalStore): void {
-    if (!e.kind.startsWith('client-')) return;
+    if (!isKindIn(e, CLIENT_KINDS)) return;
     const client = { client: e.member };
     if (!this.known.has(e.member)) {
       // Registered when the client starts, so the first failure is an increase from 0.

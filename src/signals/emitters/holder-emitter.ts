@@ -7,7 +7,7 @@
  */
 import type { Micros } from '../../clock/time.js';
 import type { TraceEventMap } from '../../trace/events.js';
-import { formatLeaseId, type TraceEvent } from '../../trace/trace.js';
+import { CLIENT_KINDS, formatLeaseId, isKindIn, type TraceEvent } from '../../trace/trace.js';
 import type { Emitter } from '../emitter.js';
 import type { FamilyDef } from '../families.js';
 import type { Span, SignalStore } from '../store.js';
@@ -56,7 +56,7 @@ export class HolderEmitter implements Emitter {
         store.unset(TTL_REMAINING, { holder: e.member }, e.t);
         return this.stopped(e);
     }
-    if (!e.kind.startsWith('client-')) return;
+    if (!isKindIn(e, CLIENT_KINDS)) return;
     const holder = this.holderOf.get(e.member);
     if (holder === undefined) return;
     if (e.kind === 'client-pause') return store.setDown({ holder }, e.t);

@@ -2,7 +2,7 @@
  * Prometheus' synthetic `up` series, one per scrape target (job etcd for members, job client for
  * client processes): 0 while the process is crashed or stopped, when its other series go stale.
  */
-import type { TraceEvent } from '../../trace/trace.js';
+import { CLIENT_KINDS, isKindIn, type TraceEvent } from '../../trace/trace.js';
 import { isMemberName, type Emitter } from '../emitter.js';
 import type { FamilyDef } from '../families.js';
 import type { SignalStore } from '../store.js';
@@ -22,7 +22,7 @@ export class TargetEmitter implements Emitter {
 
   onEvent(e: TraceEvent, store: SignalStore): void {
     const member = isMemberName(e.member);
-    if (!member && !e.kind.startsWith('client-')) return;
+    if (!member && !isKindIn(e, CLIENT_KINDS)) return;
     const labels = { job: member ? 'etcd' : 'client', instance: e.member };
     if (!this.known.has(e.member)) {
       this.known.add(e.member);

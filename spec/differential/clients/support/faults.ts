@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../../../src/scenario/parse.js';
 import type { Scenario, Step } from '../../../../src/scenario/types.js';
-import { within } from '../../../../src/cli/differential/wall-clock.js';
+import { within } from '../../../../src/real-etcd/wall-clock.js';
 import { type ClientScript, missing, ROOT } from './clients.js';
 import { noEtcd, prepare, serveMissing, testTimeout, transcriptOn } from './conformance.js';
 import { KNOWN_GAPS } from './known-gaps.js';

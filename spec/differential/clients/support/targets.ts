@@ -5,9 +5,9 @@ import { spawn } from 'node:child_process';
 import { createConnection, createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { findEtcd } from '../../../../src/cli/differential/binaries.js';
-import { ChildRegistry } from '../../../../src/cli/differential/children.js';
-import { EtcdCluster } from '../../../../src/cli/differential/etcd-cluster.js';
+import { findEtcd } from '../../../../src/real-etcd/binaries.js';
+import { ChildRegistry } from '../../../../src/real-etcd/children.js';
+import { EtcdCluster } from '../../../../src/real-etcd/etcd-cluster.js';
 
 export interface Target {
   readonly kind: 'etcd' | 'serve';
