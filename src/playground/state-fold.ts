@@ -16,15 +16,7 @@ import {
   type MemberState,
   type Snapshot,
 } from './snapshot.js';
-import {
-  eventExpiry,
-  eventField,
-  eventKind,
-  eventLease,
-  eventMember,
-  eventTime,
-  type TraceEvent,
-} from './trace-adapter.js';
+import { eventLease, eventMember, eventTime, type TraceEvent } from './trace-adapter.js';
 
 interface FoldLease {
   ttl: number;
@@ -87,24 +79,23 @@ export class StateFold {
   fold(e: TraceEvent): void {
     this.count++;
     const who = eventMember(e);
-    const kind = eventKind(e);
     const m = this.members.get(who);
-    if (m !== undefined) return this.foldMember(m, kind, e);
-    const label = kind === 'ctl-granted' ? eventField(e, 'label') : undefined;
+    if (m !== undefined) return this.foldMember(m, e);
+    const label = e.kind === 'ctl-granted' ? e.fields.label : undefined;
     const id = eventLease(e);
     if (label !== undefined && id !== undefined) this.labels.set(id, label);
-    if (this.clientNames.has(who)) this.foldClient(who, kind, e);
+    if (this.clientNames.has(who)) this.foldClient(who, e);
   }
 
-  private foldMember(m: FoldMember, kind: string, e: TraceEvent): void {
+  private foldMember(m: FoldMember, e: TraceEvent): void {
     const id = eventLease(e);
-    switch (kind) {
+    switch (e.kind) {
       case 'raft-role':
-        m.role = eventField(e, 'role') ?? m.role;
-        m.term = Number(eventField(e, 'term') ?? m.term);
+        m.role = e.fields.role;
+        m.term = e.fields.term;
         return;
       case 'raft-term':
-        m.term = Number(eventField(e, 'term') ?? m.term);
+        m.term = e.fields.term;
         return;
       case 'member-pause':
         m.status = 'paused';
@@ -132,8 +123,8 @@ export class StateFold {
       case 'lease-grant':
         if (id !== undefined)
           m.leases.set(id, {
-            ttl: Number(eventField(e, 'ttl') ?? 0),
-            expiry: eventExpiry(e) ?? FOREVER,
+            ttl: e.fields.ttl,
+            expiry: e.fields.expiry,
             keys: new Set(),
           });
         return;
@@ -141,9 +132,8 @@ export class StateFold {
       case 'lease-promoted': {
         const l = id === undefined ? undefined : m.leases.get(id);
         if (l === undefined) return;
-        l.expiry = eventExpiry(e) ?? l.expiry;
-        const ttl = eventField(e, 'ttl');
-        if (ttl !== undefined) l.ttl = Number(ttl);
+        l.expiry = e.fields.expiry;
+        if (e.kind === 'lease-renew') l.ttl = e.fields.ttl;
         return;
       }
       case 'lease-revoke':
@@ -152,47 +142,39 @@ export class StateFold {
       case 'lease-attach':
       case 'lease-detach': {
         const l = id === undefined ? undefined : m.leases.get(id);
-        const keys = eventField(e, 'keys')?.split(',') ?? [];
-        for (const k of keys) if (k !== '') kind === 'lease-attach' ? l?.keys.add(k) : l?.keys.delete(k);
+        for (const k of e.fields.keys) e.kind === 'lease-attach' ? l?.keys.add(k) : l?.keys.delete(k);
         return;
       }
       case 'kv-put': {
-        const key = eventField(e, 'key');
-        const rev = Number(eventField(e, 'rev') ?? m.revision);
-        const lease = eventField(e, 'lease');
-        if (key !== undefined)
-          m.keys.set(key, {
-            lease: lease === undefined ? 0n : BigInt.asIntN(64, BigInt(`0x${lease}`)),
-            modRevision: rev,
-          });
+        const { key, rev, lease } = e.fields;
+        m.keys.set(key, { lease, modRevision: rev });
         m.revision = Math.max(m.revision, rev);
         return;
       }
       case 'kv-delete': {
-        const key = eventField(e, 'key');
-        if (key !== undefined) m.keys.delete(key);
-        m.revision = Math.max(m.revision, Number(eventField(e, 'rev') ?? m.revision));
+        m.keys.delete(e.fields.key);
+        m.revision = Math.max(m.revision, e.fields.rev);
         return;
       }
     }
   }
 
-  private foldClient(name: string, kind: string, e: TraceEvent): void {
+  private foldClient(name: string, e: TraceEvent): void {
     let c = this.clients.get(name);
     if (c === undefined) {
       c = { paused: false, keepAlives: new Map(), inFlight: new Map() };
       this.clients.set(name, c);
     }
     const id = eventLease(e);
-    if (kind === 'client-pause') c.paused = true;
-    else if (kind === 'client-resume') c.paused = false;
-    else if (kind === 'client-keepalive-start' && id !== undefined) c.keepAlives.set(id, true);
-    else if (kind === 'client-keepalive-closed' && id !== undefined) {
+    if (e.kind === 'client-pause') c.paused = true;
+    else if (e.kind === 'client-resume') c.paused = false;
+    else if (e.kind === 'client-keepalive-start' && id !== undefined) c.keepAlives.set(id, true);
+    else if (e.kind === 'client-keepalive-closed' && id !== undefined) {
       c.keepAlives.set(id, false);
       c.inFlight.delete(id);
-    } else if (kind === 'client-keepalive-send' && id !== undefined)
-      c.inFlight.set(id, { sentUs: eventTime(e), endpoint: eventField(e, 'endpoint') ?? '?' });
-    else if (kind === 'client-keepalive-recv' && id !== undefined) c.inFlight.delete(id);
+    } else if (e.kind === 'client-keepalive-send' && id !== undefined)
+      c.inFlight.set(id, { sentUs: eventTime(e), endpoint: e.fields.endpoint });
+    else if (e.kind === 'client-keepalive-recv' && id !== undefined) c.inFlight.delete(id);
   }
 
   /** Renewals sent and not answered yet, oldest first. */

@@ -243,6 +243,20 @@ export const KEEPALIVE_KINDS = groupOf<KeepAliveKind>({
   'client-keepalive-closed': true,
 });
 
+/** What one lessor did to one lease (lessor-wide events are `lessor-`). */
+export type LeaseKind = Prefixed<'lease-'>;
+export const LEASE_KINDS = groupOf<LeaseKind>({
+  'lease-grant': true,
+  'lease-revoke': true,
+  'lease-checkpoint': true,
+  'lease-attach': true,
+  'lease-detach': true,
+  'lease-renew-wait': true,
+  'lease-renew': true,
+  'lease-promoted': true,
+  'lease-expired': true,
+});
+
 /** A lock holder's beliefs (under its name) and what the cluster did to it (truth). */
 export type HolderKind = Prefixed<'holder-'>;
 export const HOLDER_KINDS = groupOf<HolderKind>({

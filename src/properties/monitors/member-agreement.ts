@@ -7,6 +7,7 @@
 import type { Lease } from '../../lessor/lease.js';
 import type { EtcdServer } from '../../cluster/server/etcd-server.js';
 import { MICROS_PER_MS, MICROS_PER_SECOND } from '../../clock/time.js';
+import { isKindIn, LEASE_KINDS } from '../../trace/events.js';
 import { expectAt } from './expects.js';
 import type { Monitor } from './monitor.js';
 import type { RunView } from './run-view.js';
@@ -120,7 +121,7 @@ function diverged(
     .at(-1);
   const about = view
     .ofLease(id)
-    .filter((i) => members.has(view.at(i).member) && view.at(i).kind.startsWith('lease-'))
+    .filter((i) => members.has(view.at(i).member) && isKindIn(view.at(i), LEASE_KINDS))
     .at(-1);
   const at = restart ?? about ?? 0;
   return view.violation('member-agreement', at, `at applied index ${a.appliedIndex}: ${message}`, expects);
