@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { bundleCli } from '../support/cli-bundle.js';
 
 const ROOT = resolve(__dirname, '../..');
 // Inside the checkout (.scratch* is ignored by git), so the bundle finds node_modules and package.json.
@@ -16,21 +16,7 @@ const BIN = join(work, 'bin', 'lessor-sim.js');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 beforeAll(async () => {
-  await build({
-    entryPoints: {
-      'lessor-sim': join(ROOT, 'src/cli/main.ts'),
-      'check-worker': join(ROOT, 'src/cli/check/check-worker.ts'),
-    },
-    outdir: join(work, 'bin'),
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    external: ['fast-check'],
-    banner: { js: "import { createRequire as __r } from 'node:module';\nconst require = __r(import.meta.url);" },
-    logLevel: 'warning',
-  });
+  await bundleCli(join(work, 'bin'));
 }, 60_000);
 
 interface Ran {

@@ -24,9 +24,9 @@ import {
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePorts } from '../../src/real-etcd/ports.js';
+import { bundleCli } from '../support/cli-bundle.js';
 
 const ROOT = resolve(__dirname, '../..');
 const SCRIPTS = join(ROOT, 'docs/scale-out');
@@ -253,21 +253,7 @@ describe.skipIf(SKIP !== undefined)(`a campaign on Slurm${SKIP === undefined ? '
   beforeAll(async () => {
     work = mkdtempSync(join(ROOT, '.scratch-slurm-'));
     const bin = join(work, 'bin');
-    await build({
-      entryPoints: {
-        'lessor-sim': join(ROOT, 'src/cli/main.ts'),
-        'check-worker': join(ROOT, 'src/cli/check/check-worker.ts'),
-      },
-      outdir: bin,
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      external: ['fast-check'],
-      banner: { js: "import { createRequire as __r } from 'node:module';\nconst require = __r(import.meta.url);" },
-      logLevel: 'warning',
-    });
+    await bundleCli(bin);
     chmodSync(join(bin, 'lessor-sim.js'), 0o755);
     // The campaign's folder is a project with lessor-sim installed, so the scripts' `npx lessor-sim` runs it.
     for (const d of ['campaign', 'single']) {
