@@ -75,6 +75,7 @@ export class Network {
     const at = link.arrival(now, jitter);
     // Told before it is queued and never able to change it: traces are the same with or without one.
     this.observer?.sent(packet, now, at);
+    packet.inFlight = true;
     // The common case, a packet not held back by jitter or FIFO order, joins its latency's lane.
     if (at === now + link.latencyUs) this.sched.postInLane(link.laneIn(this.sched), packet);
     else this.sched.post(at, packet);
@@ -170,6 +171,12 @@ export class Packet<A = unknown, X = unknown> extends QueuedEvent implements Pro
   src: Endpoint | undefined;
   dst: Endpoint | undefined;
   peer = false;
+  /**
+   * Queued, or waiting in its receiver's input, since it was last sent: cleared when it is handled, refused
+   * or cut off on arrival. A sender may send a packet again (the same message, as a repeated heartbeat is)
+   * once this is false and no WireObserver holds it; a packet lost with a killed process stays in flight.
+   */
+  inFlight = false;
 
   constructor(
     readonly handler: PacketHandler<A, X>,
@@ -191,13 +198,20 @@ export class Packet<A = unknown, X = unknown> extends QueuedEvent implements Pro
 
   fire(): void {
     const dst = this.dst!;
-    if (this.peer && this.src!.group !== dst.group) return;
+    if (this.peer && this.src!.group !== dst.group) {
+      this.inFlight = false;
+      return;
+    }
     const p = dst.process;
-    if (!p.alive) return this.handler.refused(this);
+    if (!p.alive) {
+      this.inFlight = false;
+      return this.handler.refused(this);
+    }
     p.receiveInput(p.generation, this);
   }
 
   run(): void {
+    this.inFlight = false;
     this.handler.deliver(this);
   }
 

@@ -13,7 +13,12 @@ export interface RaftPeer {
 class MemberSlot {
   peer: RaftPeer | undefined = undefined;
   endpoint: Endpoint | undefined = undefined;
-  constructor(readonly name: string) {}
+  /** The last packet sent to each member, by its slot's index: sent again when it carries the same message. */
+  readonly lastSent: (Packet<Message, MemberSlot> | undefined)[] = [];
+  constructor(
+    readonly name: string,
+    readonly index: number,
+  ) {}
 }
 
 /**
@@ -39,7 +44,14 @@ export class RaftTransport implements PacketHandler<Message, MemberSlot> {
   /** Sends `m`, whose sender is `from`. */
   sendFrom(from: MemberSlot, m: Message): void {
     const to = this.member(m.to);
-    this.network.send(this.endpoint(from), this.endpoint(to), 'peer', new Packet(this, m, to));
+    // Raft repeats a heartbeat and its answer as the same message object; once the last one has arrived its
+    // packet goes again, so an idle cluster allocates nothing per heartbeat.
+    let p = from.lastSent[to.index];
+    if (p === undefined || p.arg !== m || p.inFlight || this.network.observer !== undefined) {
+      p = new Packet(this, m, to);
+      from.lastSent[to.index] = p;
+    }
+    this.network.send(this.endpoint(from), this.endpoint(to), 'peer', p);
   }
 
   /** A packet carries the Message and, beside it, the receiving member's slot. */
@@ -60,7 +72,7 @@ export class RaftTransport implements PacketHandler<Message, MemberSlot> {
   private member(name: string): MemberSlot {
     let m = this.members.get(name);
     if (m === undefined) {
-      m = new MemberSlot(name);
+      m = new MemberSlot(name, this.members.size);
       this.members.set(name, m);
     }
     return m;
