@@ -233,7 +233,7 @@ export class FakeCluster {
   toClient(process: Process, gen: number, member: string, fn: () => void): void {
     if (!this.reachable(member, process.name)) return;
     this.sched.after(this.latencyUs, () => {
-      if (this.reachable(member, process.name)) process.deliver(gen, fn);
+      if (this.reachable(member, process.name)) process.runFromOutside(gen, fn);
     });
   }
 

@@ -43,6 +43,16 @@ describe('lessor-sim serve, the command line', () => {
     expect(r.stderr).toContain('not a lessor-sim serve record');
   });
 
+  it('refuses a record with a program event of a kind no program traces, naming the file and line', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'serve-cli-')), 'odd-kind.jsonl');
+    const header = { served: 1, scenario: null, name: 'x', seed: 1, profile: 'v3.5' };
+    const odd = { t: 1000, kind: 'app', event: { member: 'a', kind: 'app-teleport', fields: {} } };
+    writeFileSync(file, `${JSON.stringify(header)}\n${JSON.stringify(odd)}\n`);
+    const r = lessorSim(['run', '--input', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}: line 2: a program's event of kind "app-teleport", which no program traces`);
+  });
+
   it('still asks for a FILE when run has neither FILE nor --input', () => {
     const r = lessorSim(['run']);
     expect(r.code).toBe(2);

@@ -13,7 +13,7 @@ import { noStaleWriteAccepted } from '../properties/monitors/no-stale-write-acce
 import { parseScenario } from '../scenario/parse.js';
 import { LabelBook } from '../scenario/replay/labels.js';
 import { Marks } from '../trace/marks.js';
-import { fieldsOf, Trace, type TraceEvent } from '../trace/trace.js';
+import { Trace, type TraceEvent, type TraceEventMap } from '../trace/trace.js';
 
 /** The monitors that judge holders; the same three `check` runs on built-in holders. */
 export const APP_MONITORS = [noStaleWriteAccepted, noOverlap, holderStopsBeforeRevoke] as const;
@@ -36,7 +36,10 @@ export function revocationsFromDeletions(
   const done = new Set<bigint>();
   for (const d of deletions) {
     const owner = events
-      .filter((e) => e.kind === 'holder-acquired' && fieldsOf(e).key === d.key && e.t <= d.tUs && e.lease !== undefined)
+      .filter(
+        (e): e is TraceEventMap['holder-acquired'] =>
+          e.kind === 'holder-acquired' && e.fields.key === d.key && e.t <= d.tUs && e.lease !== undefined,
+      )
       .at(-1);
     if (owner?.lease === undefined || done.has(owner.lease)) continue;
     done.add(owner.lease);
@@ -62,7 +65,7 @@ export function judgeApps(events: readonly TraceEvent[], endUs: Micros): AppJudg
   const byKey = new Map<string, Set<string>>();
   for (const e of events) {
     if (e.kind !== 'holder-acquired') continue;
-    const key = String(fieldsOf(e).key ?? '');
+    const key = e.fields.key;
     if (!byKey.has(key)) byKey.set(key, new Set());
     byKey.get(key)!.add(e.member);
   }

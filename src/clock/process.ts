@@ -123,12 +123,13 @@ export class Process {
   }
 
   /**
-   * Delivers in-process work from outside (a scenario action, a holder's step) under the same pause and
-   * death rules. Held with the timers while stopped; network input is `receiveInput`'s.
+   * Runs work that comes from outside the process's own code (a scenario action, a holder's step, a driver's
+   * request) under the same pause and death rules. Held with the timers while stopped; network input is
+   * `receiveInput`'s.
    */
-  deliver(inc: number, fn: () => void): void {
+  runFromOutside(inc: number, fn: () => void): void {
     if (inc !== this.incarnation || this.dead) return;
-    if (this.pausedSince !== undefined) this.held.push(new HeldCall(fn));
+    if (this.pausedSince !== undefined) this.held.push(new HeldOutsideCall(fn));
     else fn();
   }
 
@@ -145,11 +146,11 @@ export class Process {
    */
   handOff<M>(inc: number, to: Receiver<M>, m: M): void {
     if (inc !== this.incarnation || this.dead) return;
-    if (this.pausedSince !== undefined) this.held.push(new HeldMessage(to, m));
+    if (this.pausedSince !== undefined) this.held.push(new HeldHandOff(to, m));
     else to.receive(m);
   }
 
-  /** The current incarnation; captured by callers that deliver work later. */
+  /** The current incarnation; captured by callers that hand the process work later. */
   get generation(): number {
     return this.incarnation;
   }
@@ -230,8 +231,8 @@ class InputDrain extends QueuedEvent {
   }
 }
 
-/** A callback `deliver` held while the process was stopped. */
-class HeldCall implements ProcessTask {
+/** Work `runFromOutside` held while the process was stopped. */
+class HeldOutsideCall implements ProcessTask {
   constructor(private readonly fn: () => void) {}
   run(): void {
     this.fn();
@@ -239,7 +240,7 @@ class HeldCall implements ProcessTask {
 }
 
 /** A message `handOff` held while the process was stopped. */
-class HeldMessage<M> implements ProcessTask {
+class HeldHandOff<M> implements ProcessTask {
   constructor(
     private readonly to: Receiver<M>,
     private readonly m: M,

@@ -170,7 +170,7 @@ export function startUserHolder(fn: UserHolderFn, env: UserHolderEnv, failed: (m
     },
     write: (token) => env.resource.write(env.name, token),
   };
-  p.deliver(p.generation, () => {
+  p.runFromOutside(p.generation, () => {
     fn(api).catch((e: unknown) => {
       const where = thrownAt(e);
       tracer.emit('holder-failed', current?.lease, {

@@ -6,7 +6,8 @@
  * scenario changes. Instants come from the run too, wherever the scenario does not fix them.
  */
 import { MICROS_PER_SECOND, type Micros } from '../clock/time.js';
-import { eventExpiry, eventField, eventLease, eventMember, eventTime, type TraceEvent } from './trace-adapter.js';
+import type { TraceEventMap } from '../trace/trace.js';
+import { eventLease, eventMember, eventTime } from './trace-adapter.js';
 import { at, type RunFacts, span } from './run-facts.js';
 
 type Val<T> = T | ((f: RunFacts) => T);
@@ -75,18 +76,17 @@ const T_ARTICLE = 'Inside etcd: forwarding, Promote/Demote, checkpoints (the art
 const T_KNOBS = 'The lessor’s knobs (the overview)';
 
 /** A fenced write the resource refused. */
-const rejected = (e: TraceEvent): boolean => eventField(e, 'accepted') === 'false';
+const rejected = (e: TraceEventMap['client-fenced-write']): boolean => !e.fields.accepted;
 
-const expiryOf = (e: TraceEvent): Micros | undefined => {
-  const v = eventExpiry(e);
-  return v === undefined || !Number.isFinite(v) ? undefined : v;
-};
+/** A Promote's new expiry, or undefined for forever. */
+const expiryOf = (e: TraceEventMap['lease-promoted']): Micros | undefined =>
+  Number.isFinite(e.fields.expiry) ? e.fields.expiry : undefined;
 
 /** How late a key went after its lease's original deadline, as a choice among on time / a few s / ~30 s. */
 function lateness(f: RunFacts, key: string, lease: string): { readonly choice: number; readonly because: string } {
-  const grant = f.first('lease-grant', { lease, where: (e) => eventField(e, 'expiry') !== 'forever' });
-  const deadline =
-    grant === undefined ? undefined : Math.round(Number(eventField(grant, 'expiry')) * MICROS_PER_SECOND);
+  // The grant on the primary: the other members hold the lease at forever.
+  const grant = f.first('lease-grant', { lease, where: (e) => Number.isFinite(e.fields.expiry) });
+  const deadline = grant?.fields.expiry;
   const deleted = f.keyDeletedAt(key);
   if (deadline === undefined || deleted === undefined)
     return { choice: 2, because: `The key was not deleted within the run (deadline ${at(deadline)}).` };
@@ -96,7 +96,7 @@ function lateness(f: RunFacts, key: string, lease: string): { readonly choice: n
     promoted === undefined
       ? ''
       : ` The new primary ${eventMember(promoted)} promoted at ${at(eventTime(promoted))} with ` +
-        `${eventField(promoted, 'remaining')} s remaining, so the lease got expiry ${at(expiryOf(promoted))}.`;
+        `${promoted.fields.remaining} s remaining, so the lease got expiry ${at(expiryOf(promoted))}.`;
   return {
     choice: late <= MICROS_PER_SECOND ? 0 : late <= 10 * MICROS_PER_SECOND ? 1 : 2,
     because:
@@ -205,7 +205,7 @@ export const COURSE: readonly CourseLesson[] = [
         at: (f) => f.when('kv-put', { key: LOCK }),
         say: (f) =>
           `Every write gets a revision, one counter for the whole cluster that only grows. c1 took the lock at ` +
-          `revision ${eventField(f.first('kv-put', { key: LOCK })!, 'rev')}: that number is its fencing token.`,
+          `revision ${f.first('kv-put', { key: LOCK })!.fields.rev}: that number is its fencing token.`,
       },
       {
         at: s(22.9),
@@ -220,7 +220,7 @@ export const COURSE: readonly CourseLesson[] = [
             return t === undefined ? undefined : t + 1000;
           },
           outcome: (f) => {
-            const puts = f.all('kv-put', { key: LOCK, member: 'n1' }).map((e) => Number(eventField(e, 'rev')));
+            const puts = f.all('kv-put', { key: LOCK, member: 'n1' }).map((e) => e.fields.rev);
             const [a, b] = [puts[0] ?? 0, puts[1] ?? 0];
             return {
               choice: b > a ? 0 : b === a ? 1 : 2,
@@ -311,7 +311,7 @@ export const COURSE: readonly CourseLesson[] = [
           return (
             `a’s lease ran out while it slept: the revoke deletes the lock key (purple), and b takes the lock at ` +
             `${at(b === undefined ? undefined : eventTime(b))} with token ` +
-            `${b === undefined ? '?' : eventField(b, 'token')}.`
+            `${b === undefined ? '?' : b.fields.token}.`
           );
         },
       },
@@ -328,11 +328,12 @@ export const COURSE: readonly CourseLesson[] = [
           outcome: (f) => {
             const n = f.first('holder-noticed', { member: 'a', from: s(5) });
             if (n === undefined) return { choice: 0, because: 'a never looked at its lease in this run.' };
-            const held = eventField(n, 'verdict') === 'still-held';
+            const held = n.fields.verdict === 'still-held';
+            const ttl = n.fields.timetolive === undefined ? '' : ` with TTL ${n.fields.timetolive}`;
             return {
               choice: held ? 1 : 0,
               because: held
-                ? `etcd answered TimeToLive with TTL ${eventField(n, 'timetolive') ?? '?'} and no error: a lease ` +
+                ? `etcd answered TimeToLive${ttl} and no error: a lease ` +
                   `it no longer has is reported as -1, not as an error. Step 5 calls onLost only on an error, so ` +
                   `a goes on believing it holds the lock.`
                 : `TimeToLive answered with an error, and a called onLost at ${at(eventTime(n))}.`,
@@ -424,7 +425,7 @@ export const COURSE: readonly CourseLesson[] = [
                     `renewals queued behind it on the same stream. a’s keep-alive channel closed at its deadline ` +
                     `(${at(closed)}) and the lease was revoked at ${at(revoked)}, although ` +
                     `${f.leaderAt(s(9)) ?? 'a new leader'} had led since ` +
-                    `${at(f.when('raft-role', { where: (e) => eventField(e, 'role') === 'leader', from: s(6.9) }))}.`,
+                    `${at(f.when('raft-role', { where: (e) => e.fields.role === 'leader', from: s(6.9) }))}.`,
                 }
               : { choice: 0, because: `a’s lease was not revoked by 12.5 s (revoked: ${at(revoked)}).` };
           },
@@ -495,7 +496,7 @@ export const COURSE: readonly CourseLesson[] = [
           outcome: (f) => {
             const p = f.first('lease-promoted', { lease: 'L1', from: s(6) });
             if (p === undefined) return { choice: 2, because: 'No member promoted the lease in this run.' };
-            const rem = Number(eventField(p, 'remaining'));
+            const rem = p.fields.remaining;
             return {
               choice: rem >= 9 ? 1 : rem >= 3 ? 0 : 2,
               because:

@@ -1,5 +1,5 @@
 import type { Micros } from '../clock/time.js';
-import { eventExpiry, eventKind, eventLease, type TraceEvent } from './trace-adapter.js';
+import { eventLease, type TraceEvent } from './trace-adapter.js';
 
 /** A lease's deadline on the acting primary, and the one it had before a leader change moved it. */
 export interface Deadline {
@@ -18,16 +18,16 @@ export class DeadlineBook {
   fold(e: TraceEvent): void {
     const id = eventLease(e);
     if (id === undefined) return;
-    const kind = eventKind(e);
-    if (kind === 'lease-revoke') {
+    if (e.kind === 'lease-revoke') {
       this.byLease.delete(id);
       return;
     }
-    if (kind !== 'lease-grant' && kind !== 'lease-renew' && kind !== 'lease-promoted') return;
-    const at = eventExpiry(e);
-    if (at === undefined || at === Number.POSITIVE_INFINITY) return;
+    if (e.kind !== 'lease-grant' && e.kind !== 'lease-renew' && e.kind !== 'lease-promoted') return;
+    const at = e.fields.expiry;
+    // A demoted lessor holds every lease at forever: no deadline to show.
+    if (at === Number.POSITIVE_INFINITY) return;
     const old = this.byLease.get(id);
-    const before = kind === 'lease-promoted' && old !== undefined && old.currentUs !== at ? old.currentUs : undefined;
+    const before = e.kind === 'lease-promoted' && old !== undefined && old.currentUs !== at ? old.currentUs : undefined;
     this.byLease.set(id, { currentUs: at, beforeLeaderChangeUs: before });
   }
 

@@ -3,13 +3,22 @@
  * backlog grows from then) and which partition holds. Read once from the whole trace; faults are few.
  */
 import type { Micros } from '../clock/time.js';
-import { eventField, eventKind, eventMember, eventTime, type TraceEvent } from './trace-adapter.js';
+import { isKindIn, type KindGroup } from '../trace/trace.js';
+import { eventMember, eventTime, type TraceEvent } from './trace-adapter.js';
 
-const KINDS = new Set(['member-pause', 'member-resume', 'member-crash', 'member-restart', 'net-partition', 'net-heal']);
+type FaultKind = 'member-pause' | 'member-resume' | 'member-crash' | 'member-restart' | 'net-partition' | 'net-heal';
+const KINDS: KindGroup<FaultKind> = new Set<FaultKind>([
+  'member-pause',
+  'member-resume',
+  'member-crash',
+  'member-restart',
+  'net-partition',
+  'net-heal',
+]);
 
 interface Fault {
   readonly t: Micros;
-  readonly kind: string;
+  readonly kind: FaultKind;
   readonly member: string;
   readonly groups: readonly (readonly string[])[];
 }
@@ -19,13 +28,9 @@ export class FaultBook {
 
   constructor(events: readonly TraceEvent[]) {
     for (const e of events) {
-      const kind = eventKind(e);
-      if (!KINDS.has(kind)) continue;
-      const groups = (eventField(e, 'groups') ?? '')
-        .split('|')
-        .filter((g) => g !== '')
-        .map((g) => g.split(','));
-      this.faults.push({ t: eventTime(e), kind, member: eventMember(e), groups });
+      if (!isKindIn(e, KINDS)) continue;
+      const groups = e.kind === 'net-partition' ? e.fields.groups : [];
+      this.faults.push({ t: eventTime(e), kind: e.kind, member: eventMember(e), groups });
     }
   }
 

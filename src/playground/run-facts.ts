@@ -4,8 +4,9 @@
  */
 import { MICROS_PER_SECOND, type Micros } from '../clock/time.js';
 import type { RunResult } from '../scenario/replay/runner.js';
+import { isKind, isKindIn, KEY_KINDS, KEYS_KINDS, type TraceEventMap, type TraceKind } from '../trace/trace.js';
 import type { WireLog, WireMessage } from './wire-log.js';
-import { eventField, eventKind, eventLease, eventMember, eventTime, type TraceEvent } from './trace-adapter.js';
+import { eventLease, eventMember, eventTime, type TraceEvent } from './trace-adapter.js';
 
 export interface MessageQuery {
   readonly from?: string;
@@ -13,7 +14,8 @@ export interface MessageQuery {
   readonly carries?: string;
 }
 
-export interface EventQuery {
+/** Which events of a kind to pick; `where` sees the kind's fields typed. */
+export interface EventQuery<E extends TraceEvent = TraceEvent> {
   readonly member?: string;
   /** A lease by its label in the scenario (L1, A, ...). */
   readonly lease?: string;
@@ -24,7 +26,7 @@ export interface EventQuery {
   readonly from?: Micros;
   /** Only events before this instant. */
   readonly before?: Micros;
-  readonly where?: (e: TraceEvent) => boolean;
+  readonly where?: (e: E) => boolean;
 }
 
 export class RunFacts {
@@ -55,12 +57,12 @@ export class RunFacts {
     return m === undefined ? undefined : Math.round((m.sentUs + (m.arriveUs ?? m.sentUs)) / 2);
   }
 
-  all(kind: string, q: EventQuery = {}): TraceEvent[] {
+  all<K extends TraceKind>(kind: K, q: EventQuery<TraceEventMap[K]> = {}): TraceEventMap[K][] {
     const id = q.leaseId ?? (q.lease === undefined ? undefined : this.result.labels.id(q.lease));
     if (q.lease !== undefined && id === undefined) return [];
     return this.events.filter(
-      (e) =>
-        eventKind(e) === kind &&
+      (e): e is TraceEventMap[K] =>
+        isKind(e, kind) &&
         (q.member === undefined || eventMember(e) === q.member) &&
         (id === undefined || eventLease(e) === id) &&
         (q.key === undefined || keysOf(e).includes(q.key)) &&
@@ -70,14 +72,14 @@ export class RunFacts {
     );
   }
 
-  first(kind: string, q: EventQuery = {}): TraceEvent | undefined {
+  first<K extends TraceKind>(kind: K, q: EventQuery<TraceEventMap[K]> = {}): TraceEventMap[K] | undefined {
     return this.all(kind, q)[0];
   }
 
   /** When `kind` first happened (matching `q`), or undefined. */
-  when(kind: string, q: EventQuery = {}): Micros | undefined {
+  when<K extends TraceKind>(kind: K, q: EventQuery<TraceEventMap[K]> = {}): Micros | undefined {
     const e = this.first(kind, q);
-    return e === undefined ? undefined : eventTime(e);
+    return e === undefined ? undefined : e.t;
   }
 
   /** When the key was first deleted (on any member; they delete in the same raft entry). */
@@ -88,13 +90,15 @@ export class RunFacts {
   /** A lease's expiry as its primary lessor last set it at or before `t`. */
   expiryAt(lease: string, t: Micros): Micros | undefined {
     let out: Micros | undefined;
-    for (const e of this.all('lease-grant', { lease, before: t + 1 })
-      .concat(this.all('lease-renew', { lease, before: t + 1 }))
-      .concat(this.all('lease-promoted', { lease, before: t + 1 }))
-      .sort((a, b) => eventTime(a) - eventTime(b))) {
-      const v = eventField(e, 'expiry');
-      if (v !== undefined && v !== 'forever') out = Math.round(Number(v) * MICROS_PER_SECOND);
-    }
+    const q = { lease, before: t + 1 };
+    const sets: TraceEventMap['lease-grant' | 'lease-renew' | 'lease-promoted'][] = [
+      ...this.all('lease-grant', q),
+      ...this.all('lease-renew', q),
+      ...this.all('lease-promoted', q),
+    ];
+    // A demoted lessor's forever is no deadline.
+    for (const e of sets.sort((a, b) => eventTime(a) - eventTime(b)))
+      if (Number.isFinite(e.fields.expiry)) out = e.fields.expiry;
     return out;
   }
 
@@ -103,19 +107,18 @@ export class RunFacts {
     let leader: string | undefined;
     for (const e of this.events) {
       if (eventTime(e) > t) break;
-      const kind = eventKind(e);
-      if (kind === 'raft-role' && eventField(e, 'role') === 'leader') leader = eventMember(e);
-      else if ((kind === 'raft-role' || kind === 'member-crash') && eventMember(e) === leader) leader = undefined;
+      if (e.kind === 'raft-role' && e.fields.role === 'leader') leader = eventMember(e);
+      else if ((e.kind === 'raft-role' || e.kind === 'member-crash') && eventMember(e) === leader) leader = undefined;
     }
     return leader;
   }
 }
 
 /** The keys an event names: `key=` of a put or delete, `keys=` of a revoke or attach. */
-function keysOf(e: TraceEvent): string[] {
-  const k = eventField(e, 'key');
-  if (k !== undefined) return [k];
-  return (eventField(e, 'keys') ?? '').split(',').filter((s) => s !== '');
+function keysOf(e: TraceEvent): readonly string[] {
+  const key = isKindIn(e, KEY_KINDS) ? e.fields.key : undefined;
+  if (key !== undefined) return [key];
+  return (isKindIn(e, KEYS_KINDS) ? e.fields.keys : undefined) ?? [];
 }
 
 /** `9.503 s`: seconds to the millisecond, as lessons print instants. */

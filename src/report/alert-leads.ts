@@ -18,7 +18,7 @@ export function alertTimeline(r: RunResult): AlertTimeline | undefined {
 /** One line per rule and deleted key: "warned 4.502 s before", "fired 3.997 s after", "never fired". */
 export function alertLeads(r: RunResult, tl: AlertTimeline | undefined = alertTimeline(r)): string[] {
   if (tl === undefined) return [];
-  const keys = [...new Set(r.trace.events.filter((e) => e.kind === 'kv-delete').map((e) => String(e.fields?.key)))];
+  const keys = [...new Set(r.trace.events.flatMap((e) => (e.kind === 'kv-delete' ? [e.fields.key] : [])))];
   const out: string[] = [];
   for (const rule of tl.group.rules) {
     const fired = firstFiring(tl, rule.name);

@@ -7,7 +7,7 @@ import type { AppJudgement } from '../apps/judge.js';
 import type { AppVerdict } from '../cli/app-verdict.js';
 import { formatSeconds } from '../clock/time.js';
 import { oneLine } from '../report/terminal-text.js';
-import { fieldsOf, type TraceEvent } from '../trace/trace.js';
+import type { TraceEvent, TraceEventMap } from '../trace/trace.js';
 
 function ended(e: AppExit | undefined): string {
   if (e === undefined) return 'never ran';
@@ -24,8 +24,10 @@ export function appVerdictLines(
 ): string[] {
   const out: string[] = [];
   for (const name of names) {
-    const writes = events.filter((e) => e.member === name && e.kind === 'client-fenced-write');
-    const accepted = writes.filter((e) => fieldsOf(e).accepted === true).length;
+    const writes = events.filter(
+      (e): e is TraceEventMap['client-fenced-write'] => e.member === name && e.kind === 'client-fenced-write',
+    );
+    const accepted = writes.filter((e) => e.fields.accepted).length;
     out.push(
       `APP ${name}  ${ended(exits.find((e) => e.app === name))}; ` +
         `writes ${accepted} accepted, ${writes.length - accepted} rejected`,

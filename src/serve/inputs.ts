@@ -3,6 +3,7 @@
  * `serve --record LOG` writes one JSON object per line (a `served` header line first); `run FILE --input LOG`
  * feeds them back in the same order at the same instants, so the served run replays to the same trace.
  */
+import { readAppEvent } from './app-inputs.js';
 import { liveFaultOf, type LiveFault } from './live/faults.js';
 import type { Json } from './wire.js';
 
@@ -79,17 +80,6 @@ export interface RecordHeader {
   readonly profile: 'v3.4' | 'v3.5';
 }
 
-/** The kinds a program's side of a served run traces (ServedApps, the resource server, the belief board). */
-const APP_EVENT_KINDS: ReadonlySet<string> = new Set([
-  'app-start',
-  'app-output',
-  'app-exit',
-  'client-fenced-write',
-  'holder-acquired',
-  'holder-deadline',
-  'holder-stop',
-]);
-
 export function isInput(x: unknown): x is Input {
   if (typeof x !== 'object' || x === null) return false;
   const o = x as Record<string, unknown>;
@@ -121,13 +111,13 @@ export function isInput(x: unknown): x is Input {
       // Any member name: a record's names are checked against the scenario when it replays.
       return typeof liveFaultOf(o, typeof o.member === 'string' ? [o.member] : []) !== 'string';
     case 'app': {
+      // Its shape only: parseRecord reads its kind and fields with readAppEvent.
       const e = o.event as Partial<AppEventJson> | null;
       return (
         typeof e === 'object' &&
         e !== null &&
         typeof e.member === 'string' &&
         typeof e.kind === 'string' &&
-        APP_EVENT_KINDS.has(e.kind) &&
         (e.lease === undefined || (typeof e.lease === 'string' && /^-?\d{1,20}$/.test(e.lease))) &&
         (e.fields === undefined || (typeof e.fields === 'object' && e.fields !== null))
       );
@@ -188,6 +178,9 @@ export function parseRecord(text: string): ServedRecord | string {
       continue;
     }
     if (!isInput(v)) return `line ${i + 1}: not a served input`;
+    // A program's event becomes a typed trace event here, once: its kind and fields checked.
+    const problem = v.kind === 'app' ? readAppEvent(v.t, v.event) : undefined;
+    if (typeof problem === 'string') return `line ${i + 1}: ${problem}`;
     if (v.t < last) return `line ${i + 1}: time ${v.t} goes back (previous ${last})`;
     last = v.t;
     inputs.push(v);

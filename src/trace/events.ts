@@ -191,6 +191,11 @@ export function isKindIn<K extends TraceKind>(
   return kinds.has(e.kind as K);
 }
 
+/** Is `e` of kind `kind`? Narrows it to that kind's event, for readers that take the kind as a parameter. */
+export function isKind<K extends TraceKind>(e: { readonly kind: TraceKind }, kind: K): e is TraceEventMap[K] {
+  return e.kind === kind;
+}
+
 /** A group of kinds a reader tests events against with `isKindIn`. */
 export type KindGroup<K extends TraceKind> = ReadonlySet<K>;
 
@@ -270,4 +275,31 @@ export const HOLDER_KINDS = groupOf<HolderKind>({
   'holder-failed': true,
   'holder-owns': true,
   'holder-revoked': true,
+});
+
+/** The kinds whose fields name a field `F` (required or optional). */
+type KindWith<F extends string> = { readonly [K in TraceKind]: F extends keyof TraceFields[K] ? K : never }[TraceKind];
+
+/** Events that name one key (`key=`): mvcc's writes, holders' locks, a watch's error, etcdctl's answers. */
+export type KeyKind = KindWith<'key'>;
+export const KEY_KINDS = groupOf<KeyKind>({
+  'kv-put': true,
+  'kv-delete': true,
+  'kv-detach-failed': true,
+  'kv-restore-attach-failed': true,
+  'client-watch-error': true,
+  'holder-acquired': true,
+  'holder-acquire-failed': true,
+  'holder-owns': true,
+  'ctl-ok': true,
+  'ctl-error': true,
+});
+
+/** Events that name a list of keys (`keys=`): a lease's attach, detach and revoke, etcdctl's answers. */
+export type KeysKind = KindWith<'keys'>;
+export const KEYS_KINDS = groupOf<KeysKind>({
+  'lease-revoke': true,
+  'lease-attach': true,
+  'lease-detach': true,
+  'ctl-ok': true,
 });

@@ -8,11 +8,23 @@ export type {
   FieldsArg,
   HolderKind,
   KeepAliveKind,
+  KeyKind,
+  KeysKind,
   KindGroup,
+  TraceEventMap,
   TraceFields,
   TraceKind,
 } from './events.js';
-export { CLIENT_KINDS, HOLDER_KINDS, isKindIn, KEEPALIVE_KINDS } from './events.js';
+export {
+  CLIENT_KINDS,
+  HOLDER_KINDS,
+  isKind,
+  isKindIn,
+  KEEPALIVE_KINDS,
+  KEY_KINDS,
+  KEYS_KINDS,
+  LEASE_KINDS,
+} from './events.js';
 
 /**
  * One state change, a union keyed by `kind` (events.ts lists every kind and its fields). Every layer

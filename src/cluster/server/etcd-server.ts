@@ -306,7 +306,7 @@ export class EtcdServer {
 
   /** Runs `fn` on the raft loop (held while it is stalled or the member paused). */
   onRaftLoop(fn: () => void): void {
-    this.raftProc.deliver(this.raftProc.generation, () => {
+    this.raftProc.runFromOutside(this.raftProc.generation, () => {
       if (!this.stoppedFlag) fn();
     });
   }

@@ -1,8 +1,7 @@
 import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import { FOREVER } from '../../lessor/lease.js';
-import type { TraceEvent } from '../../trace/trace.js';
+import type { TraceEvent, TraceEventMap, TraceKind } from '../../trace/trace.js';
 import { PrimaryTracker } from './primary.js';
-import { expiryOf, numberField } from './trace-fields.js';
 
 /** Trace kinds that disturb a primary: the start of a leader change or of a fault. */
 export const DISTURBANCE_KINDS: ReadonlySet<string> = new Set([
@@ -79,21 +78,22 @@ export interface LeaseDrift {
   readonly staleCheckpoint: boolean;
 }
 
-interface Indexed {
+/** An event and its index in the trace, typed by kind. */
+interface Indexed<K extends TraceKind = TraceKind> {
   readonly i: number;
-  readonly e: TraceEvent;
+  readonly e: TraceEventMap[K];
 }
 
 interface LeaseLog {
-  grants: Indexed[];
-  primaryGrant?: Indexed;
-  renews: Indexed[];
-  superseded: Indexed[];
-  promotions: Array<Indexed & { readonly extend: Micros }>;
-  checkpoints: Indexed[];
-  revokeAny?: Indexed;
-  revokePrimary?: Indexed;
-  failures: Indexed[];
+  grants: Indexed<'lease-grant'>[];
+  primaryGrant?: Indexed<'lease-grant'>;
+  renews: Indexed<'lease-renew'>[];
+  superseded: Indexed<'lease-renew'>[];
+  promotions: Array<Indexed<'lease-promoted'> & { readonly extend: Micros }>;
+  checkpoints: Indexed<'lease-checkpoint'>[];
+  revokeAny?: Indexed<'lease-revoke'>;
+  revokePrimary?: Indexed<'lease-revoke'>;
+  failures: Indexed<'server-expired-revoke'>[];
   proposers: string[];
 }
 
@@ -118,34 +118,33 @@ export function measureDrift(events: readonly TraceEvent[]): LeaseDrift[] {
   };
   events.forEach((e, i) => {
     primary.feed(e);
-    const x = { i, e };
-    if (DISTURBANCE_KINDS.has(e.kind)) disturbances.push(x);
+    if (DISTURBANCE_KINDS.has(e.kind)) disturbances.push({ i, e });
     if (e.lease === undefined) return;
     const onPrimary = primary.isCurrent(e.member);
     switch (e.kind) {
       case 'lease-grant': {
         const l = log(e.lease);
-        l.grants.push(x);
-        if (onPrimary) l.primaryGrant ??= x;
+        l.grants.push({ i, e });
+        if (onPrimary) l.primaryGrant ??= { i, e };
         break;
       }
       case 'lease-renew':
-        (onPrimary ? log(e.lease).renews : log(e.lease).superseded).push(x);
+        (onPrimary ? log(e.lease).renews : log(e.lease).superseded).push({ i, e });
         break;
       case 'lease-promoted':
-        log(e.lease).promotions.push({ ...x, extend: primary.extend(e.member) });
+        log(e.lease).promotions.push({ i, e, extend: primary.extend(e.member) });
         break;
       case 'lease-checkpoint':
-        if (onPrimary) log(e.lease).checkpoints.push(x);
+        if (onPrimary) log(e.lease).checkpoints.push({ i, e });
         break;
       case 'lease-revoke': {
         const l = log(e.lease);
-        l.revokeAny ??= x;
-        if (onPrimary) l.revokePrimary ??= x;
+        l.revokeAny ??= { i, e };
+        if (onPrimary) l.revokePrimary ??= { i, e };
         break;
       }
       case 'server-expired-revoke':
-        if (e.fields?.ok === false) log(e.lease).failures.push(x);
+        if (!e.fields.ok) log(e.lease).failures.push({ i, e });
         else log(e.lease).proposers.push(e.member);
         break;
     }
@@ -155,7 +154,7 @@ export function measureDrift(events: readonly TraceEvent[]): LeaseDrift[] {
 
 function leaseDrift(id: bigint, l: LeaseLog, disturbances: readonly Indexed[]): LeaseDrift {
   const grant = l.primaryGrant ?? l.grants[0]!;
-  const ttl = numberField(grant.e, 'ttl');
+  const ttl = grant.e.fields.ttl;
   const revoke = l.revokePrimary ?? l.revokeAny;
   const end = revoke?.i ?? Number.POSITIVE_INFINITY;
   const renew = l.renews.filter((r) => r.i < end).at(-1);
@@ -163,8 +162,7 @@ function leaseDrift(id: bigint, l: LeaseLog, disturbances: readonly Indexed[]): 
   const within = (x: Indexed): boolean => x.i > anchor.i && x.i < end;
   const promotedAt = l.promotions.filter(within);
   const promotions = promotedAt.map((p) => {
-    const remaining = numberField(p.e, 'remaining');
-    const expiry = expiryOf(p.e);
+    const { remaining, expiry } = p.e.fields;
     return {
       t: p.e.t,
       member: p.e.member,
@@ -184,10 +182,10 @@ function leaseDrift(id: bigint, l: LeaseLog, disturbances: readonly Indexed[]): 
     const g = first !== undefined ? to.e.t - first.e.t : isPromotion ? to.e.t - from.e.t : 0;
     gapUs = Math.max(gapUs, g);
   }
-  const anchorExpiry = expiryOf(anchor.e) === FOREVER ? undefined : expiryOf(anchor.e);
+  const anchorExpiry = anchor.e.fields.expiry === FOREVER ? undefined : anchor.e.fields.expiry;
   const anchorTtlEnd = anchor.e.t + ttl * MICROS_PER_SECOND;
-  const laterShorter = (c: Indexed): boolean => {
-    const rem = numberField(c.e, 'remaining');
+  const laterShorter = (c: Indexed<'lease-checkpoint'>): boolean => {
+    const rem = c.e.fields.remaining;
     return within(c) && rem > 0 && anchorExpiry !== undefined && rem * MICROS_PER_SECOND < anchorExpiry - c.e.t;
   };
   const staleCheckpoint =

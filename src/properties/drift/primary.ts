@@ -17,7 +17,7 @@ export class PrimaryTracker {
       case 'lessor-promote':
         this.primaries.add(e.member);
         this.latest = e.member;
-        this.extendUs.set(e.member, e.fields?.extend ?? 0);
+        this.extendUs.set(e.member, e.fields.extend);
         break;
       case 'lessor-demote':
       case 'member-crash':

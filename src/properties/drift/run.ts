@@ -43,7 +43,7 @@ export function runDrift(spec: DriftRunSpec): DriftRun {
     at(r.at, () => {
       const s = c.server(r.via);
       // Through the member's process: a paused member takes the request when it resumes.
-      if (s !== undefined) s.proc.deliver(s.proc.generation, () => leaseRenew(s, r.id, () => {}));
+      if (s !== undefined) s.proc.runFromOutside(s.proc.generation, () => leaseRenew(s, r.id, () => {}));
     });
   }
   for (const f of spec.faults ?? []) at(f.at, () => inject(c, f));

@@ -3,7 +3,6 @@ import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import type { TraceEvent } from '../../trace/trace.js';
 import { KindTrace } from '../drift/kind-trace.js';
 import { PrimaryTracker } from '../drift/primary.js';
-import { expiryOf } from '../drift/trace-fields.js';
 
 export interface StormSpec {
   readonly leases: number;
@@ -60,11 +59,11 @@ export function runStorm(spec: StormSpec): StormRun {
   const trace = new KindTrace((e) => {
     if (!KINDS.has(e.kind)) return false;
     primary.feed(e);
-    if (e.kind === 'lessor-promote' && Number(e.fields?.leases ?? 0) > 0) firstDeadlineUs = Number.POSITIVE_INFINITY;
-    if (e.kind === 'lease-promoted') firstDeadlineUs = Math.min(firstDeadlineUs, expiryOf(e));
+    if (e.kind === 'lessor-promote' && e.fields.leases > 0) firstDeadlineUs = Number.POSITIVE_INFINITY;
+    if (e.kind === 'lease-promoted') firstDeadlineUs = Math.min(firstDeadlineUs, e.fields.expiry);
     if (!PER_MEMBER.has(e.kind)) return true;
     if (!primary.isCurrent(e.member)) return false;
-    if (e.kind === 'lease-grant') firstDeadlineUs = Math.min(firstDeadlineUs, expiryOf(e));
+    if (e.kind === 'lease-grant') firstDeadlineUs = Math.min(firstDeadlineUs, e.fields.expiry);
     if (e.kind === 'lease-revoke') revokeTimes.push(e.t);
     return true;
   }, spec.keepEvents ?? true);
@@ -107,7 +106,7 @@ export function stormDeadlines(events: readonly TraceEvent[]): Map<bigint, Micro
   const out = new Map<bigint, Micros>();
   for (const e of events) {
     if ((e.kind === 'lease-grant' || e.kind === 'lease-promoted') && e.lease !== undefined)
-      out.set(e.lease, expiryOf(e));
+      out.set(e.lease, e.fields.expiry);
   }
   return out;
 }

@@ -1,6 +1,5 @@
 import { MICROS_PER_SECOND, NANOS_PER_MICRO, ceilDiv, type Micros } from '../../clock/time.js';
 import type { TraceEvent } from '../../trace/trace.js';
-import { expiryOf, numberField } from '../drift/trace-fields.js';
 import { maxInWindow } from './windows.js';
 
 /** One lease as a Promote left it, from its `lease-promoted` line. */
@@ -22,14 +21,13 @@ export interface PromoteRecord {
 export function promoteRecords(events: readonly TraceEvent[]): PromoteRecord[] {
   const out: Array<{ t: Micros; member: string; extendUs: Micros; leases: PromotedLease[] }> = [];
   for (const e of events) {
-    if (e.kind === 'lessor-promote')
-      out.push({ t: e.t, member: e.member, extendUs: numberField(e, 'extend'), leases: [] });
+    if (e.kind === 'lessor-promote') out.push({ t: e.t, member: e.member, extendUs: e.fields.extend, leases: [] });
     else if (e.kind === 'lease-promoted' && e.lease !== undefined) {
       const p = out.at(-1)!;
       p.leases.push({
         id: e.lease,
-        naturalUs: p.t + p.extendUs + numberField(e, 'remaining') * MICROS_PER_SECOND,
-        expiryUs: expiryOf(e),
+        naturalUs: p.t + p.extendUs + e.fields.remaining * MICROS_PER_SECOND,
+        expiryUs: e.fields.expiry,
       });
     }
   }

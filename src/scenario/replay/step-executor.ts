@@ -283,7 +283,7 @@ export class StepExecutor implements AssertionContext, StepReplay {
   onClient(name: string, via: string | undefined, fn: (sc: ScenarioClient) => void): void {
     const sc = this.client(name, via);
     const p = sc.client.process;
-    p.deliver(p.generation, () => fn(sc));
+    p.runFromOutside(p.generation, () => fn(sc));
   }
 }
 
