@@ -168,7 +168,12 @@ export class Scheduler {
       this.burst = 0;
     }
     if (++this.burst > this.burstCap)
-      throw new RunStopped('livelock', fromQueueTime(at), this.executed, `more than ${this.burstCap} events at one virtual instant`);
+      throw new RunStopped(
+        'livelock',
+        fromQueueTime(at),
+        this.executed,
+        `more than ${this.burstCap} events at one virtual instant`,
+      );
     if (this.executed >= this.nextCheck) this.checkpoint();
     let ev: QueuedEvent;
     if (e instanceof TimerLane) {
