@@ -1,7 +1,8 @@
 import { fromQueueTime, toQueueTime, type QueueTime } from './queue-time.js';
-import { QueuedEvent } from './queued-event.js';
+import type { QueuedEvent } from './queued-event.js';
 import { POLL_EVERY_EVENTS, RunStopped, type RunGuard } from './run-guard.js';
 import { TimeHeap } from './time-heap.js';
+import { TimerEntry } from './timer-entry.js';
 import { TimerLane } from './timer-lane.js';
 import type { Micros } from './time.js';
 
@@ -10,23 +11,6 @@ export interface Timer {
   readonly at: Micros;
   cancel(): void;
   readonly cancelled: boolean;
-}
-
-class Entry extends QueuedEvent implements Timer {
-  cancelled = false;
-  constructor(
-    private readonly fn: () => void,
-    private readonly sched: Scheduler,
-  ) {
-    super();
-  }
-  fire(): void {
-    this.fn();
-  }
-  cancel(): void {
-    this.cancelled = true;
-    this.sched.unpost(this);
-  }
 }
 
 /**
@@ -80,13 +64,13 @@ export class Scheduler {
   }
 
   at(time: Micros, fn: () => void): Timer {
-    const e = new Entry(fn, this);
+    const e = new TimerEntry(undefined, 0, fn, this);
     this.post(time, e);
     return e;
   }
 
   after(delay: Micros, fn: () => void): Timer {
-    const e = new Entry(fn, this);
+    const e = new TimerEntry(undefined, 0, fn, this);
     this.postAfter(delay, e);
     return e;
   }
