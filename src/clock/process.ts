@@ -1,6 +1,5 @@
 import { QueuedEvent } from './queued-event.js';
 import type { Scheduler, Timer } from './scheduler.js';
-import { TimerEntry } from './timer-entry.js';
 import type { Micros } from './time.js';
 
 /** Work a process runs, as a record with a method (no closure per message). */
@@ -13,8 +12,39 @@ export interface Receiver<M> {
   receive(m: M): void;
 }
 
-/** A timer of one incarnation of a process (the scheduler's one timer shape, timer-entry.ts). */
-export type ProcessTimer = TimerEntry;
+/**
+ * A timer of one incarnation of a process: fires through `timerDue`, so the process rules apply.
+ * `arm` sets it again once it has fired, so a periodic timer is one object for its whole life.
+ */
+export class ProcessTimer extends QueuedEvent implements Timer, ProcessTask {
+  cancelled = false;
+  constructor(
+    private readonly proc: Process,
+    private readonly inc: number,
+    private readonly fn: () => void,
+    private readonly sched: Scheduler,
+  ) {
+    super();
+  }
+  fire(): void {
+    this.proc.timerDue(this.inc, this);
+  }
+  run(): void {
+    this.fn();
+  }
+  cancel(): void {
+    this.cancelled = true;
+    this.sched.unpost(this);
+  }
+  /**
+   * Sets the timer to fire `delay` from now, in the order a new `after` would. Only while it is not set
+   * and was never cancelled: a scheduler lane may still hold a cancelled timer's slot, which must stay dead.
+   */
+  arm(delay: Micros): void {
+    if (this.waiting || this.cancelled) throw new Error('process: arm on a timer that is set or cancelled');
+    this.sched.postAfter(delay, this);
+  }
+}
 
 /**
  * One simulated OS process (an etcd member, a client). Its timers run on the shared scheduler, but the
@@ -69,14 +99,14 @@ export class Process {
 
   /** Runs `fn` after `delay` on this process; held while stopped, dropped if the process dies first. */
   after(delay: Micros, fn: () => void): Timer {
-    const t = new TimerEntry(this, this.incarnation, fn, this.sched);
+    const t = new ProcessTimer(this, this.incarnation, fn, this.sched);
     this.sched.postAfter(delay, t);
     return t;
   }
 
   /** A timer of this incarnation that runs `fn`, not yet set: `arm` sets it, again each time it fires. */
   timer(fn: () => void): ProcessTimer {
-    return new TimerEntry(this, this.incarnation, fn, this.sched);
+    return new ProcessTimer(this, this.incarnation, fn, this.sched);
   }
 
   /**

@@ -1,8 +1,7 @@
 import { fromQueueTime, toQueueTime, type QueueTime } from './queue-time.js';
-import type { QueuedEvent } from './queued-event.js';
+import { QueuedEvent } from './queued-event.js';
 import { POLL_EVERY_EVENTS, RunStopped, type RunGuard } from './run-guard.js';
 import { TimeHeap } from './time-heap.js';
-import { TimerEntry } from './timer-entry.js';
 import { TimerLane } from './timer-lane.js';
 import type { Micros } from './time.js';
 
@@ -11,6 +10,23 @@ export interface Timer {
   readonly at: Micros;
   cancel(): void;
   readonly cancelled: boolean;
+}
+
+class Entry extends QueuedEvent implements Timer {
+  cancelled = false;
+  constructor(
+    private readonly fn: () => void,
+    private readonly sched: Scheduler,
+  ) {
+    super();
+  }
+  fire(): void {
+    this.fn();
+  }
+  cancel(): void {
+    this.cancelled = true;
+    this.sched.unpost(this);
+  }
 }
 
 /**
@@ -64,13 +80,13 @@ export class Scheduler {
   }
 
   at(time: Micros, fn: () => void): Timer {
-    const e = new TimerEntry(undefined, 0, fn, this);
+    const e = new Entry(fn, this);
     this.post(time, e);
     return e;
   }
 
   after(delay: Micros, fn: () => void): Timer {
-    const e = new TimerEntry(undefined, 0, fn, this);
+    const e = new Entry(fn, this);
     this.postAfter(delay, e);
     return e;
   }
