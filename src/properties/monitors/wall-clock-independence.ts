@@ -4,8 +4,9 @@
  * both, within a run-loop tick and a commit. A wall-clock jump that moves a revocation is E1
  * (etcd-io/etcd#12291: 3.4 keyed the expiry heap on the wall clock). Since `expired()` reads the
  * monotonic clock, a jump can only make a lease look due late (or not at all); so the replay, which
- * doubles the cost of a run, is done only when some lease was offered late or is overdue at the end,
- * and only when a wall clock the jumps moved is read by anything (otherwise the replay would be this run).
+ * doubles the cost of a run, is done only when a wall clock the jumps moved is read by anything
+ * (otherwise the replay would be this run), and then only when some lease was offered late after that
+ * first read (before it the two runs are the same run, lateness included) or is overdue at the end.
  */
 import { formatSeconds, type Micros } from '../../clock/time.js';
 import { PROFILES } from '../../switches/profile.js';
@@ -21,7 +22,8 @@ export const wallClockIndependence: Monitor = {
   name: 'wall-clock-independence',
   check(view) {
     const s = view.scenario;
-    if (!wallClockRead(s, view.result.profile) || !somethingLate(view)) return undefined;
+    const readUs = wallClockReadFrom(s, view.result.profile);
+    if (readUs === Infinity || !somethingLate(view, readUs)) return undefined;
     // The monitor reads the calm run's events, never its hash.
     const calm = runScenario(
       { ...s, steps: s.steps.filter((st) => st.kind !== 'clock') },
@@ -69,24 +71,43 @@ export const wallClockIndependence: Monitor = {
  * reads a wall clock, so without any of these the calm replay would be this very run.
  */
 export function wallClockRead(s: Scenario, profile: Scenario['profile']): boolean {
-  const jumps = s.steps.filter((st) => st.kind === 'clock');
-  if (jumps.length === 0) return false;
-  if (PROFILES[profile].heapClock === 'wall' || s.bugs.includes('expiry-queue-uses-wall-clock')) return true;
-  if (s.steps.some((st) => st.kind === 'holder')) return true;
-  return jumps.some(
-    (j) =>
-      j.member === undefined ||
-      s.steps.some((st) => st.kind === 'restart' && st.member === j.member && st.atUs >= j.atUs),
-  );
+  return wallClockReadFrom(s, profile) !== Infinity;
 }
 
-/** A lease offered later than a tick and a commit after its expiry, or overdue on a primary at the end. */
-function somethingLate(view: RunView): boolean {
+/**
+ * The first instant a wall clock some `clock` step moved is read (Infinity when never, as
+ * `wallClockRead` says): the run and its calm replay are the same run before it.
+ */
+export function wallClockReadFrom(s: Scenario, profile: Scenario['profile']): Micros {
+  let from = Infinity;
+  const steps = s.steps;
+  const everyJumpRead =
+    PROFILES[profile].heapClock === 'wall' ||
+    s.bugs.includes('expiry-queue-uses-wall-clock') ||
+    steps.some((st) => st.kind === 'holder');
+  for (let k = 0; k < steps.length; k++) {
+    const j = steps[k]!;
+    if (j.kind !== 'clock' || j.atUs >= from) continue;
+    if (everyJumpRead || j.member === undefined) {
+      from = j.atUs;
+      continue;
+    }
+    for (const st of steps)
+      if (st.kind === 'restart' && st.member === j.member && st.atUs >= j.atUs && st.atUs < from) from = st.atUs;
+  }
+  return from;
+}
+
+/**
+ * A lease offered later than a tick and a commit after its expiry, from `fromUs` on, or overdue on a
+ * primary at the end.
+ */
+function somethingLate(view: RunView, fromUs: Micros): boolean {
   const slack = view.timings.loopUs + view.timings.commitSlackUs;
   for (const i of view.ofKind('lease-expired')) {
     const e = view.at(i);
     const x = expiryField(e);
-    if (x !== undefined && e.t > x + slack) return true;
+    if (x !== undefined && e.t >= fromUs && e.t > x + slack) return true;
   }
   const c = view.cluster;
   if (c === undefined) return false;
