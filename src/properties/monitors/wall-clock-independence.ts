@@ -24,13 +24,25 @@ export const wallClockIndependence: Monitor = {
     const s = view.scenario;
     const readUs = wallClockReadFrom(s, view.result.profile);
     if (readUs === Infinity || !somethingLate(view, readUs)) return undefined;
-    // The monitor reads the calm run's events, never its hash.
+    // The monitor reads the calm run's revokes as they happen, never its hash. It keeps the events as
+    // any replay does (a scenario's signal steps read them).
+    const calmTrace = new Trace(true, true, false);
+    const calmFirst = new Map<bigint, { t: Micros; index: number }>();
+    calmTrace.subscribe((e) => {
+      if (e.kind === 'lease-revoke' && e.lease !== undefined && !calmFirst.has(e.lease))
+        calmFirst.set(e.lease, { t: e.t, index: calmTrace.length - 1 });
+    });
     const calm = runScenario(
       { ...s, steps: s.steps.filter((st) => st.kind !== 'clock') },
-      { seed: view.result.seed, profile: view.result.profile, trace: new Trace(true, true, false) },
+      { seed: view.result.seed, profile: view.result.profile, trace: calmTrace },
     );
-    const calmRevokes = revokeTimes(calm.trace.events, (id) => calm.labels.labelOf(id));
-    const ownRevokes = revokeTimes(view.events, (id) => view.labelOf(id));
+    const calmRevokes = byLabel(calmFirst, (id) => calm.labels.labelOf(id));
+    const ownFirst = new Map<bigint, { t: Micros; index: number }>();
+    for (const index of view.ofKind('lease-revoke')) {
+      const e = view.at(index);
+      if (e.lease !== undefined && !ownFirst.has(e.lease)) ownFirst.set(e.lease, { t: e.t, index });
+    }
+    const ownRevokes = byLabel(ownFirst, (id) => view.labelOf(id));
     const tolerance = view.timings.loopUs + view.timings.commitSlackUs;
     const found: Violation[] = [];
     for (const [label, id] of view.result.labels.entries()) {
@@ -119,15 +131,16 @@ function somethingLate(view: RunView, fromUs: Micros): boolean {
 
 const show = (t: Micros): string => (t === Infinity ? 'never' : formatSeconds(t));
 
-function revokeTimes(
-  events: RunView['events'],
+/** Each label's first revoke: that of the first-revoked lease the label names. */
+function byLabel(
+  first: ReadonlyMap<bigint, { t: Micros; index: number }>,
   labelOf: (id: bigint) => string | undefined,
 ): Map<string, { t: Micros; index: number }> {
   const out = new Map<string, { t: Micros; index: number }>();
-  events.forEach((e, index) => {
-    if (e.kind !== 'lease-revoke' || e.lease === undefined) return;
-    const label = labelOf(e.lease);
-    if (label !== undefined && !out.has(label)) out.set(label, { t: e.t, index });
-  });
+  for (const [id, r] of first) {
+    const label = labelOf(id);
+    const had = label === undefined ? undefined : out.get(label);
+    if (label !== undefined && (had === undefined || r.index < had.index)) out.set(label, r);
+  }
   return out;
 }
