@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { draftRun, draftScenario, runArb } from '../../src/properties/index.js';
-import { wallClockRead } from '../../src/properties/monitors/wall-clock-independence.js';
+import { wallClockRead, wallClockReadFrom } from '../../src/properties/monitors/wall-clock-independence.js';
 import { runScenario } from '../../src/scenario/replay/runner.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { Trace, formatEvent } from '../../src/trace/trace.js';
@@ -35,13 +35,30 @@ describe('which wall-clock jumps are read', () => {
     expect(read(['profile: v3.5'], [JUMP, '{ at: 5s, restart: { member: n2 } }'])).toBe(true);
     expect(read(['profile: v3.5'], ['{ at: 1s, clock: { client: c1, jump: -5s } }'])).toBe(true);
   });
+
+  it('from the jump itself, or from the first boot after a jump when only boots read it', () => {
+    const from = (head: readonly string[], steps: readonly string[]): number => {
+      const s = scenario(head, steps);
+      return wallClockReadFrom(s, s.profile);
+    };
+    const boots = [
+      '{ at: 0s, restart: { member: n2 } }',
+      JUMP,
+      '{ at: 3s, clock: { member: n3, jump: 5s } }',
+      '{ at: 5s, restart: { member: n3 } }',
+      '{ at: 7s, restart: { member: n2 } }',
+    ];
+    expect(from(['profile: v3.5'], boots)).toBe(5_000_000);
+    expect(from(['profile: v3.4'], boots)).toBe(1_000_000);
+    expect(from(['profile: v3.5'], [JUMP])).toBe(Infinity);
+  });
 });
 
-/** Every trace line but those of the steps and of the jumps, which differ by construction. */
-function lines(s: Scenario): string[] {
+/** Every trace line (before `untilUs`) but those of the steps and of the jumps, which differ by construction. */
+function lines(s: Scenario, untilUs = Infinity): string[] {
   const r = runScenario(s, { trace: new Trace(true, true, false) });
   const own = new Set(['step', 'member-clock-jump', 'client-clock-jump']);
-  return r.trace.events.filter((e) => !own.has(e.kind)).map(formatEvent);
+  return r.trace.events.filter((e) => !own.has(e.kind) && e.t < untilUs).map(formatEvent);
 }
 
 const calm = (s: Scenario): Scenario => ({ ...s, steps: s.steps.filter((st) => st.kind !== 'clock') });
@@ -61,6 +78,25 @@ it('a member that boots again after its jump and then leads grants other lease I
   const grant = (ls: string[]): string | undefined => ls.find((l) => l.includes(' lease-grant '));
   expect(grant(lines(s))).toMatch(/^8\.\d+ n1 lease-grant /);
   expect(grant(lines(s))).not.toBe(grant(lines(calm(s))));
+});
+
+describe('a jump read from some instant on', () => {
+  it('leaves the run as it is without it before that instant (generated runs)', () => {
+    const runs = runArb({ faults: { weights: { clock: 6, crash: 2, restart: 6 } }, maxCommands: 25 });
+    let compared = 0;
+    fc.assert(
+      fc.property(runs, (run) => {
+        const d = draftRun(run);
+        const s = draftScenario(run.setup, d.steps, d.durationUs, { name: 'w', file: 'w.yaml' });
+        const from = wallClockReadFrom(s, s.profile);
+        if (from === Infinity) return;
+        compared++;
+        expect(lines(s, from)).toEqual(lines(calm(s), from));
+      }),
+      fcParams(80),
+    );
+    expect(compared).toBeGreaterThan(2);
+  });
 });
 
 describe('a jump nothing reads', () => {

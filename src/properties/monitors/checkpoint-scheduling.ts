@@ -17,6 +17,13 @@ import { earliest, type Monitor } from './monitor.js';
 import { expiryField, numField, type RunView } from './run-view.js';
 import type { ExpectCandidate, Violation } from './violation.js';
 
+const MEMBER_ENDS: ReadonlySet<string> = new Set([
+  'lessor-demote',
+  'member-crash',
+  'member-restart',
+  'server-checkpoint-refused',
+]);
+
 interface Due {
   /** When the checkpoint is scheduled. */
   readonly dueUs: Micros;
@@ -75,14 +82,19 @@ export const checkpointScheduling: Monitor = {
     for (let i = 0; i < events.length; i++) {
       const e = events[i]!;
       lapse(e.t);
-      const x = e.lease === undefined ? undefined : expiryField(e);
+      if (e.lease === undefined) {
+        // Of the events about no lease only these end a member's obligations.
+        if (MEMBER_ENDS.has(e.kind)) owed.get(e.member)?.clear();
+        continue;
+      }
+      const x = expiryField(e);
       if (x !== undefined) {
         const ofMember = deadlines.get(e.member);
-        if (ofMember === undefined) deadlines.set(e.member, new Map([[e.lease!, x]]));
-        else ofMember.set(e.lease!, x);
+        if (ofMember === undefined) deadlines.set(e.member, new Map([[e.lease, x]]));
+        else ofMember.set(e.lease, x);
       }
       const dues = owed.get(e.member);
-      const ttl = e.lease === undefined ? 0 : (lives.get(e.lease)?.ttl ?? 0);
+      const ttl = lives.get(e.lease)?.ttl ?? 0;
       switch (e.kind) {
         case 'lessor-demote':
         case 'member-crash':

@@ -14,21 +14,14 @@ export const keyLeaseAtomicity: Monitor = {
   name: 'key-lease-atomicity',
   check(view) {
     const found: (Violation | undefined)[] = [];
-    const revokedOn = new Map<string, Map<string, number>>(); // member → lease hex → revoke event index
-    for (const i of view.ofKind('lease-revoke')) {
-      const e = view.at(i);
-      const hex = formatLeaseId(e.lease!);
-      let m = revokedOn.get(e.member);
-      if (m === undefined) revokedOn.set(e.member, (m = new Map()));
-      if (!m.has(hex)) m.set(hex, i);
-      found.push(checkRevoke(view, i));
-    }
+    for (const i of view.ofKind('lease-revoke')) found.push(checkRevoke(view, i));
     for (const i of view.ofKind('kv-put')) {
       const e = view.at(i);
       const lease = field(e, 'lease');
-      const hex = formatLeaseId(typeof lease === 'bigint' ? lease : 0n);
-      const r = revokedOn.get(e.member)?.get(hex);
+      const id = typeof lease === 'bigint' ? lease : 0n;
+      const r = view.firstRevokeOn(e.member, id);
       if (r === undefined || r > i) continue;
+      const hex = formatLeaseId(id);
       const key = String(field(e, 'key'));
       found.push(
         view.violation(
@@ -39,7 +32,7 @@ export const keyLeaseAtomicity: Monitor = {
         ),
       );
     }
-    found.push(leftovers(view, revokedOn));
+    found.push(leftovers(view));
     return earliest(found);
   },
 };
@@ -74,10 +67,7 @@ function checkRevoke(view: RunView, i: number): Violation | undefined {
       `${e.member} deleted the keys of lease ${label} at ${revs.size} revisions`,
       [],
     );
-  const first = view
-    .ofLease(e.lease!)
-    .map((k) => view.at(k))
-    .find((x) => x.kind === 'lease-revoke')!;
+  const first = view.at(view.firstRevoke(e.lease!)!);
   const other = listField(first, 'keys');
   if (other.length !== keys.length || other.some((k, n) => k !== keys[n])) {
     return view.violation(
@@ -94,15 +84,14 @@ function checkRevoke(view: RunView, i: number): Violation | undefined {
 }
 
 /** At the end, no running member stores a key whose lease it revoked. */
-function leftovers(view: RunView, revokedOn: ReadonlyMap<string, ReadonlyMap<string, number>>): Violation | undefined {
+function leftovers(view: RunView): Violation | undefined {
   const c = view.cluster;
   if (c === undefined) return undefined;
   for (const name of c.names) {
     const s = c.server(name);
-    const revoked = revokedOn.get(name);
-    if (s === undefined || revoked === undefined) continue;
+    if (s === undefined || !view.revokedAnyOn(name)) continue;
     for (const kv of s.store.rangeAll()) {
-      const r = revoked.get(formatLeaseId(kv.lease));
+      const r = view.firstRevokeOn(name, kv.lease);
       if (r === undefined) continue;
       return view.violation(
         'key-lease-atomicity',

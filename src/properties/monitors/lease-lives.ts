@@ -7,7 +7,9 @@
  * new expiry, which is the earliest time etcd promises not to revoke it.
  */
 import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
-import { expiryField, numField, type RunView } from './run-view.js';
+import type { TraceEvent } from '../../trace/trace.js';
+import type { RunView } from './run-view.js';
+import { expiryField, numField } from './trace-fields.js';
 
 export interface LeaseLife {
   readonly id: bigint;
@@ -29,22 +31,18 @@ export interface LeaseLife {
 
 const POSITIVE_RECV = new Set(['client-keepalive-recv', 'client-keepalive-once-recv']);
 
-const cache = new WeakMap<RunView, Map<bigint, LeaseLife>>();
-
-/** Every granted lease's life, computed once per run. */
+/** Every granted lease's life, built by the run view's one pass over the trace. */
 export function leaseLives(view: RunView): ReadonlyMap<bigint, Readonly<LeaseLife>> {
-  let lives = cache.get(view);
-  if (lives === undefined) {
-    lives = computeLives(view);
-    cache.set(view, lives);
-  }
-  return lives;
+  return view.lives;
 }
 
-function computeLives(view: RunView): Map<bigint, LeaseLife> {
-  const out = new Map<bigint, LeaseLife>();
-  for (const id of view.leases()) {
-    const life: LeaseLife = {
+/** Follows one lease through its events, fed in trace order by the run view's pass. */
+export class LeaseLifeTracker {
+  readonly life: LeaseLife;
+  private pending: { t: Micros; deadline: Micros; index: number } | undefined;
+
+  constructor(id: bigint) {
+    this.life = {
       id,
       ttl: 0,
       grantUs: undefined,
@@ -55,48 +53,48 @@ function computeLives(view: RunView): Map<bigint, LeaseLife> {
       revokeIndex: undefined,
       offered: false,
     };
-    let pending: { t: Micros; deadline: Micros; index: number } | undefined;
-    for (const i of view.ofLease(id)) {
-      const e = view.at(i);
-      switch (e.kind) {
-        case 'lease-grant':
-          if (life.grantUs === undefined) {
-            life.grantUs = e.t;
-            life.ttl = numField(e, 'ttl') ?? 0;
-          }
-          break;
-        case 'client-grant':
-        case 'ctl-granted':
-          if (!life.grantAcked && life.grantUs !== undefined) {
-            life.grantAcked = true;
-            ack(life, life.grantUs, life.grantUs + life.ttl * MICROS_PER_SECOND, i);
-          }
-          break;
-        case 'lease-renew':
-          if (life.revokeIndex === undefined) {
-            pending = {
-              t: e.t,
-              deadline: expiryField(e) ?? e.t + (numField(e, 'ttl') ?? life.ttl) * MICROS_PER_SECOND,
-              index: i,
-            };
-          }
-          break;
-        case 'lease-expired':
-          if (life.revokeIndex === undefined) life.offered = true;
-          break;
-        case 'lease-revoke':
-          life.revokeIndex ??= i;
-          break;
-        default:
-          if (POSITIVE_RECV.has(e.kind) && (numField(e, 'ttl') ?? 0) > 0 && pending !== undefined) {
-            ack(life, pending.t, pending.deadline, pending.index);
-            pending = undefined;
-          }
+  }
+
+  add(e: TraceEvent, i: number): void {
+    const life = this.life;
+    switch (e.kind) {
+      case 'lease-grant':
+        if (life.grantUs === undefined) {
+          life.grantUs = e.t;
+          life.ttl = numField(e, 'ttl') ?? 0;
+        }
+        break;
+      case 'client-grant':
+      case 'ctl-granted':
+        if (!life.grantAcked && life.grantUs !== undefined) {
+          life.grantAcked = true;
+          ack(life, life.grantUs, life.grantUs + life.ttl * MICROS_PER_SECOND, i);
+        }
+        break;
+      case 'lease-renew':
+        if (life.revokeIndex === undefined) {
+          this.pending = {
+            t: e.t,
+            deadline: expiryField(e) ?? e.t + (numField(e, 'ttl') ?? life.ttl) * MICROS_PER_SECOND,
+            index: i,
+          };
+        }
+        break;
+      case 'lease-expired':
+        if (life.revokeIndex === undefined) life.offered = true;
+        break;
+      case 'lease-revoke':
+        life.revokeIndex ??= i;
+        break;
+      default: {
+        const pending = this.pending;
+        if (POSITIVE_RECV.has(e.kind) && (numField(e, 'ttl') ?? 0) > 0 && pending !== undefined) {
+          ack(life, pending.t, pending.deadline, pending.index);
+          this.pending = undefined;
+        }
       }
     }
-    if (life.grantUs !== undefined) out.set(id, life);
   }
-  return out;
 }
 
 function ack(life: LeaseLife, serverUs: Micros, deadline: Micros, index: number): void {

@@ -48,12 +48,18 @@ export const promotionOrdering: Monitor = {
 
 /** The index at which m stops being primary after p (demote or crash), or the end. */
 function nextLoss(view: RunView, m: string, p: number): number {
-  for (let i = p + 1; i < view.events.length; i++) {
-    const e = view.at(i);
-    if (e.member === m && (e.kind === 'lessor-demote' || e.kind === 'member-crash')) return i;
+  let end = view.events.length;
+  for (const kind of LOSSES) {
+    for (const i of view.ofKind(kind)) {
+      if (i <= p || view.at(i).member !== m) continue;
+      end = Math.min(end, i);
+      break;
+    }
   }
-  return view.events.length;
+  return end;
 }
+
+const LOSSES = ['lessor-demote', 'member-crash'] as const;
 
 /**
  * Every lessor offer of the lease before `r` came from a member other than m, before `elected`, and that member crashed

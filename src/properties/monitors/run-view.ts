@@ -1,16 +1,19 @@
 /**
- * One finished run as the monitors read it: the trace indexed by kind and by lease, the scenario's own
- * facts (which leases a step revoked on purpose, when faults were injected), who was primary when, and
- * the cluster as it stood at the end. Built once per run and shared by every monitor.
+ * One finished run as the monitors read it: the trace indexed by kind and by lease, each lease's life as
+ * the clients saw it, the first revoke of each lease on each member, the scenario's own facts (which
+ * leases a step revoked on purpose, when faults were injected), who was primary when, and the cluster as
+ * it stood at the end. Built by one pass over the trace, once per run, and shared by every monitor, so
+ * that monitors read these views rather than walking the trace themselves.
  */
 import type { Micros } from '../../clock/time.js';
 import type { Cluster } from '../../cluster/cluster.js';
-import { FOREVER } from '../../lessor/lease.js';
 import type { RunResult } from '../../scenario/replay/runner.js';
 import type { Scenario, Step } from '../../scenario/types.js';
-import { fieldsOf, type TraceEvent } from '../../trace/trace.js';
+import type { TraceEvent } from '../../trace/trace.js';
+import { type LeaseLife, LeaseLifeTracker } from './lease-lives.js';
 import { runTimings, type RunTimings } from './run-timings.js';
 import type { PropertyName } from './property-names.js';
+import { field } from './trace-fields.js';
 import type { ExpectCandidate, Violation } from './violation.js';
 
 /**
@@ -43,6 +46,12 @@ interface Interval {
   to: Micros;
 }
 
+/** What the pass keeps about one lease: its events and its life so far. */
+interface LeaseRecord {
+  readonly indices: number[];
+  readonly tracker: LeaseLifeTracker;
+}
+
 export class RunView {
   readonly events: readonly TraceEvent[];
   readonly scenario: Scenario;
@@ -55,9 +64,13 @@ export class RunView {
    * `unlock` step closed (`client-session-done reason=cancelled`). Their revokes are not the lessor's.
    */
   readonly explicitRevokes: ReadonlySet<bigint>;
+  /** Every granted lease's life (lease-lives.ts), in the order the trace first names each lease. */
+  readonly lives: ReadonlyMap<bigint, Readonly<LeaseLife>>;
   private readonly byKind = new Map<string, number[]>();
-  private readonly byLease = new Map<bigint, number[]>();
+  private readonly byLease = new Map<bigint, LeaseRecord>();
   private readonly primary = new Map<string, Interval[]>();
+  /** member → lease (as an unsigned 64-bit ID) → index of the member's first `lease-revoke` of it. */
+  private readonly revokes = new Map<string, Map<bigint, number>>();
 
   constructor(readonly result: RunResult) {
     this.events = result.trace.events;
@@ -76,12 +89,17 @@ export class RunView {
       else ofKind.push(i);
       const id = e.lease;
       if (id !== undefined) {
-        const ofLease = byLease.get(id);
-        if (ofLease === undefined) byLease.set(id, [i]);
-        else ofLease.push(i);
+        let rec = byLease.get(id);
+        if (rec === undefined) byLease.set(id, (rec = { indices: [i], tracker: new LeaseLifeTracker(id) }));
+        else rec.indices.push(i);
+        rec.tracker.add(e, i);
+        if (k === 'lease-revoke') this.trackRevoke(e.member, id, i);
       }
       if (k === 'lessor-promote' || k === 'lessor-demote' || k === 'member-crash') this.trackPrimary(e);
     }
+    const lives = new Map<bigint, LeaseLife>();
+    for (const [id, rec] of byLease) if (rec.tracker.life.grantUs !== undefined) lives.set(id, rec.tracker.life);
+    this.lives = lives;
     this.faults = faultWindows(result.scenario.steps);
     const revoked = new Set<bigint>();
     for (const s of result.scenario.steps) {
@@ -106,7 +124,20 @@ export class RunView {
 
   /** Indices of every event about this lease, in trace order. */
   ofLease(id: bigint): readonly number[] {
-    return this.byLease.get(id) ?? [];
+    return this.byLease.get(id)?.indices ?? [];
+  }
+
+  /** The index of the first `lease-revoke` of the lease on any member, if any. */
+  firstRevoke(id: bigint): number | undefined {
+    return this.byLease.get(id)?.tracker.life.revokeIndex;
+  }
+
+  /**
+   * The index of the member's first `lease-revoke` of the lease, if any. IDs compare as etcd prints
+   * them (unsigned 64-bit), so a key's `lease` field finds its lease's revoke.
+   */
+  firstRevokeOn(member: string, id: bigint): number | undefined {
+    return this.revokes.get(member)?.get(BigInt.asUintN(64, id));
   }
 
   leases(): IterableIterator<bigint> {
@@ -169,6 +200,18 @@ export class RunView {
     return { property, atUs: atUs ?? event.t, event, traceLine: index + 1, message, expects };
   }
 
+  /** Whether the member applied any `lease-revoke`. */
+  revokedAnyOn(member: string): boolean {
+    return this.revokes.has(member);
+  }
+
+  private trackRevoke(member: string, id: bigint, i: number): void {
+    const key = BigInt.asUintN(64, id);
+    const ofMember = this.revokes.get(member);
+    if (ofMember === undefined) this.revokes.set(member, new Map([[key, i]]));
+    else if (!ofMember.has(key)) ofMember.set(key, i);
+  }
+
   private trackPrimary(e: TraceEvent): void {
     if (e.kind === 'lessor-promote') {
       const open = this.primary.get(e.member)?.at(-1);
@@ -209,28 +252,4 @@ function faultWindows(steps: readonly Step[]): FaultWindow[] {
   return out;
 }
 
-// ---- Field readers --------------------------------------------------------------------------------
-
-export function field(e: TraceEvent, k: string): unknown {
-  return fieldsOf(e)[k];
-}
-
-export function numField(e: TraceEvent, k: string): number | undefined {
-  const v = fieldsOf(e)[k];
-  return typeof v === 'number'
-    ? v
-    : typeof v === 'string' && v !== '' && !Number.isNaN(Number(v))
-      ? Number(v)
-      : undefined;
-}
-
-/** An `expiry` field in µs; undefined for a lease no lessor will expire. */
-export function expiryField(e: TraceEvent): Micros | undefined {
-  const v = fieldsOf(e).expiry;
-  return typeof v === 'number' && v !== FOREVER ? v : undefined;
-}
-
-export function listField(e: TraceEvent, k: string): readonly string[] {
-  const v = fieldsOf(e)[k];
-  return Array.isArray(v) ? v.map(String) : [];
-}
+export { expiryField, field, listField, numField } from './trace-fields.js';

@@ -4,8 +4,9 @@
  * both, within a run-loop tick and a commit. A wall-clock jump that moves a revocation is E1
  * (etcd-io/etcd#12291: 3.4 keyed the expiry heap on the wall clock). Since `expired()` reads the
  * monotonic clock, a jump can only make a lease look due late (or not at all); so the replay, which
- * doubles the cost of a run, is done only when some lease was offered late or is overdue at the end,
- * and only when a wall clock the jumps moved is read by anything (otherwise the replay would be this run).
+ * doubles the cost of a run, is done only when a wall clock the jumps moved is read by anything
+ * (otherwise the replay would be this run), and then only when some lease was offered late after that
+ * first read (before it the two runs are the same run, lateness included) or is overdue at the end.
  */
 import { formatSeconds, type Micros } from '../../clock/time.js';
 import { PROFILES } from '../../switches/profile.js';
@@ -21,14 +22,27 @@ export const wallClockIndependence: Monitor = {
   name: 'wall-clock-independence',
   check(view) {
     const s = view.scenario;
-    if (!wallClockRead(s, view.result.profile) || !somethingLate(view)) return undefined;
-    // The monitor reads the calm run's events, never its hash.
+    const readUs = wallClockReadFrom(s, view.result.profile);
+    if (readUs === Infinity || !somethingLate(view, readUs)) return undefined;
+    // The monitor reads the calm run's revokes as they happen, never its hash. It keeps the events as
+    // any replay does (a scenario's signal steps read them).
+    const calmTrace = new Trace(true, true, false);
+    const calmFirst = new Map<bigint, { t: Micros; index: number }>();
+    calmTrace.subscribe((e) => {
+      if (e.kind === 'lease-revoke' && e.lease !== undefined && !calmFirst.has(e.lease))
+        calmFirst.set(e.lease, { t: e.t, index: calmTrace.length - 1 });
+    });
     const calm = runScenario(
       { ...s, steps: s.steps.filter((st) => st.kind !== 'clock') },
-      { seed: view.result.seed, profile: view.result.profile, trace: new Trace(true, true, false) },
+      { seed: view.result.seed, profile: view.result.profile, trace: calmTrace },
     );
-    const calmRevokes = revokeTimes(calm.trace.events, (id) => calm.labels.labelOf(id));
-    const ownRevokes = revokeTimes(view.events, (id) => view.labelOf(id));
+    const calmRevokes = byLabel(calmFirst, (id) => calm.labels.labelOf(id));
+    const ownFirst = new Map<bigint, { t: Micros; index: number }>();
+    for (const index of view.ofKind('lease-revoke')) {
+      const e = view.at(index);
+      if (e.lease !== undefined && !ownFirst.has(e.lease)) ownFirst.set(e.lease, { t: e.t, index });
+    }
+    const ownRevokes = byLabel(ownFirst, (id) => view.labelOf(id));
     const tolerance = view.timings.loopUs + view.timings.commitSlackUs;
     const found: Violation[] = [];
     for (const [label, id] of view.result.labels.entries()) {
@@ -69,24 +83,43 @@ export const wallClockIndependence: Monitor = {
  * reads a wall clock, so without any of these the calm replay would be this very run.
  */
 export function wallClockRead(s: Scenario, profile: Scenario['profile']): boolean {
-  const jumps = s.steps.filter((st) => st.kind === 'clock');
-  if (jumps.length === 0) return false;
-  if (PROFILES[profile].heapClock === 'wall' || s.bugs.includes('expiry-queue-uses-wall-clock')) return true;
-  if (s.steps.some((st) => st.kind === 'holder')) return true;
-  return jumps.some(
-    (j) =>
-      j.member === undefined ||
-      s.steps.some((st) => st.kind === 'restart' && st.member === j.member && st.atUs >= j.atUs),
-  );
+  return wallClockReadFrom(s, profile) !== Infinity;
 }
 
-/** A lease offered later than a tick and a commit after its expiry, or overdue on a primary at the end. */
-function somethingLate(view: RunView): boolean {
+/**
+ * The first instant a wall clock some `clock` step moved is read (Infinity when never, as
+ * `wallClockRead` says): the run and its calm replay are the same run before it.
+ */
+export function wallClockReadFrom(s: Scenario, profile: Scenario['profile']): Micros {
+  let from = Infinity;
+  const steps = s.steps;
+  const everyJumpRead =
+    PROFILES[profile].heapClock === 'wall' ||
+    s.bugs.includes('expiry-queue-uses-wall-clock') ||
+    steps.some((st) => st.kind === 'holder');
+  for (let k = 0; k < steps.length; k++) {
+    const j = steps[k]!;
+    if (j.kind !== 'clock' || j.atUs >= from) continue;
+    if (everyJumpRead || j.member === undefined) {
+      from = j.atUs;
+      continue;
+    }
+    for (const st of steps)
+      if (st.kind === 'restart' && st.member === j.member && st.atUs >= j.atUs && st.atUs < from) from = st.atUs;
+  }
+  return from;
+}
+
+/**
+ * A lease offered later than a tick and a commit after its expiry, from `fromUs` on, or overdue on a
+ * primary at the end.
+ */
+function somethingLate(view: RunView, fromUs: Micros): boolean {
   const slack = view.timings.loopUs + view.timings.commitSlackUs;
   for (const i of view.ofKind('lease-expired')) {
     const e = view.at(i);
     const x = expiryField(e);
-    if (x !== undefined && e.t > x + slack) return true;
+    if (x !== undefined && e.t >= fromUs && e.t > x + slack) return true;
   }
   const c = view.cluster;
   if (c === undefined) return false;
@@ -98,15 +131,16 @@ function somethingLate(view: RunView): boolean {
 
 const show = (t: Micros): string => (t === Infinity ? 'never' : formatSeconds(t));
 
-function revokeTimes(
-  events: RunView['events'],
+/** Each label's first revoke: that of the first-revoked lease the label names. */
+function byLabel(
+  first: ReadonlyMap<bigint, { t: Micros; index: number }>,
   labelOf: (id: bigint) => string | undefined,
 ): Map<string, { t: Micros; index: number }> {
   const out = new Map<string, { t: Micros; index: number }>();
-  events.forEach((e, index) => {
-    if (e.kind !== 'lease-revoke' || e.lease === undefined) return;
-    const label = labelOf(e.lease);
-    if (label !== undefined && !out.has(label)) out.set(label, { t: e.t, index });
-  });
+  for (const [id, r] of first) {
+    const label = labelOf(id);
+    const had = label === undefined ? undefined : out.get(label);
+    if (label !== undefined && (had === undefined || r.index < had.index)) out.set(label, r);
+  }
   return out;
 }
