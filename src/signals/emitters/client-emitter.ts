@@ -56,7 +56,7 @@ export class ClientEmitter implements Emitter {
         store.inc(RENEWAL_FAILURES, client, e.t);
         return store.inc(STREAM_CLOSED, { ...client, reason: 'connection_error' }, e.t);
       case 'client-keepalive-closed': {
-        const reason = CHANNEL_REASON[String(e.fields?.reason)] ?? 'connection_error';
+        const reason = CHANNEL_REASON[e.fields.reason] ?? 'connection_error';
         if (reason !== 'context_cancelled') store.inc(RENEWAL_FAILURES, client, e.t);
         return store.inc(STREAM_CLOSED, { ...client, reason }, e.t);
       }

@@ -22,8 +22,7 @@ export class SpanEmitter implements Emitter {
         return;
       case 'client-keepalive-recv': {
         const s = this.open.get(key);
-        if (s !== undefined && typeof e.fields?.ttl === 'number' && e.fields.ttl > 0)
-          s.attributes['lease.ttl_s'] = e.fields.ttl;
+        if (s !== undefined && e.fields.ttl > 0) s.attributes['lease.ttl_s'] = e.fields.ttl;
         return;
       }
       case 'client-keepalive-closed': {
@@ -31,7 +30,7 @@ export class SpanEmitter implements Emitter {
         if (s === undefined) return;
         this.open.delete(key);
         s.endUs = e.t;
-        const reason = String(e.fields?.reason);
+        const { reason } = e.fields;
         if (reason !== 'cancelled' && reason !== 'client-closed') s.error = `keep-alive lost: ${reason}`;
       }
     }
