@@ -31,6 +31,9 @@ const CHANNEL_REASON: Readonly<Record<string, (typeof CLOSE_REASONS)[number]>> =
   'no-leader': 'connection_error',
 };
 
+/** Did the client close the channel itself (a cancelled context, Close), rather than lose it? */
+export const closedByClient = (reason: string): boolean => CHANNEL_REASON[reason] === 'context_cancelled';
+
 export class ClientEmitter implements Emitter {
   readonly families = FAMILIES;
   private readonly known = new Set<string>();

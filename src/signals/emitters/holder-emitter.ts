@@ -17,7 +17,7 @@ import {
 import type { Emitter } from '../emitter.js';
 import type { FamilyDef } from '../families.js';
 import type { Span, SignalStore } from '../store.js';
-import { RENEWAL_FAILURES } from './client-emitter.js';
+import { closedByClient, RENEWAL_FAILURES } from './client-emitter.js';
 
 export const TTL_REMAINING = 'lease_ttl_remaining_seconds';
 
@@ -35,7 +35,6 @@ const FAILURE_KINDS: ReadonlySet<ClientKind> = new Set([
   'client-keepalive-once-error',
   'client-keepalive-stream-error',
 ]);
-const PLANNED_CLOSE = new Set(['cancelled', 'client-closed']);
 
 export class HolderEmitter implements Emitter {
   readonly families = FAMILIES;
@@ -78,7 +77,7 @@ export class HolderEmitter implements Emitter {
       return;
     }
     const failed =
-      FAILURE_KINDS.has(e.kind) || (e.kind === 'client-keepalive-closed' && !PLANNED_CLOSE.has(e.fields.reason));
+      FAILURE_KINDS.has(e.kind) || (e.kind === 'client-keepalive-closed' && !closedByClient(e.fields.reason));
     if (failed) store.inc(RENEWAL_FAILURES, { client: e.member, holder }, e.t);
   }
 

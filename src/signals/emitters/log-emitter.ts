@@ -7,6 +7,7 @@ import { FOREVER } from '../../lessor/lease.js';
 import { formatExpiry, formatLeaseId, type TraceEvent } from '../../trace/trace.js';
 import { isMemberName, type Emitter } from '../emitter.js';
 import type { SignalStore } from '../store.js';
+import { closedByClient } from './client-emitter.js';
 
 interface LeaseFacts {
   key?: string;
@@ -61,7 +62,7 @@ export class LogEmitter implements Emitter {
         return store.log(e.t, 'revoked', { ...base(), member: e.member });
       case 'client-keepalive-closed': {
         const { reason } = e.fields;
-        if (reason === 'cancelled' || reason === 'client-closed') return;
+        if (closedByClient(reason)) return;
         return store.log(e.t, 'lost', { ...base(), client: e.member, reason });
       }
     }

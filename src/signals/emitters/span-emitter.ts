@@ -6,6 +6,7 @@ import type { Micros } from '../../clock/time.js';
 import { formatLeaseId, type TraceEvent } from '../../trace/trace.js';
 import type { Emitter } from '../emitter.js';
 import type { Span, SignalStore } from '../store.js';
+import { closedByClient } from './client-emitter.js';
 
 export class SpanEmitter implements Emitter {
   readonly families = [];
@@ -31,7 +32,7 @@ export class SpanEmitter implements Emitter {
         this.open.delete(key);
         s.endUs = e.t;
         const { reason } = e.fields;
-        if (reason !== 'cancelled' && reason !== 'client-closed') s.error = `keep-alive lost: ${reason}`;
+        if (!closedByClient(reason)) s.error = `keep-alive lost: ${reason}`;
       }
     }
   }
