@@ -50,7 +50,7 @@ export class HolderLedger {
       case 'holder-acquired':
         this.book(e.member).beliefs.push({
           lease: e.lease!,
-          token: Number(e.fields?.token),
+          token: e.fields.token,
           from: e.t,
           to: undefined,
           until: undefined,
@@ -58,13 +58,12 @@ export class HolderLedger {
         return;
       case 'holder-stop': {
         const open = this.books.get(e.member)?.beliefs.at(-1);
-        if (open !== undefined && open.to === undefined)
-          open.to = Math.max(open.from, e.t - Number(e.fields?.lateUs ?? 0));
+        if (open !== undefined && open.to === undefined) open.to = Math.max(open.from, e.t - (e.fields.lateUs ?? 0));
         return;
       }
       case 'holder-deadline': {
         const open = this.books.get(e.member)?.beliefs.at(-1);
-        if (open !== undefined && open.to === undefined) open.until = Number(e.fields?.untilUs);
+        if (open !== undefined && open.to === undefined) open.until = e.fields.untilUs;
         return;
       }
       case 'holder-revoked':
@@ -73,9 +72,9 @@ export class HolderLedger {
       case 'client-fenced-write': {
         const b = this.books.get(e.member);
         const open = b?.beliefs.at(-1);
-        if (b === undefined || open === undefined || open.token !== e.fields?.token || !this.revokedAt.has(open.lease))
+        if (b === undefined || open === undefined || open.token !== e.fields.token || !this.revokedAt.has(open.lease))
           return;
-        if (e.fields?.accepted === true) b.staleAccepted++;
+        if (e.fields.accepted) b.staleAccepted++;
         else b.staleRejected++;
       }
     }

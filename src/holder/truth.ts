@@ -11,9 +11,8 @@ interface Watched {
 /**
  * What really happened to each holder's lease, as the cluster did it, beside what the holder believes:
  * `holder-owns` when the first member applies the put of its lock key with its lease, `holder-revoked`
- * when the first member applies the revoke of a lease that owned the key. Read from the trace as it is written, so the
- * two
- * facts carry the instants the cluster acted.
+ * when the first member applies the revoke of a lease that owned the key. Read from the trace as it is
+ * written, so the two facts carry the instants the cluster acted.
  */
 export class HolderTruth {
   private readonly leases = new Map<bigint, Watched>();
@@ -34,10 +33,9 @@ export class HolderTruth {
       w.revoked = true;
       this.trace.emit({ t: e.t, member: w.holder, kind: 'holder-revoked', lease: e.lease, fields: { by: e.member } });
     } else if (e.kind === 'kv-put') {
-      const id = e.fields?.lease;
-      const w = id === undefined ? undefined : this.leases.get(id);
-      const key = String(e.fields?.key);
-      if (id === undefined || w === undefined || w.owns || (w.key !== undefined && w.key !== key)) return;
+      const { lease: id, key } = e.fields;
+      const w = this.leases.get(id);
+      if (w === undefined || w.owns || (w.key !== undefined && w.key !== key)) return;
       w.owns = true;
       w.key = key;
       this.trace.emit({ t: e.t, member: w.holder, kind: 'holder-owns', lease: id, fields: { key, by: e.member } });

@@ -29,7 +29,7 @@ const s = (us: Micros): string => `${formatSecondsShort(us)} s`;
 
 /** When the key was first deleted, on any member: the moment the lock was lost. */
 export function firstDelete(events: readonly TraceEvent[], key: string): Micros | undefined {
-  return events.find((e) => e.kind === 'kv-delete' && e.fields?.key === key)?.t;
+  return events.find((e) => e.kind === 'kv-delete' && e.fields.key === key)?.t;
 }
 
 function matchesSelector(sel: Selector, name: string, labels: Readonly<Record<string, string>>): boolean {

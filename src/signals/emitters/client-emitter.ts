@@ -31,6 +31,9 @@ const CHANNEL_REASON: Readonly<Record<string, (typeof CLOSE_REASONS)[number]>> =
   'no-leader': 'connection_error',
 };
 
+/** Did the client close the channel itself (a cancelled context, Close), rather than lose it? */
+export const closedByClient = (reason: string): boolean => CHANNEL_REASON[reason] === 'context_cancelled';
+
 export class ClientEmitter implements Emitter {
   readonly families = FAMILIES;
   private readonly known = new Set<string>();
@@ -56,7 +59,7 @@ export class ClientEmitter implements Emitter {
         store.inc(RENEWAL_FAILURES, client, e.t);
         return store.inc(STREAM_CLOSED, { ...client, reason: 'connection_error' }, e.t);
       case 'client-keepalive-closed': {
-        const reason = CHANNEL_REASON[String(e.fields?.reason)] ?? 'connection_error';
+        const reason = CHANNEL_REASON[e.fields.reason] ?? 'connection_error';
         if (reason !== 'context_cancelled') store.inc(RENEWAL_FAILURES, client, e.t);
         return store.inc(STREAM_CLOSED, { ...client, reason }, e.t);
       }

@@ -6,12 +6,18 @@
  * go stale while that client is stopped; the gauge also disappears between locks, when there is no lease.
  */
 import type { Micros } from '../../clock/time.js';
-import type { TraceEventMap } from '../../trace/events.js';
-import { CLIENT_KINDS, formatLeaseId, isKindIn, type TraceEvent } from '../../trace/trace.js';
+import {
+  CLIENT_KINDS,
+  type ClientKind,
+  formatLeaseId,
+  isKindIn,
+  type TraceEvent,
+  type TraceEventMap,
+} from '../../trace/trace.js';
 import type { Emitter } from '../emitter.js';
 import type { FamilyDef } from '../families.js';
 import type { Span, SignalStore } from '../store.js';
-import { RENEWAL_FAILURES } from './client-emitter.js';
+import { closedByClient, RENEWAL_FAILURES } from './client-emitter.js';
 
 export const TTL_REMAINING = 'lease_ttl_remaining_seconds';
 
@@ -25,8 +31,10 @@ const FAMILIES: readonly FamilyDef[] = [
 ];
 
 /** Failed KeepAlive / KeepAliveOnce calls, as the client emitter counts them. */
-const FAILURE_KINDS = new Set(['client-keepalive-once-error', 'client-keepalive-stream-error']);
-const PLANNED_CLOSE = new Set(['cancelled', 'client-closed']);
+const FAILURE_KINDS: ReadonlySet<ClientKind> = new Set([
+  'client-keepalive-once-error',
+  'client-keepalive-stream-error',
+]);
 
 export class HolderEmitter implements Emitter {
   readonly families = FAMILIES;
@@ -45,12 +53,15 @@ export class HolderEmitter implements Emitter {
         return;
       case 'holder-acquired':
         return this.acquired(e, store);
-      case 'holder-ttl':
-        if (typeof e.fields?.ttl === 'number') {
+      case 'holder-ttl': {
+        // Its TimeToLive failed (`err`) when there is no TTL: the gauge keeps its last value.
+        const ttl = e.fields?.ttl;
+        if (ttl !== undefined) {
           this.idle.delete(e.member);
-          store.gauge(TTL_REMAINING, { holder: e.member }, e.t, e.fields.ttl);
+          store.gauge(TTL_REMAINING, { holder: e.member }, e.t, ttl);
         }
         return;
+      }
       case 'holder-stop':
         this.idle.add(e.member);
         store.unset(TTL_REMAINING, { holder: e.member }, e.t);
@@ -66,8 +77,7 @@ export class HolderEmitter implements Emitter {
       return;
     }
     const failed =
-      FAILURE_KINDS.has(e.kind) ||
-      (e.kind === 'client-keepalive-closed' && !PLANNED_CLOSE.has(String(e.fields?.reason)));
+      FAILURE_KINDS.has(e.kind) || (e.kind === 'client-keepalive-closed' && !closedByClient(e.fields.reason));
     if (failed) store.inc(RENEWAL_FAILURES, { client: e.member, holder }, e.t);
   }
 
@@ -84,8 +94,8 @@ export class HolderEmitter implements Emitter {
       e.member,
       store.startSpan('lease.heartbeat', e.member, e.t, {
         'lease.id': formatLeaseId(e.lease),
-        ...(f?.ttl !== undefined ? { 'lease.ttl_s': f.ttl } : {}),
-        'lease.fencing_revision': f?.token ?? 0,
+        ...(f.ttl !== undefined ? { 'lease.ttl_s': f.ttl } : {}),
+        'lease.fencing_revision': f.token,
       }),
     );
   }
@@ -96,7 +106,7 @@ export class HolderEmitter implements Emitter {
     this.open.delete(e.member);
     s.endUs = e.t;
     // A built-in holder stops only when it believes the lock lost; its reason says what it saw.
-    s.error = `lock given up: ${e.fields?.reason}`;
+    s.error = `lock given up: ${e.fields.reason}`;
   }
 
   finish(endUs: Micros): void {

@@ -4,9 +4,10 @@
  * logged by the client whose keep-alive channel closed.
  */
 import { FOREVER } from '../../lessor/lease.js';
-import { fieldsOf, formatExpiry, formatLeaseId, type TraceEvent } from '../../trace/trace.js';
+import { formatExpiry, formatLeaseId, type TraceEvent } from '../../trace/trace.js';
 import { isMemberName, type Emitter } from '../emitter.js';
 import type { SignalStore } from '../store.js';
+import { closedByClient } from './client-emitter.js';
 
 interface LeaseFacts {
   key?: string;
@@ -22,52 +23,48 @@ export class LogEmitter implements Emitter {
   private readonly revisions = new Map<string, number>();
 
   onEvent(e: TraceEvent, store: SignalStore): void {
-    const f = fieldsOf(e);
     if ((e.kind === 'kv-put' || e.kind === 'kv-delete') && isMemberName(e.member)) {
-      this.revisions.set(String(f.key), Number(f.rev));
+      this.revisions.set(e.fields.key, e.fields.rev);
       return;
     }
-    if (e.lease === undefined) return;
-    const facts = this.facts(e.lease);
-    if (e.kind === 'lease-attach' && facts.key === undefined && Array.isArray(f.keys) && f.keys.length > 0) {
+    const id = e.lease;
+    if (id === undefined) return;
+    const facts = this.facts(id);
+    if (e.kind === 'lease-attach' && facts.key === undefined) {
       // The lock key: the first key put with the lease.
-      facts.key = String(f.keys[0]);
-      facts.revision = this.revisions.get(facts.key);
+      const [first] = e.fields.keys;
+      if (first === undefined) return;
+      facts.key = first;
+      facts.revision = this.revisions.get(first);
       return;
     }
     const base = (): Record<string, string | number> => ({
-      lease_id: formatLeaseId(e.lease!),
+      lease_id: formatLeaseId(id),
       ...(facts.key === undefined ? {} : { key: facts.key }),
       ...(facts.revision === undefined ? {} : { revision: facts.revision }),
       ...(facts.ttl === undefined ? {} : { ttl_s: facts.ttl }),
     });
     switch (e.kind) {
       case 'lease-grant':
-        facts.ttl = Number(f.ttl);
+        facts.ttl = e.fields.ttl;
         // Every member applies the grant; only the primary gives it an expiry.
-        if (e.fields?.expiry !== FOREVER)
-          store.log(e.t, 'granted', {
-            ...base(),
-            member: e.member,
-            expiry_s: formatExpiry(e.fields?.expiry ?? Number.NaN),
-          });
+        if (e.fields.expiry !== FOREVER)
+          store.log(e.t, 'granted', { ...base(), member: e.member, expiry_s: formatExpiry(e.fields.expiry) });
         return;
       case 'lease-renew':
-        facts.ttl = Number(f.ttl);
-        return store.log(e.t, 'renewed', {
-          ...base(),
-          member: e.member,
-          expiry_s: formatExpiry(e.fields?.expiry ?? Number.NaN),
-        });
+        facts.ttl = e.fields.ttl;
+        return store.log(e.t, 'renewed', { ...base(), member: e.member, expiry_s: formatExpiry(e.fields.expiry) });
       case 'lease-revoke':
         if (facts.revoked === true) return;
         facts.revoked = true;
         // The revision of the delete the revoke made.
         if (facts.key !== undefined) facts.revision = this.revisions.get(facts.key) ?? facts.revision;
         return store.log(e.t, 'revoked', { ...base(), member: e.member });
-      case 'client-keepalive-closed':
-        if (f.reason === 'cancelled' || f.reason === 'client-closed') return;
-        return store.log(e.t, 'lost', { ...base(), client: e.member, reason: String(f.reason) });
+      case 'client-keepalive-closed': {
+        const { reason } = e.fields;
+        if (closedByClient(reason)) return;
+        return store.log(e.t, 'lost', { ...base(), client: e.member, reason });
+      }
     }
   }
 

@@ -69,17 +69,18 @@ export class MemberEmitter implements Emitter {
       case 'raft-term':
       case 'raft-step-down':
         return store.gauge(HAS_LEADER, member, e.t, 0);
-      case 'raft-role':
-        store.gauge(IS_LEADER, member, e.t, e.fields?.role === 'leader' ? 1 : 0);
-        if (e.fields?.role === 'candidate' || e.fields?.role === 'pre-candidate')
-          store.gauge(HAS_LEADER, member, e.t, 0);
+      case 'raft-role': {
+        const { role } = e.fields;
+        store.gauge(IS_LEADER, member, e.t, role === 'leader' ? 1 : 0);
+        if (role === 'candidate' || role === 'pre-candidate') store.gauge(HAS_LEADER, member, e.t, 0);
         return;
+      }
       case 'raft-leader':
         store.gauge(HAS_LEADER, member, e.t, 1);
         return store.inc(LEADER_CHANGES, member, e.t);
       case 'lease-grant':
         store.inc('etcd_debugging_lease_granted_total', member, e.t);
-        return store.observe('etcd_debugging_lease_ttl_total', member, e.t, Number(e.fields?.ttl ?? 0));
+        return store.observe('etcd_debugging_lease_ttl_total', member, e.t, e.fields.ttl);
       case 'lease-revoke':
         return store.inc('etcd_debugging_lease_revoked_total', member, e.t);
       case 'lease-renew':

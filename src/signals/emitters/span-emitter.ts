@@ -6,6 +6,7 @@ import type { Micros } from '../../clock/time.js';
 import { formatLeaseId, type TraceEvent } from '../../trace/trace.js';
 import type { Emitter } from '../emitter.js';
 import type { Span, SignalStore } from '../store.js';
+import { closedByClient } from './client-emitter.js';
 
 export class SpanEmitter implements Emitter {
   readonly families = [];
@@ -22,8 +23,7 @@ export class SpanEmitter implements Emitter {
         return;
       case 'client-keepalive-recv': {
         const s = this.open.get(key);
-        if (s !== undefined && typeof e.fields?.ttl === 'number' && e.fields.ttl > 0)
-          s.attributes['lease.ttl_s'] = e.fields.ttl;
+        if (s !== undefined && e.fields.ttl > 0) s.attributes['lease.ttl_s'] = e.fields.ttl;
         return;
       }
       case 'client-keepalive-closed': {
@@ -31,8 +31,8 @@ export class SpanEmitter implements Emitter {
         if (s === undefined) return;
         this.open.delete(key);
         s.endUs = e.t;
-        const reason = String(e.fields?.reason);
-        if (reason !== 'cancelled' && reason !== 'client-closed') s.error = `keep-alive lost: ${reason}`;
+        const { reason } = e.fields;
+        if (!closedByClient(reason)) s.error = `keep-alive lost: ${reason}`;
       }
     }
   }

@@ -2,7 +2,7 @@
  * Prometheus' synthetic `up` series, one per scrape target (job etcd for members, job client for
  * client processes): 0 while the process is crashed or stopped, when its other series go stale.
  */
-import { CLIENT_KINDS, isKindIn, type TraceEvent } from '../../trace/trace.js';
+import { CLIENT_KINDS, isKindIn, type TraceEvent, type TraceKind } from '../../trace/trace.js';
 import { isMemberName, type Emitter } from '../emitter.js';
 import type { FamilyDef } from '../families.js';
 import type { SignalStore } from '../store.js';
@@ -13,8 +13,8 @@ const FAMILIES: readonly FamilyDef[] = [
   { name: UP, type: 'gauge', help: 'Whether the scrape target answered its last scrape.', labels: ['job', 'instance'] },
 ];
 
-const DOWN = new Set(['member-crash', 'member-pause', 'client-pause']);
-const BACK = new Set(['member-restart', 'member-resume', 'client-resume']);
+const DOWN: ReadonlySet<TraceKind> = new Set(['member-crash', 'member-pause', 'client-pause']);
+const BACK: ReadonlySet<TraceKind> = new Set(['member-restart', 'member-resume', 'client-resume']);
 
 export class TargetEmitter implements Emitter {
   readonly families = FAMILIES;
