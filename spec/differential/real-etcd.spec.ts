@@ -91,7 +91,8 @@ function hostBusy(d: FileDiff): string | undefined {
   const why: string[] = [];
   const late = d.realNotes.filter((n) => / started .* late$/.test(n));
   if (late.length > 0) why.push(`${late.length} step instant(s) started late`);
-  if (d.load.busy) why.push(`timer lag p95 ${d.load.p95LagUs} µs, max ${d.load.maxLagUs} µs`);
+  const ms = (us: number): string => `${(us / 1000).toFixed(0)} ms`;
+  if (d.load.busy) why.push(`timer lag p95 ${ms(d.load.p95LagUs)}, max ${ms(d.load.maxLagUs)}`);
   if (d.load.loadAverage > 1.5 * d.load.cores)
     why.push(`load average ${d.load.loadAverage.toFixed(1)} on ${d.load.cores} cores`);
   return why.length === 0 ? undefined : why.join(', ');
@@ -112,8 +113,8 @@ function expectAgreement({ code, d, err }: DiffRun): void {
   expect(err.filter((l) => !l.includes('moved leadership'))).toEqual([]);
   expect(d).toBeDefined();
   // Different verdicts, and events seen on one side only or with different values, are semantic
-  // differences: never excused by load. Declared ones (expected-differences in the file) are printed with
-  // their reason instead.
+  // differences: load excuses none of them in the run that decides. Declared ones (expected-differences
+  // in the file) are printed with their reason instead.
   expect(semanticDifferences(d!)).toEqual([]);
   // Timing is held to the tolerances (and so exit 0) unless the host was oversubscribed.
   const busy = hostBusy(d!);
