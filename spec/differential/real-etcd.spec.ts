@@ -5,7 +5,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findEtcd } from '../../src/real-etcd/binaries.js';
@@ -66,6 +66,63 @@ function fakeEtcd(script: string): string {
   return d;
 }
 
+/** One `diff` of one file: its exit code, structured result and printed lines. */
+interface DiffRun {
+  readonly code: number;
+  readonly d: FileDiff | undefined;
+  readonly out: readonly string[];
+  readonly err: readonly string[];
+}
+
+async function diffOnce(file: string): Promise<DiffRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  let d: FileDiff | undefined;
+  const code = await runDiff([file], { out: (l) => out.push(l), err: (l) => err.push(l), onFile: (x) => (d = x) });
+  return { code, d, out, err };
+}
+
+/**
+ * Why the driver found its host oversubscribed during this run, or undefined when it was quiet: it fell
+ * behind its schedule (a step noted late), its own timer lagged (the load probe), or the load average
+ * passed 1.5 per core (other work running; the cluster alone makes about 1 per core).
+ */
+function hostBusy(d: FileDiff): string | undefined {
+  const why: string[] = [];
+  const late = d.realNotes.filter((n) => / started .* late$/.test(n));
+  if (late.length > 0) why.push(`${late.length} step instant(s) started late`);
+  const ms = (us: number): string => `${(us / 1000).toFixed(0)} ms`;
+  if (d.load.busy) why.push(`timer lag p95 ${ms(d.load.p95LagUs)}, max ${ms(d.load.maxLagUs)}`);
+  if (d.load.loadAverage > 1.5 * d.load.cores)
+    why.push(`load average ${d.load.loadAverage.toFixed(1)} on ${d.load.cores} cores`);
+  return why.length === 0 ? undefined : why.join(', ');
+}
+
+/** Assertions with different verdicts, and events seen on one side only or with different values. */
+function semanticDifferences(d: FileDiff): string[] {
+  return [
+    ...d.assertions.filter((a) => !a.agree).map((a) => `line ${a.line}: ${a.text}: ${a.sim?.got} | ${a.real?.got}`),
+    ...d.unexpected
+      .filter((e) => e.sim === undefined || e.real === undefined || !e.valuesAgree)
+      .map((e) => `${e.kind} ${e.subject} #${e.nth}`),
+  ];
+}
+
+/** The suite's rule for one run. */
+function expectAgreement({ code, d, err }: DiffRun): void {
+  expect(err.filter((l) => !l.includes('moved leadership'))).toEqual([]);
+  expect(d).toBeDefined();
+  // Different verdicts, and events seen on one side only or with different values, are semantic
+  // differences: load excuses none of them in the run that decides. Declared ones (expected-differences
+  // in the file) are printed with their reason instead.
+  expect(semanticDifferences(d!)).toEqual([]);
+  // Timing is held to the tolerances (and so exit 0) unless the host was oversubscribed.
+  const busy = hostBusy(d!);
+  if (busy !== undefined) console.log(`${d!.name}: host oversubscribed (${busy}); event timing not held to tolerance`);
+  else expect(d!.unexpected.map((e) => `${e.kind} ${e.subject} #${e.nth}: Δ ${e.deltaUs} µs`)).toEqual([]);
+  expect(code).toBe(d!.agree ? 0 : d!.verdict === 'timing-under-load' ? 5 : 1);
+}
+
 describe(`differential suite on etcd 3.4.23${SKIP}`, () => {
   for (const file of [...SUITE_FILES, ...LONG_SUITE_FILES]) {
     const long = LONG_SUITE_FILES.includes(file);
@@ -73,37 +130,28 @@ describe(`differential suite on etcd 3.4.23${SKIP}`, () => {
       `${file.split('/').pop()}: every assertion agrees with the simulation` +
         (long && !RUN_LONG ? ' (minutes long: LESSOR_SIM_LONG_DIFF=1 runs it)' : ''),
       async () => {
-        const out: string[] = [];
-        const err: string[] = [];
-        let d: FileDiff | undefined;
-        const code = await runDiff([file], {
-          out: (l) => out.push(l),
-          err: (l) => err.push(l),
-          onFile: (x) => (d = x),
-        });
-        console.log(out.join('\n'));
-        expect(err.filter((l) => !l.includes('moved leadership'))).toEqual([]);
-        expect(d).toBeDefined();
-        expect(
-          d!.assertions.filter((a) => !a.agree).map((a) => `line ${a.line}: ${a.text}: ${a.sim?.got} | ${a.real?.got}`),
-        ).toEqual([]);
-        // Events seen on one side only, or with different values, are semantic differences: never excused
-        // by load. Declared ones (expected-differences in the file) are printed with their reason instead.
-        const semantic = d!.unexpected.filter((e) => e.sim === undefined || e.real === undefined || !e.valuesAgree);
-        expect(semantic.map((e) => `${e.kind} ${e.subject} #${e.nth}`)).toEqual([]);
-        // Timing is held to the tolerances (and so exit 0) unless the host was oversubscribed: the driver
-        // fell behind its schedule (noted in the run) or the load average passed 1.5 per core (other work
-        // running; the cluster alone makes about 1 per core).
-        const busy = d!.realNotes.some((n) => n.includes('late')) || loadavg()[0]! > 1.5 * cpus().length;
-        if (busy)
+        let run = await diffOnce(file);
+        console.log(run.out.join('\n'));
+        // One more run, only when this one disagreed on something other than timing *and* the driver
+        // measured its host busy. The files' edges are wall-clock instants (a read before an expiry, a
+        // crash between two renewals), and an oversubscribed host can push a real event across one: that
+        // accident does not repeat on demand, while a semantic difference between the model and etcd does,
+        // so the second run is held to the whole rule and decides. Both runs are printed. A quiet host gets
+        // no second chance.
+        const first = run.d === undefined ? [] : semanticDifferences(run.d);
+        const busy = run.d === undefined ? undefined : hostBusy(run.d);
+        if (first.length > 0 && busy !== undefined) {
           console.log(
-            `${d!.name}: host oversubscribed (load ${loadavg()[0]!.toFixed(1)}); event timing not held to tolerance`,
+            `${run.d!.name}: disagreed on a busy host (${busy}): ${first.join('; ')}; ` +
+              'running it once more, and that run must agree',
           );
-        else expect(d!.unexpected.map((e) => `${e.kind} ${e.subject} #${e.nth}: Δ ${e.deltaUs} µs`)).toEqual([]);
-        expect(code).toBe(d!.agree ? 0 : d!.verdict === 'timing-under-load' ? 5 : 1);
+          run = await diffOnce(file);
+          console.log(run.out.join('\n'));
+        }
+        expectAgreement(run);
       },
-      // Every scenario runs in real time: its own duration plus cluster start and teardown.
-      Math.max(120_000, durationMs(file) + 60_000),
+      // Every scenario runs in real time: its own duration plus cluster start and teardown, twice when rerun.
+      2 * Math.max(120_000, durationMs(file) + 60_000),
     );
   }
 });

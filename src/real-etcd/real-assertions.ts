@@ -19,6 +19,11 @@ export interface RealAssertionContext {
   readonly cluster: EtcdCluster;
   /** The lease ID of a label, or why there is none yet. */
   leaseId(label: string): bigint | string;
+  /**
+   * The same for a lease check: a grant sent at an earlier instant but not answered yet (a busy host) is
+   * waited for, bounded by the read's timeout, as the simulation has answered it by then.
+   */
+  grantedLeaseId(label: string): Promise<bigint | string>;
   /** Whether the client's keep-alive process for the lease is still running; undefined if never started. */
   keepAliveAlive(client: string, label: string): boolean | undefined;
   /** The answer a step named with `as`; undefined while that step has not sent its request. */
@@ -66,7 +71,7 @@ async function evaluate(a: Assertion, ctx: RealAssertionContext): Promise<Assert
     case 'lease-exists':
     case 'lease-ttl':
     case 'lease-keys': {
-      const id = ctx.leaseId(a.lease);
+      const id = await ctx.grantedLeaseId(a.lease);
       if (typeof id === 'string') return fail(id);
       const m = await target(ctx, a.via);
       if (typeof m === 'string') return fail(m.replace('a linearizable read', 'LeaseTimeToLive'));

@@ -29,7 +29,7 @@ import { LeaseIds } from './lease-ids.js';
 import { renewSubject, reportedGrant, type Observed, type ObservedKind } from './observed.js';
 import { AnswerBook, type AnswerValues } from '../scenario/replay/answers.js';
 import { asAnswer } from './real-answers.js';
-import { evaluateReal } from './real-assertions.js';
+import { ASSERT_TIMEOUT_MS, evaluateReal } from './real-assertions.js';
 import { ReplayClients } from './replay-clients.js';
 import type { RealStepReplay } from './real-step-replay.js';
 import { realStep } from './real-steps.js';
@@ -93,6 +93,8 @@ class RealReplay implements RealStepReplay {
   private watch: KeyWatch | undefined;
   private readonly reportGrant: (label: string) => 'single' | 'bulk' | undefined;
   private readonly answers = new AnswerBook();
+  /** When each label's grant is sent (its first), so a check can tell a grant in flight from one to come. */
+  private readonly grantAt = new Map<string, Micros>();
 
   constructor(
     private readonly scenario: Scenario,
@@ -101,6 +103,15 @@ class RealReplay implements RealStepReplay {
     bins: EtcdBinaries,
   ) {
     this.reportGrant = reportedGrant(scenario);
+    const sent = (label: string, at: Micros): void => {
+      this.grantAt.set(label, Math.min(at, this.grantAt.get(label) ?? at));
+    };
+    for (const s of scenario.steps) {
+      if (s.kind === 'grant') sent(s.lease, s.atUs);
+      if (s.kind === 'grant-many')
+        for (let i = 1; i <= s.count; i++)
+          sent(`${s.prefix}${i}`, s.atUs + Math.floor(((i - 1) * s.spreadUs) / s.count));
+    }
     this.clients = new ReplayClients(cluster, registry, bins, (client, label, ttl) =>
       this.observe('renew', renewSubject(label, client), ttl),
     );
@@ -179,10 +190,22 @@ class RealReplay implements RealStepReplay {
     const v = await evaluateReal(s.assertion, {
       cluster: this.cluster,
       leaseId: (label) => this.ids.now(label),
+      grantedLeaseId: (label) => this.grantedLeaseId(label, at),
       keepAliveAlive: (client, label) => this.clients.alive(client, label),
       namedAnswer: (name) => this.answers.get(name),
     });
     return { step: s, atUs: at, pass: v.pass, text: describeAssertion(s.assertion), got: v.got, lateUs };
+  }
+
+  /**
+   * A label's ID for a check at `at`: a grant sent at an earlier instant is waited for (up to the read's
+   * timeout), since the simulation's is answered by then; a grant of this instant or later is not (the
+   * simulation's check does not see it either).
+   */
+  private async grantedLeaseId(label: string, at: Micros): Promise<bigint | string> {
+    const sentAt = this.grantAt.get(label);
+    if (sentAt === undefined || sentAt >= at) return this.ids.now(label);
+    return within(this.ids.wait(label), ASSERT_TIMEOUT_MS, 'unanswered').catch(() => this.ids.now(label));
   }
 
   /** Runs `fn` after everything queued before it on the same FIFO; failures become notes. */
