@@ -10,13 +10,14 @@
  * drift), and so are restarts when checkpointing is on but not persisted (A5's documented limit).
  */
 import { MICROS_PER_SECOND, formatSeconds, type Micros } from '../../clock/time.js';
+import type { Step } from '../../scenario/types.js';
 import { leaseExists } from './expects.js';
 import { leaseLives, type LeaseLife } from './lease-lives.js';
 import { earliest, type Monitor } from './monitor.js';
 import type { RunView } from './run-view.js';
 import type { Violation } from './violation.js';
 
-const DRIFT_FAULTS = new Set(['transfer-leader', 'crash', 'restart']);
+const DRIFT_FAULTS: ReadonlySet<Step['kind']> = new Set(['transfer-leader', 'crash', 'restart']);
 
 export const boundedDrift: Monitor = {
   name: 'bounded-drift',
