@@ -303,3 +303,35 @@ export const KEYS_KINDS = groupOf<KeysKind>({
   'lease-detach': true,
   'ctl-ok': true,
 });
+
+/** Events that carry a lease's deadline (`expiry=`): its grant, renewal, promotion and expiry. */
+export type ExpiryKind = KindWith<'expiry'>;
+export const EXPIRY_KINDS = groupOf<ExpiryKind>({
+  'lease-grant': true,
+  'lease-renew': true,
+  'lease-promoted': true,
+  'lease-expired': true,
+});
+
+/** Events that name an etcd error as `err=` (an answer's or a step's). */
+export type ErrKind = KindWith<'err'>;
+export const ERR_KINDS = groupOf<ErrKind>({
+  'server-expired-revoke': true,
+  'client-error': true,
+  'holder-acquire-failed': true,
+  'holder-ttl': true,
+  'ctl-error': true,
+  'ctl-answer': true,
+  'served-answer': true,
+});
+
+/** Events that name an error as `error=` (clientv3's RPCs and streams, a holder's failure). */
+export type ErrorKind = KindWith<'error'>;
+export const ERROR_KINDS = groupOf<ErrorKind>({
+  'client-rpc-error': true,
+  'client-keepalive-stream-error': true,
+  'client-keepalive-once-error': true,
+  'client-watch-error': true,
+  'client-lock-failed': true,
+  'holder-failed': true,
+});

@@ -4,7 +4,10 @@ import type { EventOf, TraceEventMap, TraceKind } from './events.js';
 
 export type {
   ClientKind,
+  ErrKind,
+  ErrorKind,
   EventOf,
+  ExpiryKind,
   FieldsArg,
   HolderKind,
   KeepAliveKind,
@@ -17,6 +20,9 @@ export type {
 } from './events.js';
 export {
   CLIENT_KINDS,
+  ERR_KINDS,
+  ERROR_KINDS,
+  EXPIRY_KINDS,
   HOLDER_KINDS,
   isKind,
   isKindIn,

@@ -10,13 +10,14 @@
  * drift), and so are restarts when checkpointing is on but not persisted (A5's documented limit).
  */
 import { MICROS_PER_SECOND, formatSeconds, type Micros } from '../../clock/time.js';
+import type { Step } from '../../scenario/types.js';
 import { leaseExists } from './expects.js';
 import { leaseLives, type LeaseLife } from './lease-lives.js';
 import { earliest, type Monitor } from './monitor.js';
-import { numField, type RunView } from './run-view.js';
+import type { RunView } from './run-view.js';
 import type { Violation } from './violation.js';
 
-const DRIFT_FAULTS = new Set(['transfer-leader', 'crash', 'restart']);
+const DRIFT_FAULTS: ReadonlySet<Step['kind']> = new Set(['transfer-leader', 'crash', 'restart']);
 
 export const boundedDrift: Monitor = {
   name: 'bounded-drift',
@@ -72,10 +73,9 @@ function boundFor(
   const target = Math.max(1, Math.trunc((3 * t.revokeRate) / 4));
   let bound = life.ackDeadlineUs + t.loopUs + t.commitSlackUs + view.timeWithoutPrimary(life.lastAckUs, until);
   for (const p of promotes) {
-    const e = view.at(p);
+    const e = view.eventOf(p, 'lessor-promote');
     if (e.t < life.lastAckUs || e.t > until) continue;
-    const spread =
-      (numField(e, 'spread') ?? 0) > 0 ? (Math.ceil((numField(e, 'leases') ?? 0) / target) + 1) * MICROS_PER_SECOND : 0;
+    const spread = e.fields.spread > 0 ? (Math.ceil(e.fields.leases / target) + 1) * MICROS_PER_SECOND : 0;
     bound += t.checkpointIntervalUs + t.electionUs + MICROS_PER_SECOND + t.loopUs + 2 * t.commitSlackUs + spread;
   }
   const offers = view.ofLease(life.id).filter((i) => view.at(i).kind === 'lease-expired').length;

@@ -8,7 +8,8 @@ import { MICROS_PER_SECOND, formatSeconds, truncDiv } from '../../clock/time.js'
 import { expectAt } from './expects.js';
 import { leaseLives } from './lease-lives.js';
 import { earliest, type Monitor } from './monitor.js';
-import { expiryField, numField, type RunView } from './run-view.js';
+import type { RunView } from './run-view.js';
+import { expiryOf } from './trace-fields.js';
 import type { Violation } from './violation.js';
 
 export const boundedExtension: Monitor = {
@@ -18,18 +19,16 @@ export const boundedExtension: Monitor = {
     const target = Math.max(1, Math.trunc((3 * view.timings.revokeRate) / 4));
     const found: Violation[] = [];
     for (const p of view.ofKind('lessor-promote')) {
-      const promote = view.at(p);
+      const promote = view.eventOf(p, 'lessor-promote');
       const spread =
-        (numField(promote, 'spread') ?? 0) > 0
-          ? (Math.ceil((numField(promote, 'leases') ?? 0) / target) + 1) * MICROS_PER_SECOND
-          : 0;
+        promote.fields.spread > 0 ? (Math.ceil(promote.fields.leases / target) + 1) * MICROS_PER_SECOND : 0;
       for (let i = p + 1; i < view.events.length; i++) {
         const e = view.at(i);
         if (e.t !== promote.t || e.member !== promote.member || e.kind !== 'lease-promoted') {
           if (e.t !== promote.t) break;
           continue;
         }
-        const expiry = expiryField(e);
+        const expiry = expiryOf(e);
         const ttl = lives.get(e.lease!)?.ttl;
         if (expiry === undefined || ttl === undefined) continue;
         const c = lastCheckpoint(view, e.member, e.lease!, i) || ttl;
@@ -66,7 +65,7 @@ function lastCheckpoint(view: RunView, member: string, id: bigint, before: numbe
     if (i >= before) break;
     const e = view.at(i);
     if (e.member !== member || e.kind !== 'lease-checkpoint') continue;
-    value = numField(e, 'remaining') ?? 0;
+    value = e.fields.remaining;
   }
   if (!view.timings.persistCheckpoints) {
     const restart = view
@@ -82,7 +81,8 @@ function lastCheckpoint(view: RunView, member: string, id: bigint, before: numbe
               (i) =>
                 i > restart && i < before && view.at(i).member === member && view.at(i).kind === 'lease-checkpoint',
             );
-    if (restart !== undefined) value = since.length === 0 ? 0 : (numField(view.at(since.at(-1)!), 'remaining') ?? 0);
+    if (restart !== undefined)
+      value = since.length === 0 ? 0 : view.eventOf(since.at(-1)!, 'lease-checkpoint').fields.remaining;
   }
   return value;
 }

@@ -11,13 +11,15 @@
  * wait. A primary that never checkpoints after a promotion is A4 (etcd-io/etcd#13491).
  */
 import { MICROS_PER_MS, MICROS_PER_SECOND, formatSeconds, truncDiv, type Micros } from '../../clock/time.js';
+import { EXPIRY_KINDS, isKindIn, type TraceKind } from '../../trace/trace.js';
 import type { DraftStep } from '../draft/format-step.js';
 import { leaseLives } from './lease-lives.js';
 import { earliest, type Monitor } from './monitor.js';
-import { expiryField, numField, type RunView } from './run-view.js';
+import type { RunView } from './run-view.js';
+import { expiryOf } from './trace-fields.js';
 import type { ExpectCandidate, Violation } from './violation.js';
 
-const MEMBER_ENDS: ReadonlySet<string> = new Set([
+const MEMBER_ENDS: ReadonlySet<TraceKind> = new Set([
   'lessor-demote',
   'member-crash',
   'member-restart',
@@ -87,7 +89,7 @@ export const checkpointScheduling: Monitor = {
         if (MEMBER_ENDS.has(e.kind)) owed.get(e.member)?.clear();
         continue;
       }
-      const x = expiryField(e);
+      const x = isKindIn(e, EXPIRY_KINDS) ? expiryOf(e) : undefined;
       if (x !== undefined) {
         const ofMember = deadlines.get(e.member);
         if (ofMember === undefined) deadlines.set(e.member, new Map([[e.lease, x]]));
@@ -103,14 +105,13 @@ export const checkpointScheduling: Monitor = {
           dues?.clear();
           continue;
         case 'lease-grant':
-          if (expiryField(e) !== undefined) oblige(e.member, e.lease!, numField(e, 'ttl') ?? 0, i, e.t);
+          if (x !== undefined) oblige(e.member, e.lease!, e.fields.ttl, i, e.t);
           continue;
         case 'lease-promoted':
-          oblige(e.member, e.lease!, numField(e, 'remaining') ?? ttl, i, e.t);
+          oblige(e.member, e.lease!, e.fields.remaining, i, e.t);
           continue;
         case 'lease-checkpoint':
-          if (view.wasPrimary(e.member, e.t))
-            oblige(e.member, e.lease!, (numField(e, 'remaining') ?? 0) || ttl, i, e.t);
+          if (view.wasPrimary(e.member, e.t)) oblige(e.member, e.lease!, e.fields.remaining || ttl, i, e.t);
           else dues?.delete(e.lease!);
           continue;
         case 'lease-renew': {
@@ -184,7 +185,7 @@ function lastDeadline(view: RunView, id: bigint, member: string, upTo: number): 
   for (const i of view.ofLease(id)) {
     if (i > upTo) break;
     const e = view.at(i);
-    if (e.member === member) out = expiryField(e) ?? out;
+    if (e.member === member && isKindIn(e, EXPIRY_KINDS)) out = expiryOf(e) ?? out;
   }
   return out;
 }

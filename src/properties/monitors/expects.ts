@@ -1,5 +1,6 @@
 /** Building blocks for the `expect` candidates a violation proposes for its counterexample file. */
 import { MICROS_PER_MS, type Micros } from '../../clock/time.js';
+import type { TraceKind } from '../../trace/trace.js';
 import type { DraftAssertion } from '../draft/format-step.js';
 import type { RunView } from './run-view.js';
 import type { ExpectCandidate } from './violation.js';
@@ -29,14 +30,13 @@ export function attachedKeys(view: RunView, id: bigint): string[] {
   const keys = new Set<string>();
   for (const i of view.ofLease(id)) {
     const e = view.at(i);
-    if (e.kind === 'lease-attach')
-      for (const k of (e.fields?.keys as readonly string[] | undefined) ?? []) keys.add(String(k));
+    if (e.kind === 'lease-attach') for (const k of e.fields.keys) keys.add(k);
   }
   return [...keys];
 }
 
 /** Times at which the given event kind happened for this lease (on any member). */
-export function leaseEventTimes(view: RunView, id: bigint, kind: string): Micros[] {
+export function leaseEventTimes(view: RunView, id: bigint, kind: TraceKind): Micros[] {
   return view
     .ofLease(id)
     .filter((i) => view.at(i).kind === kind)

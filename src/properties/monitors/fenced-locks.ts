@@ -8,7 +8,7 @@
 import { formatSeconds } from '../../clock/time.js';
 import { expectAt } from './expects.js';
 import { earliest, type Monitor } from './monitor.js';
-import { field, numField, type RunView } from './run-view.js';
+import type { RunView } from './run-view.js';
 import type { Violation } from './violation.js';
 
 export const fencedLocks: Monitor = {
@@ -21,10 +21,9 @@ export const fencedLocks: Monitor = {
     }
     const highest = new Map<string, number>();
     for (const i of view.ofKind('client-fenced-write')) {
-      const e = view.at(i);
-      if (field(e, 'accepted') !== true) continue;
-      const resource = String(field(e, 'resource'));
-      const token = numField(e, 'token') ?? 0;
+      const e = view.eventOf(i, 'client-fenced-write');
+      if (!e.fields.accepted) continue;
+      const { resource, token } = e.fields;
       const max = highest.get(resource) ?? 0;
       if (token < max)
         found.push(
@@ -42,15 +41,15 @@ export const fencedLocks: Monitor = {
 };
 
 function acquiredWithoutKey(view: RunView, i: number): Violation | undefined {
-  const e = view.at(i);
-  const name = String(field(e, 'name'));
-  const rev = numField(e, 'rev');
-  const put = view
-    .ofKind('kv-put')
-    .find((k) => numField(view.at(k), 'rev') === rev && String(field(view.at(k), 'key')).startsWith(`${name}/`));
+  const e = view.eventOf(i, 'client-lock-acquired');
+  const { name, rev } = e.fields;
+  const put = view.ofKind('kv-put').find((k) => {
+    const p = view.eventOf(k, 'kv-put');
+    return p.fields.rev === rev && p.fields.key.startsWith(`${name}/`);
+  });
   if (put === undefined || put > i) return undefined;
-  const key = String(field(view.at(put), 'key'));
-  const del = view.ofKind('kv-delete').find((k) => k > put && String(field(view.at(k), 'key')) === key);
+  const key = view.eventOf(put, 'kv-put').fields.key;
+  const del = view.ofKind('kv-delete').find((k) => k > put && view.eventOf(k, 'kv-delete').fields.key === key);
   if (del === undefined || view.at(del).t >= e.t - view.timings.commitSlackUs) return undefined;
   return view.violation(
     'fenced-locks',

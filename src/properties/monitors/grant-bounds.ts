@@ -7,7 +7,6 @@ import { MaxLeaseTTL } from '../../lessor/config.js';
 import type { Scenario } from '../../scenario/types.js';
 import { expectAt } from './expects.js';
 import { earliest, type Monitor } from './monitor.js';
-import { field, numField } from './run-view.js';
 import type { Violation } from './violation.js';
 
 export const grantBounds: Monitor = {
@@ -16,11 +15,10 @@ export const grantBounds: Monitor = {
     const requested = requestedTtls(view.scenario);
     const found: Violation[] = [];
     for (const i of view.ofKind('ctl-granted')) {
-      const e = view.at(i);
-      const lease = String(field(e, 'label') ?? '');
+      const e = view.eventOf(i, 'ctl-granted');
+      const { label: lease, ttl: got } = e.fields;
       const req = requested.get(lease);
-      const got = numField(e, 'ttl');
-      if (req === undefined || got === undefined) continue;
+      if (req === undefined) continue;
       if (req > MaxLeaseTTL) {
         found.push(
           view.violation(

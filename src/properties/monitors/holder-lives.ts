@@ -4,8 +4,7 @@
  * monitors and the per-holder report.
  */
 import type { Micros } from '../../clock/time.js';
-import { fieldsOf } from '../../trace/trace.js';
-import { numField, type RunView } from './run-view.js';
+import type { RunView } from './run-view.js';
 
 export interface HolderWrite {
   readonly index: number;
@@ -33,30 +32,31 @@ export interface HolderLife {
 export function holderLives(view: RunView): HolderLife[] {
   const lives: HolderLife[] = [];
   for (const i of view.ofKind('holder-acquired')) {
-    const e = view.at(i);
+    const e = view.eventOf(i, 'holder-acquired');
     const lease = e.lease!;
     const later = view.ofLease(lease).filter((k) => k > i && view.at(k).member === e.member);
     const stop = later.find((k) => view.at(k).kind === 'holder-stop');
     const revoked = view.ofLease(lease).find((k) => view.at(k).kind === 'holder-revoked');
     // Never stopped (paused at the end of the run): a deadline holder's last declared deadline still binds it.
     const declared = later.filter((k) => view.at(k).kind === 'holder-deadline').at(-1);
+    const stopped = stop === undefined ? undefined : view.eventOf(stop, 'holder-stop');
     const stoppedAt =
-      stop !== undefined
-        ? view.at(stop).t - (numField(view.at(stop), 'lateUs') ?? 0)
+      stopped !== undefined
+        ? stopped.t - (stopped.fields.lateUs ?? 0)
         : declared !== undefined
-          ? (numField(view.at(declared), 'untilUs') ?? Infinity)
+          ? view.eventOf(declared, 'holder-deadline').fields.untilUs
           : Infinity;
     const revokedAt = revoked === undefined ? undefined : view.at(revoked).t;
-    const token = numField(e, 'token') ?? 0;
+    const token = e.fields.token;
     const writes: HolderWrite[] = [];
     for (const k of view.ofKind('client-fenced-write')) {
-      const w = view.at(k);
-      if (k < i || w.member !== e.member || numField(w, 'token') !== token) continue;
+      const w = view.eventOf(k, 'client-fenced-write');
+      if (k < i || w.member !== e.member || w.fields.token !== token) continue;
       if (stop !== undefined && k > stop) break;
       writes.push({
         index: k,
         t: w.t,
-        accepted: fieldsOf(w).accepted === true,
+        accepted: w.fields.accepted,
         stale: revokedAt !== undefined && w.t >= revokedAt,
       });
     }
@@ -68,7 +68,7 @@ export function holderLives(view: RunView): HolderLife[] {
       acquiredIndex: i,
       stoppedAt: Math.max(e.t, stoppedAt),
       stopIndex: stop,
-      stopReason: stop === undefined ? undefined : String(fieldsOf(view.at(stop)).reason),
+      stopReason: stopped?.fields.reason,
       revokedAt,
       revokedIndex: revoked,
       writes,

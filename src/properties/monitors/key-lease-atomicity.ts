@@ -7,7 +7,7 @@ import { formatSeconds } from '../../clock/time.js';
 import { formatLeaseId } from '../../trace/trace.js';
 import { expectAt } from './expects.js';
 import { earliest, type Monitor } from './monitor.js';
-import { field, listField, numField, type RunView } from './run-view.js';
+import type { RunView } from './run-view.js';
 import type { Violation } from './violation.js';
 
 export const keyLeaseAtomicity: Monitor = {
@@ -16,13 +16,12 @@ export const keyLeaseAtomicity: Monitor = {
     const found: (Violation | undefined)[] = [];
     for (const i of view.ofKind('lease-revoke')) found.push(checkRevoke(view, i));
     for (const i of view.ofKind('kv-put')) {
-      const e = view.at(i);
-      const lease = field(e, 'lease');
-      const id = typeof lease === 'bigint' ? lease : 0n;
+      const e = view.eventOf(i, 'kv-put');
+      const id = e.fields.lease;
       const r = view.firstRevokeOn(e.member, id);
       if (r === undefined || r > i) continue;
       const hex = formatLeaseId(id);
-      const key = String(field(e, 'key'));
+      const key = e.fields.key;
       found.push(
         view.violation(
           'key-lease-atomicity',
@@ -39,14 +38,14 @@ export const keyLeaseAtomicity: Monitor = {
 
 /** The keys the revoke at index `i` lists are the ones deleted just before it, at one revision. */
 function checkRevoke(view: RunView, i: number): Violation | undefined {
-  const e = view.at(i);
-  const keys = listField(e, 'keys');
+  const e = view.eventOf(i, 'lease-revoke');
+  const keys = e.fields.keys;
   const deleted = new Map<string, number>();
   for (let j = i - 1; j >= 0; j--) {
     const d = view.at(j);
     if (d.t !== e.t) break;
     if (d.member !== e.member) continue;
-    if (d.kind === 'kv-delete') deleted.set(String(field(d, 'key')), numField(d, 'rev') ?? -1);
+    if (d.kind === 'kv-delete') deleted.set(d.fields.key, d.fields.rev);
     else if (d.kind !== 'lease-detach') break;
   }
   const missing = keys.filter((k) => !deleted.has(k));
@@ -67,8 +66,8 @@ function checkRevoke(view: RunView, i: number): Violation | undefined {
       `${e.member} deleted the keys of lease ${label} at ${revs.size} revisions`,
       [],
     );
-  const first = view.at(view.firstRevoke(e.lease!)!);
-  const other = listField(first, 'keys');
+  const first = view.eventOf(view.firstRevoke(e.lease!)!, 'lease-revoke');
+  const other = first.fields.keys;
   if (other.length !== keys.length || other.some((k, n) => k !== keys[n])) {
     return view.violation(
       'key-lease-atomicity',

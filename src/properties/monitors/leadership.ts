@@ -1,6 +1,6 @@
 /** Who led in which term, from the raft-role events of a run. */
 import type { Micros } from '../../clock/time.js';
-import { field, numField, type RunView } from './run-view.js';
+import type { RunView } from './run-view.js';
 
 export interface LeaderTerm {
   readonly member: string;
@@ -15,15 +15,12 @@ const cache = new WeakMap<RunView, readonly LeaderTerm[]>();
 export function leaderTerms(view: RunView): readonly LeaderTerm[] {
   let terms = cache.get(view);
   if (terms === undefined) {
-    terms = view
-      .ofKind('raft-role')
-      .filter((i) => field(view.at(i), 'role') === 'leader')
-      .map((i) => ({
-        member: view.at(i).member,
-        term: numField(view.at(i), 'term') ?? 0,
-        atUs: view.at(i).t,
-        index: i,
-      }));
+    const led: LeaderTerm[] = [];
+    for (const index of view.ofKind('raft-role')) {
+      const e = view.eventOf(index, 'raft-role');
+      if (e.fields.role === 'leader') led.push({ member: e.member, term: e.fields.term, atUs: e.t, index });
+    }
+    terms = led;
     cache.set(view, terms);
   }
   return terms;

@@ -9,7 +9,7 @@
 import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
 import type { TraceEvent } from '../../trace/trace.js';
 import type { RunView } from './run-view.js';
-import { expiryField, numField } from './trace-fields.js';
+import { expiryOf } from './trace-fields.js';
 
 export interface LeaseLife {
   readonly id: bigint;
@@ -28,8 +28,6 @@ export interface LeaseLife {
   /** The lessor offered it as expired (a `lease-expired` event) before it was revoked. */
   offered: boolean;
 }
-
-const POSITIVE_RECV = new Set(['client-keepalive-recv', 'client-keepalive-once-recv']);
 
 /** Every granted lease's life, built by the run view's one pass over the trace. */
 export function leaseLives(view: RunView): ReadonlyMap<bigint, Readonly<LeaseLife>> {
@@ -61,7 +59,7 @@ export class LeaseLifeTracker {
       case 'lease-grant':
         if (life.grantUs === undefined) {
           life.grantUs = e.t;
-          life.ttl = numField(e, 'ttl') ?? 0;
+          life.ttl = e.fields.ttl;
         }
         break;
       case 'client-grant':
@@ -75,7 +73,7 @@ export class LeaseLifeTracker {
         if (life.revokeIndex === undefined) {
           this.pending = {
             t: e.t,
-            deadline: expiryField(e) ?? e.t + (numField(e, 'ttl') ?? life.ttl) * MICROS_PER_SECOND,
+            deadline: expiryOf(e) ?? e.t + e.fields.ttl * MICROS_PER_SECOND,
             index: i,
           };
         }
@@ -86,9 +84,10 @@ export class LeaseLifeTracker {
       case 'lease-revoke':
         life.revokeIndex ??= i;
         break;
-      default: {
+      case 'client-keepalive-recv':
+      case 'client-keepalive-once-recv': {
         const pending = this.pending;
-        if (POSITIVE_RECV.has(e.kind) && (numField(e, 'ttl') ?? 0) > 0 && pending !== undefined) {
+        if (e.fields.ttl > 0 && pending !== undefined) {
           ack(life, pending.t, pending.deadline, pending.index);
           this.pending = undefined;
         }

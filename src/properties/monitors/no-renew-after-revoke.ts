@@ -6,7 +6,7 @@
 import { formatSeconds } from '../../clock/time.js';
 import { expectAt } from './expects.js';
 import { earliest, type Monitor } from './monitor.js';
-import { numField, type RunView } from './run-view.js';
+import type { RunView } from './run-view.js';
 import type { ExpectCandidate, Violation } from './violation.js';
 
 export const noRenewAfterRevoke: Monitor = {
@@ -43,11 +43,7 @@ function ackExpects(view: RunView, id: bigint, after: readonly number[]): Expect
   if (lease === undefined) return [];
   const recv = after
     .map((i) => view.at(i))
-    .find(
-      (e) =>
-        (e.kind === 'client-keepalive-recv' || e.kind === 'client-keepalive-once-recv') &&
-        (numField(e, 'ttl') ?? 0) > 0,
-    );
+    .find((e) => (e.kind === 'client-keepalive-recv' || e.kind === 'client-keepalive-once-recv') && e.fields.ttl > 0);
   if (recv === undefined) return [];
   const out: ExpectCandidate[] = [];
   if (recv.kind === 'client-keepalive-recv')

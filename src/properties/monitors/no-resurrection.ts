@@ -5,12 +5,19 @@
  * again is exempt.
  */
 import { formatSeconds } from '../../clock/time.js';
+import type { TraceKind } from '../../trace/trace.js';
 import { leaseExists } from './expects.js';
 import { earliest, type Monitor } from './monitor.js';
 import type { RunView } from './run-view.js';
 import type { Violation } from './violation.js';
 
-const HOLDS = new Set(['lease-grant', 'lease-promoted', 'lease-checkpoint', 'lease-attach', 'lease-expired']);
+const HOLDS: ReadonlySet<TraceKind> = new Set([
+  'lease-grant',
+  'lease-promoted',
+  'lease-checkpoint',
+  'lease-attach',
+  'lease-expired',
+]);
 
 export const noResurrection: Monitor = {
   name: 'no-resurrection',

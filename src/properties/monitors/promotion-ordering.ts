@@ -8,7 +8,7 @@
 import { formatSeconds } from '../../clock/time.js';
 import { leaseExists } from './expects.js';
 import { earliest, type Monitor } from './monitor.js';
-import { field, type RunView } from './run-view.js';
+import type { RunView } from './run-view.js';
 import type { Violation } from './violation.js';
 
 export const promotionOrdering: Monitor = {
@@ -20,7 +20,7 @@ export const promotionOrdering: Monitor = {
       const m = promote.member;
       const elected = view
         .ofKind('raft-role')
-        .filter((i) => i <= p && view.at(i).member === m && field(view.at(i), 'role') === 'leader')
+        .filter((i) => i <= p && view.at(i).member === m && view.eventOf(i, 'raft-role').fields.role === 'leader')
         .at(-1);
       if (elected === undefined) continue;
       const end = nextLoss(view, m, p);

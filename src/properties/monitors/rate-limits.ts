@@ -8,7 +8,8 @@
 import { MICROS_PER_SECOND, formatSeconds, type Micros } from '../../clock/time.js';
 import { expectAt } from './expects.js';
 import { earliest, type Monitor } from './monitor.js';
-import { expiryField, numField, type RunView } from './run-view.js';
+import type { RunView } from './run-view.js';
+import { expiryOf } from './trace-fields.js';
 import type { ExpectCandidate, Violation } from './violation.js';
 
 export const SPREAD_WINDOW_FACTOR = 2;
@@ -77,12 +78,12 @@ function spreading(view: RunView): Violation | undefined {
   const rate = view.timings.revokeRate;
   const cap = SPREAD_WINDOW_FACTOR * Math.trunc((3 * rate) / 4);
   for (const p of view.ofKind('lessor-promote')) {
-    const promote = view.at(p);
-    if ((numField(promote, 'leases') ?? 0) < rate) continue;
+    const promote = view.eventOf(p, 'lessor-promote');
+    if (promote.fields.leases < rate) continue;
     const deadlines: { t: Micros; i: number }[] = [];
     for (let i = p + 1; i < view.events.length && view.at(i).t === promote.t; i++) {
       const e = view.at(i);
-      const x = e.kind === 'lease-promoted' && e.member === promote.member ? expiryField(e) : undefined;
+      const x = e.kind === 'lease-promoted' && e.member === promote.member ? expiryOf(e) : undefined;
       if (x !== undefined) deadlines.push({ t: x, i });
     }
     deadlines.sort((a, b) => a.t - b.t);

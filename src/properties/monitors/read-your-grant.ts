@@ -4,22 +4,24 @@
  * keep-alive to a leader that has not applied the grant yet).
  */
 import { formatSeconds } from '../../clock/time.js';
-import type { TraceEvent } from '../../trace/trace.js';
+import { ERR_KINDS, ERROR_KINDS, isKindIn, type TraceEvent } from '../../trace/trace.js';
 import { expectAt, leaseExists } from './expects.js';
 import { earliest, type Monitor } from './monitor.js';
-import { field, numField } from './run-view.js';
 import type { ExpectCandidate, Violation } from './violation.js';
 
 function saysMissing(e: TraceEvent): boolean {
   switch (e.kind) {
     case 'client-keepalive-recv':
     case 'client-keepalive-once-recv':
-      return (numField(e, 'ttl') ?? 1) <= 0;
+      return e.fields.ttl <= 0;
     case 'ctl-ok':
       // TTL -1 with a granted TTL is an expired lease not yet revoked (it exists); not found has none.
-      return field(e, 'op') === 'timetolive' && numField(e, 'ttl') === -1 && (numField(e, 'grantedTTL') ?? 0) === 0;
+      return e.fields.op === 'timetolive' && e.fields.ttl === -1 && (e.fields.grantedTTL ?? 0) === 0;
     default:
-      return field(e, 'err') === 'ErrLeaseNotFound' || field(e, 'error') === 'ErrLeaseNotFound';
+      return (
+        (isKindIn(e, ERR_KINDS) && e.fields?.err === 'ErrLeaseNotFound') ||
+        (isKindIn(e, ERROR_KINDS) && e.fields.error === 'ErrLeaseNotFound')
+      );
   }
 }
 

@@ -9,11 +9,10 @@ import type { Micros } from '../../clock/time.js';
 import type { Cluster } from '../../cluster/cluster.js';
 import type { RunResult } from '../../scenario/replay/runner.js';
 import type { Scenario, Step } from '../../scenario/types.js';
-import type { TraceEvent } from '../../trace/trace.js';
+import { isKind, type TraceEvent, type TraceEventMap, type TraceKind } from '../../trace/trace.js';
 import { type LeaseLife, LeaseLifeTracker } from './lease-lives.js';
 import { runTimings, type RunTimings } from './run-timings.js';
 import type { PropertyName } from './property-names.js';
-import { field } from './trace-fields.js';
 import type { ExpectCandidate, Violation } from './violation.js';
 
 /**
@@ -107,8 +106,8 @@ export class RunView {
       if (id !== undefined) revoked.add(id);
     }
     for (const i of this.ofKind('client-session-done')) {
-      const e = this.at(i);
-      if (field(e, 'reason') === 'cancelled' && e.lease !== undefined) revoked.add(e.lease);
+      const e = this.eventOf(i, 'client-session-done');
+      if (e.fields.reason === 'cancelled' && e.lease !== undefined) revoked.add(e.lease);
     }
     this.explicitRevokes = revoked;
   }
@@ -118,7 +117,7 @@ export class RunView {
   }
 
   /** Indices of every event of this kind, in trace order. */
-  ofKind(kind: string): readonly number[] {
+  ofKind(kind: TraceKind): readonly number[] {
     return this.byKind.get(kind) ?? [];
   }
 
@@ -146,6 +145,13 @@ export class RunView {
 
   at(i: number): TraceEvent {
     return this.events[i]!;
+  }
+
+  /** The event at `i`, narrowed to `kind`: for an index that `ofKind(kind)` listed, so its fields read typed. */
+  eventOf<K extends TraceKind>(i: number, kind: K): TraceEventMap[K] {
+    const e = this.events[i]!;
+    if (isKind(e, kind)) return e;
+    throw new Error(`trace line ${i + 1} is a ${e.kind} event, not ${kind}`);
   }
 
   labelOf(id: bigint): string | undefined {
@@ -251,5 +257,3 @@ function faultWindows(steps: readonly Step[]): FaultWindow[] {
   });
   return out;
 }
-
-export { expiryField, field, listField, numField } from './trace-fields.js';

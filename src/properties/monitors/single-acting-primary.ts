@@ -9,7 +9,7 @@ import { formatSeconds } from '../../clock/time.js';
 import { expectAt } from './expects.js';
 import { deposedBy, termLedAt } from './leadership.js';
 import { earliest, type Monitor } from './monitor.js';
-import { field, type RunView } from './run-view.js';
+import type { RunView } from './run-view.js';
 import type { Violation } from './violation.js';
 
 export const singleActingPrimary: Monitor = {
@@ -17,8 +17,8 @@ export const singleActingPrimary: Monitor = {
   check(view) {
     const found: Violation[] = [];
     for (const i of view.ofKind('server-expired-revoke')) {
-      const ok = view.at(i);
-      if (field(ok, 'ok') !== true || ok.lease === undefined || view.explicitRevokes.has(ok.lease)) continue;
+      const ok = view.eventOf(i, 'server-expired-revoke');
+      if (!ok.fields.ok || ok.lease === undefined || view.explicitRevokes.has(ok.lease)) continue;
       const lease = view.ofLease(ok.lease);
       const offer = lastOffer(view, lease, i, ok.member);
       if (offer === undefined) continue;

@@ -9,7 +9,7 @@ import { expectAt } from './expects.js';
 import { leaseLives } from './lease-lives.js';
 import { earliest, type Monitor } from './monitor.js';
 import { ceilSeconds } from './run-timings.js';
-import { field, numField, type RunView } from './run-view.js';
+import type { RunView } from './run-view.js';
 import type { ExpectCandidate, Violation } from './violation.js';
 
 export const timeToLiveSanity: Monitor = {
@@ -19,10 +19,10 @@ export const timeToLiveSanity: Monitor = {
     const spread = spreadAllowanceSeconds(view);
     const found: Violation[] = [];
     for (const i of view.ofKind('ctl-ok')) {
-      const e = view.at(i);
-      if (field(e, 'op') !== 'timetolive' || e.lease === undefined) continue;
-      const ttl = numField(e, 'ttl') ?? -1;
-      const granted = lives.get(e.lease)?.ttl ?? numField(e, 'grantedTTL') ?? 0;
+      const e = view.eventOf(i, 'ctl-ok');
+      if (e.fields.op !== 'timetolive' || e.lease === undefined) continue;
+      const ttl = e.fields.ttl ?? -1;
+      const granted = lives.get(e.lease)?.ttl ?? e.fields.grantedTTL ?? 0;
       const bound = granted + ceilSeconds(view.timings.electionUs) + spread;
       if (ttl <= bound) continue;
       const lease = view.labelOf(e.lease);
@@ -49,8 +49,8 @@ function spreadAllowanceSeconds(view: RunView): number {
   const target = Math.max(1, Math.trunc((3 * view.timings.revokeRate) / 4));
   let most = 0;
   for (const i of view.ofKind('lessor-promote')) {
-    const e = view.at(i);
-    if ((numField(e, 'spread') ?? 0) > 0) most = Math.max(most, Math.ceil((numField(e, 'leases') ?? 0) / target) + 1);
+    const e = view.eventOf(i, 'lessor-promote');
+    if (e.fields.spread > 0) most = Math.max(most, Math.ceil(e.fields.leases / target) + 1);
   }
   return most;
 }

@@ -15,7 +15,8 @@ import type { Scenario } from '../../scenario/types.js';
 import { Trace } from '../../trace/trace.js';
 import { leaseExists } from './expects.js';
 import { earliest, type Monitor } from './monitor.js';
-import { expiryField, type RunView } from './run-view.js';
+import type { RunView } from './run-view.js';
+import { expiryOf } from './trace-fields.js';
 import type { Violation } from './violation.js';
 
 export const wallClockIndependence: Monitor = {
@@ -117,8 +118,8 @@ export function wallClockReadFrom(s: Scenario, profile: Scenario['profile']): Mi
 function somethingLate(view: RunView, fromUs: Micros): boolean {
   const slack = view.timings.loopUs + view.timings.commitSlackUs;
   for (const i of view.ofKind('lease-expired')) {
-    const e = view.at(i);
-    const x = expiryField(e);
+    const e = view.eventOf(i, 'lease-expired');
+    const x = expiryOf(e);
     if (x !== undefined && e.t >= fromUs && e.t > x + slack) return true;
   }
   const c = view.cluster;
