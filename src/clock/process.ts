@@ -26,6 +26,9 @@ export class ProcessTimer extends QueuedEvent implements Timer, ProcessTask {
   ) {
     super();
   }
+  get at(): Micros {
+    return this.time;
+  }
   fire(): void {
     this.proc.timerDue(this.inc, this);
   }

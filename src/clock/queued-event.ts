@@ -1,4 +1,3 @@
-import { fromQueueTime, type QueueTime } from './queue-time.js';
 import type { HeapItem } from './time-heap.js';
 import type { Micros } from './time.js';
 
@@ -7,17 +6,11 @@ import type { Micros } from './time.js';
  * packets, process timers) subclass it, so one event is one object, with no closure wrapping another.
  */
 export abstract class QueuedEvent implements HeapItem {
-  /** Due time in the scheduler's own count (queue-time.ts); `at` is the virtual instant. */
-  time: QueueTime = 0;
+  time: Micros = 0;
   seq = 0;
   index = -1;
   /** True from posting until it fires or is cancelled. */
   waiting = false;
-
-  /** The virtual instant it is (or was last) due at. */
-  get at(): Micros {
-    return fromQueueTime(this.time);
-  }
 
   abstract fire(): void;
 }

@@ -1,4 +1,3 @@
-import { fromQueueTime, toQueueTime, type QueueTime } from './queue-time.js';
 import { QueuedEvent } from './queued-event.js';
 import { POLL_EVERY_EVENTS, RunStopped, type RunGuard } from './run-guard.js';
 import { TimeHeap } from './time-heap.js';
@@ -20,6 +19,9 @@ class Entry extends QueuedEvent implements Timer {
   ) {
     super();
   }
+  get at(): Micros {
+    return this.time;
+  }
   fire(): void {
     this.fn();
   }
@@ -32,8 +34,7 @@ class Entry extends QueuedEvent implements Timer {
 /**
  * The discrete-event scheduler that owns virtual time. Events run in time order; events due at the same
  * instant run in the order they were scheduled (insertion sequence), so a run is a pure function of its
- * inputs. Time only moves when the scheduler pops an event, never on its own. Inside, it counts time from
- * -2^31 µs (queue-time.ts) so that due times stay small integers; what it hands out is virtual time.
+ * inputs. Time only moves when the scheduler pops an event, never on its own.
  */
 export class Scheduler {
   private readonly queue = new TimeHeap<QueuedEvent | TimerLane>();
@@ -42,24 +43,23 @@ export class Scheduler {
   private lanesInHeap = 0;
   /** Events waiting in lanes (cancelled ones excluded). */
   private inLanes = 0;
-  /** Now, in the queue's count. */
-  private current: QueueTime;
+  private current: Micros;
   private executed = 0;
   private guard: RunGuard = {};
   /** The next event count at which `checkpoint` runs (the budget or the next poll). */
   private nextCheck = Infinity;
   private nextPoll = Infinity;
-  private burstAt: QueueTime = Number.NaN;
+  private burstAt: Micros = Number.NaN;
   private burst = 0;
   private burstCap = Infinity;
 
   /** `start` lets a harness boot a system before its time 0 (a scenario's cluster elects n1 by then). */
   constructor(start: Micros = 0) {
-    this.current = toQueueTime(start);
+    this.current = start;
   }
 
   now(): Micros {
-    return fromQueueTime(this.current);
+    return this.current;
   }
 
   /** Events executed so far (cancelled ones excluded): the simulator's unit of work for benchmarks. */
@@ -94,9 +94,8 @@ export class Scheduler {
   /** Queues an event record to fire at `time`; `unpost` takes it off again (as `Timer.cancel` does). */
   post(time: Micros, e: QueuedEvent): void {
     if (!Number.isInteger(time)) throw new RangeError(`scheduler: time must be an integer of µs, got ${time}`);
-    const q = toQueueTime(time);
-    if (q < this.current) throw new RangeError(`scheduler: cannot schedule in the past (${time} < ${this.now()})`);
-    e.time = q;
+    if (time < this.current) throw new RangeError(`scheduler: cannot schedule in the past (${time} < ${this.current})`);
+    e.time = time;
     e.waiting = true;
     this.queue.push(e);
   }
@@ -115,7 +114,7 @@ export class Scheduler {
     if (lane === undefined) {
       if (delay < 0) throw new RangeError(`scheduler: negative delay ${delay}`);
       if (!Number.isInteger(delay))
-        throw new RangeError(`scheduler: time must be an integer of µs, got ${this.now() + delay}`);
+        throw new RangeError(`scheduler: time must be an integer of µs, got ${this.current + delay}`);
       lane = new TimerLane(delay);
       this.lanes.set(delay, lane);
     }
@@ -148,8 +147,7 @@ export class Scheduler {
 
   /** Time of the next live event, or undefined when nothing is queued. */
   peekTime(): Micros | undefined {
-    const e = this.top();
-    return e === undefined ? undefined : fromQueueTime(e.time);
+    return this.top()?.time;
   }
 
   /** Runs one event. Returns false when the queue is empty. */
@@ -168,12 +166,7 @@ export class Scheduler {
       this.burst = 0;
     }
     if (++this.burst > this.burstCap)
-      throw new RunStopped(
-        'livelock',
-        fromQueueTime(at),
-        this.executed,
-        `more than ${this.burstCap} events at one virtual instant`,
-      );
+      throw new RunStopped('livelock', at, this.executed, `more than ${this.burstCap} events at one virtual instant`);
     if (this.executed >= this.nextCheck) this.checkpoint();
     let ev: QueuedEvent;
     if (e instanceof TimerLane) {
@@ -217,30 +210,28 @@ export class Scheduler {
 
   /** Runs every event due at or before `time`, then leaves the clock at `time`. */
   runUntil(time: Micros): void {
-    const q = toQueueTime(time);
-    if (q < this.current) throw new RangeError(`scheduler: runUntil(${time}) is in the past`);
+    if (time < this.current) throw new RangeError(`scheduler: runUntil(${time}) is in the past`);
     // One `top` per event: the loop runs what it has just looked at.
     for (;;) {
       const e = this.top();
-      if (e === undefined || e.time > q) break;
+      if (e === undefined || e.time > time) break;
       this.run(e);
     }
-    this.current = q;
+    this.current = time;
   }
 
   /** Runs events for `d` µs of virtual time. */
   advance(d: Micros): void {
-    this.runUntil(this.now() + d);
+    this.runUntil(this.current + d);
   }
 
   /** Runs until nothing is queued or `limit` is reached; returns whether it went idle. */
   runUntilIdle(limit: Micros = Number.MAX_SAFE_INTEGER): boolean {
-    const q = toQueueTime(limit);
     for (;;) {
       const e = this.top();
       if (e === undefined) return true;
-      if (e.time > q) {
-        this.current = Math.max(this.current, q);
+      if (e.time > limit) {
+        this.current = Math.max(this.current, limit);
         return false;
       }
       this.run(e);
@@ -251,12 +242,12 @@ export class Scheduler {
   private checkpoint(): void {
     const g = this.guard;
     if (g.maxEvents !== undefined && this.executed >= g.maxEvents) {
-      throw new RunStopped('max-events', this.now(), this.executed, `passed its budget of ${g.maxEvents} events`);
+      throw new RunStopped('max-events', this.current, this.executed, `passed its budget of ${g.maxEvents} events`);
     }
     if (this.executed >= this.nextPoll) {
       this.nextPoll = this.executed + (g.pollEvery ?? POLL_EVERY_EVENTS);
-      const why = g.poll?.(this.now(), this.executed);
-      if (why !== undefined) throw new RunStopped('poll', this.now(), this.executed, why);
+      const why = g.poll?.(this.current, this.executed);
+      if (why !== undefined) throw new RunStopped('poll', this.current, this.executed, why);
     }
     this.nextCheck = Math.min(g.maxEvents ?? Infinity, this.nextPoll);
   }

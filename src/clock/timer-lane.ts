@@ -1,5 +1,4 @@
 import type { QueuedEvent } from './queued-event.js';
-import type { QueueTime } from './queue-time.js';
 import type { HeapItem } from './time-heap.js';
 import type { Micros } from './time.js';
 
@@ -16,8 +15,8 @@ import type { Micros } from './time.js';
 export class TimerLane implements HeapItem {
   constructor(readonly delay: Micros) {}
 
-  /** Due time (in the queue's count, queue-time.ts) and sequence of the front event while in the heap. */
-  time: QueueTime = 0;
+  /** Due time and sequence of the front event while the lane is in the heap. */
+  time: Micros = 0;
   seq = 0;
   index = -1;
   /**
