@@ -3,22 +3,12 @@
  * backlog grows from then) and which partition holds. Read once from the whole trace; faults are few.
  */
 import type { Micros } from '../clock/time.js';
-import { isKindIn, type KindGroup } from '../trace/trace.js';
+import { isKindIn, MEMBER_FAULT_KINDS, type MemberFaultKind } from '../trace/trace.js';
 import { eventMember, eventTime, type TraceEvent } from './trace-adapter.js';
-
-type FaultKind = 'member-pause' | 'member-resume' | 'member-crash' | 'member-restart' | 'net-partition' | 'net-heal';
-const KINDS: KindGroup<FaultKind> = new Set<FaultKind>([
-  'member-pause',
-  'member-resume',
-  'member-crash',
-  'member-restart',
-  'net-partition',
-  'net-heal',
-]);
 
 interface Fault {
   readonly t: Micros;
-  readonly kind: FaultKind;
+  readonly kind: MemberFaultKind;
   readonly member: string;
   readonly groups: readonly (readonly string[])[];
 }
@@ -28,7 +18,7 @@ export class FaultBook {
 
   constructor(events: readonly TraceEvent[]) {
     for (const e of events) {
-      if (!isKindIn(e, KINDS)) continue;
+      if (!isKindIn(e, MEMBER_FAULT_KINDS)) continue;
       const groups = e.kind === 'net-partition' ? e.fields.groups : [];
       this.faults.push({ t: eventTime(e), kind: e.kind, member: eventMember(e), groups });
     }

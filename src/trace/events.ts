@@ -295,6 +295,23 @@ export const KEY_KINDS = groupOf<KeyKind>({
   'ctl-error': true,
 });
 
+/** The member and network faults a picture of the cluster draws: pauses, crashes, partitions and their ends. */
+export type MemberFaultKind =
+  | 'member-pause'
+  | 'member-resume'
+  | 'member-crash'
+  | 'member-restart'
+  | 'net-partition'
+  | 'net-heal';
+export const MEMBER_FAULT_KINDS = groupOf<MemberFaultKind>({
+  'member-pause': true,
+  'member-resume': true,
+  'member-crash': true,
+  'member-restart': true,
+  'net-partition': true,
+  'net-heal': true,
+});
+
 /** Events that name a list of keys (`keys=`): a lease's attach, detach and revoke, etcdctl's answers. */
 export type KeysKind = KindWith<'keys'>;
 export const KEYS_KINDS = groupOf<KeysKind>({

@@ -14,6 +14,7 @@ export type {
   KeyKind,
   KeysKind,
   KindGroup,
+  MemberFaultKind,
   TraceEventMap,
   TraceFields,
   TraceKind,
@@ -30,6 +31,7 @@ export {
   KEY_KINDS,
   KEYS_KINDS,
   LEASE_KINDS,
+  MEMBER_FAULT_KINDS,
 } from './events.js';
 
 /**

@@ -11,7 +11,7 @@ import { EXIT } from '../../cli/exit-codes.js';
 import { DeadlineBook } from '../../playground/deadlines.js';
 import { snapshot } from '../../playground/snapshot.js';
 import type { ScenarioRun } from '../../scenario/replay/runner.js';
-import { formatEvent, type TraceEvent } from '../../trace/trace.js';
+import { formatEvent, isKindIn, MEMBER_FAULT_KINDS, type TraceEvent } from '../../trace/trace.js';
 import { liveFaultOf, whyNot, type LiveFault } from './faults.js';
 import { encodeSnapshot, type LiveFrame } from './frame.js';
 import { LiveObserver } from './observer.js';
@@ -20,17 +20,9 @@ import { LiveObserver } from './observer.js';
 export const FRAME_MS = 100;
 /** At most this many trace lines per frame. */
 const FRAME_LINES = 40;
-const FAULT_KINDS = new Set([
-  'member-pause',
-  'member-resume',
-  'member-crash',
-  'member-restart',
-  'net-partition',
-  'net-heal',
-]);
 /** What the page's "what happened" list shows of the trace (lease events from the acting primary only). */
 const SHOWN = new Set([
-  ...FAULT_KINDS,
+  ...MEMBER_FAULT_KINDS,
   'served-fault',
   'served-call',
   'raft-role',
@@ -173,7 +165,7 @@ export class LiveView {
     for (; this.seen < events.length; this.seen++) {
       const e = events[this.seen]!;
       this.deadlines.fold(e);
-      if (FAULT_KINDS.has(e.kind)) this.faults.push(e);
+      if (isKindIn(e, MEMBER_FAULT_KINDS)) this.faults.push(e);
       if (e.kind === 'served-call' && e.fields !== undefined) {
         const { to, method } = e.fields;
         const c = (this.conns[e.member] ??= { to, methods: [] });
