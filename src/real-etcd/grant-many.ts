@@ -4,6 +4,7 @@
  * many are in flight so a slow cluster backs up in the driver rather than in thousands of streams.
  */
 import type { Micros } from '../clock/time.js';
+import { grantManyOffsetUs } from '../scenario/kinds/lease-extension-steps.js';
 import type { GrantManyStep } from '../scenario/types.js';
 import type { EtcdMember } from './etcd-member.js';
 import { sleepUntil } from './wall-clock.js';
@@ -29,7 +30,7 @@ export async function grantMany(
   let firstError = '';
   const grants: Promise<void>[] = [];
   for (let i = 1; i <= s.count; i++) {
-    await sleepUntil(startUs + Math.floor(((i - 1) * s.spreadUs) / s.count));
+    await sleepUntil(startUs + grantManyOffsetUs(s, i));
     while (inFlight >= IN_FLIGHT) await new Promise<void>((r) => slots.push(r));
     inFlight++;
     const label = `${s.prefix}${i}`;

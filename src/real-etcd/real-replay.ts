@@ -17,6 +17,7 @@
  * `etcdctl lease keep-alive` processes, crash is SIGKILL, restart reruns etcd on the same data dir.
  */
 import { formatTimeMs, type Micros } from '../clock/time.js';
+import { grantManyOffsetUs } from '../scenario/kinds/lease-extension-steps.js';
 import { describeAssertion } from '../scenario/replay/describe.js';
 import type { ExpectStep, Scenario, Step } from '../scenario/types.js';
 import type { EtcdBinaries } from './binaries.js';
@@ -109,8 +110,7 @@ class RealReplay implements RealStepReplay {
     for (const s of scenario.steps) {
       if (s.kind === 'grant') sent(s.lease, s.atUs);
       if (s.kind === 'grant-many')
-        for (let i = 1; i <= s.count; i++)
-          sent(`${s.prefix}${i}`, s.atUs + Math.floor(((i - 1) * s.spreadUs) / s.count));
+        for (let i = 1; i <= s.count; i++) sent(`${s.prefix}${i}`, s.atUs + grantManyOffsetUs(s, i));
     }
     this.clients = new ReplayClients(cluster, registry, bins, (client, label, ttl) =>
       this.observe('renew', renewSubject(label, client), ttl),

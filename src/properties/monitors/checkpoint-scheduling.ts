@@ -85,7 +85,7 @@ export const checkpointScheduling: Monitor = {
       const e = events[i]!;
       lapse(e.t);
       if (e.lease === undefined) {
-        // Of the events about no lease only these end a member's obligations.
+        // A demote, crash, restart or refused checkpoint ends a member's obligations; none names a lease.
         if (MEMBER_ENDS.has(e.kind)) owed.get(e.member)?.clear();
         continue;
       }
@@ -98,12 +98,6 @@ export const checkpointScheduling: Monitor = {
       const dues = owed.get(e.member);
       const ttl = lives.get(e.lease)?.ttl ?? 0;
       switch (e.kind) {
-        case 'lessor-demote':
-        case 'member-crash':
-        case 'member-restart':
-        case 'server-checkpoint-refused':
-          dues?.clear();
-          continue;
         case 'lease-grant':
           if (x !== undefined) oblige(e.member, e.lease!, e.fields.ttl, i, e.t);
           continue;

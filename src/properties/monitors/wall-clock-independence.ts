@@ -39,9 +39,9 @@ export const wallClockIndependence: Monitor = {
     );
     const calmRevokes = byLabel(calmFirst, (id) => calm.labels.labelOf(id));
     const ownFirst = new Map<bigint, { t: Micros; index: number }>();
-    for (const index of view.ofKind('lease-revoke')) {
-      const e = view.at(index);
-      if (e.lease !== undefined && !ownFirst.has(e.lease)) ownFirst.set(e.lease, { t: e.t, index });
+    for (const id of view.leases()) {
+      const index = view.firstRevoke(id);
+      if (index !== undefined) ownFirst.set(id, { t: view.at(index).t, index });
     }
     const ownRevokes = byLabel(ownFirst, (id) => view.labelOf(id));
     const tolerance = view.timings.loopUs + view.timings.commitSlackUs;

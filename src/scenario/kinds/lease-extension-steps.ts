@@ -1,4 +1,5 @@
 /** Extensions for leases: bulk grants, and readings recorded in the output without an assertion. */
+import type { Micros } from '../../clock/time.js';
 import { bool, duration, int, leaseLabel, ttl } from '../codecs.js';
 import type { ParseContext } from '../context.js';
 import { formatDuration } from '../duration.js';
@@ -7,6 +8,7 @@ import { answerAs } from '../answer-form.js';
 import type { StepFields, StepKindEntries } from './entry.js';
 import { noClash } from './lease-steps.js';
 import { lease, via, viaText } from './shared-fields.js';
+import type { GrantManyStep } from '../types.js';
 
 /**
  * Leases all `grant-many` steps of one file may ask for. A replay keeps its whole trace: measured at about
@@ -14,6 +16,12 @@ import { lease, via, viaText } from './shared-fields.js';
  * with room for the rest of the scenario; more is refused here, before anything runs.
  */
 export const MAX_GRANT_MANY = 250_000;
+/**
+ * When the i-th grant (from 1) of a `grant-many` is sent, after the step's instant: spaced evenly over its
+ * spread. The simulation and the real-etcd driver both send on this schedule.
+ */
+export const grantManyOffsetUs = (s: GrantManyStep, i: number): Micros => Math.floor(((i - 1) * s.spreadUs) / s.count);
+
 /** Leases the file's earlier grant-many steps asked for, per file being parsed. */
 const granted = new WeakMap<ParseContext, number>();
 
@@ -35,7 +43,7 @@ export const LEASE_EXTENSION_STEPS: StepKindEntries<'grant-many' | 'timetolive' 
     endUs: (s) => s.atUs + s.spreadUs,
     perform: (s, r) => {
       for (let i = 1; i <= s.count; i++) {
-        const at = s.atUs + Math.floor(((i - 1) * s.spreadUs) / s.count);
+        const at = s.atUs + grantManyOffsetUs(s, i);
         const label = `${s.prefix}${i}`;
         if (at === s.atUs) r.grant(label, s.ttlSeconds, 0n, s.via);
         else r.cluster.sched.at(at, () => r.grant(label, s.ttlSeconds, 0n, s.via));
