@@ -71,6 +71,16 @@ show_once() {
   grep -av '^{"level":' "$1" | uniq
 }
 
+# at_second N: sleeps until N seconds after the script started (sourcing this file), however long the
+# commands before took; for a look that must fall between two fault instants of the harness or scenario.
+started_ns=$(date +%s%N)
+at_second() {
+  now_ns=$(date +%s%N)
+  left_ms=$(($1 * 1000 - (now_ns - started_ns) / 1000000))
+  [ "$left_ms" -gt 0 ] && sleep "$((left_ms / 1000)).$(printf %03d $((left_ms % 1000)))"
+  return 0
+}
+
 # No pipes or ( ) into these helpers: a subshell would run the EXIT trap and remove $tmp.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -15,7 +15,9 @@ ctl put --lease="$id" part/k v
 etcdctl lease keep-alive "$id" >"$tmp/ka" 2>&1 &
 ka=$!
 echo "# n1 is cut off from n2 and n3 from 3 s to 16 s"
-sleep 13
+# The looks fall between the majority's revoke (about 10 s) and the heal (16 s), then well after the heal,
+# counted from the start whatever the commands before them took.
+at_second 13
 export ETCDCTL_ENDPOINTS="$n2"
 ctl lease timetolive --keys "$id"
 ctl get part/k
@@ -23,5 +25,5 @@ export ETCDCTL_ENDPOINTS="$n1"
 ctl get --consistency=s part/k
 await_exit "$ka" keep-alive
 show_once "$tmp/ka"
-sleep 8
+at_second 21
 ctl get --consistency=s part/k
