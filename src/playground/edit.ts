@@ -6,6 +6,7 @@
 import { isMap, isSeq, parseDocument, type Document, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { Micros } from '../clock/time.js';
 import type { Scenario } from '../scenario/types.js';
+import { grantManyLabel } from '../scenario/lease-labels.js';
 
 /** A field of the scenario the settings panel changes; a path into the YAML document. */
 export type SettingPath =
@@ -53,7 +54,7 @@ export function freshLabel(scenario: Scenario, prefix = 'P'): string {
   const used = new Set<string>();
   for (const s of scenario.steps) {
     if (s.kind === 'grant') used.add(s.lease);
-    if (s.kind === 'grant-many') for (let i = 1; i <= s.count; i++) used.add(`${s.prefix}${i}`);
+    if (s.kind === 'grant-many') for (let i = 1; i <= s.count; i++) used.add(grantManyLabel(s.prefix, i));
   }
   for (let i = 1; ; i++) if (!used.has(`${prefix}${i}`)) return `${prefix}${i}`;
 }

@@ -8,6 +8,7 @@ import { grantManyOffsetUs } from '../scenario/kinds/lease-extension-steps.js';
 import type { GrantManyStep } from '../scenario/types.js';
 import type { EtcdMember } from './etcd-member.js';
 import { sleepUntil } from './wall-clock.js';
+import { grantManyLabel } from '../scenario/lease-labels.js';
 
 /** Enough to keep up with a few thousand grants per second on loopback. */
 const IN_FLIGHT = 1024;
@@ -33,7 +34,7 @@ export async function grantMany(
     await sleepUntil(startUs + grantManyOffsetUs(s, i));
     while (inFlight >= IN_FLIGHT) await new Promise<void>((r) => slots.push(r));
     inFlight++;
-    const label = `${s.prefix}${i}`;
+    const label = grantManyLabel(s.prefix, i);
     grants.push(
       m.rpc
         .leaseGrant(s.ttlSeconds, 0n)

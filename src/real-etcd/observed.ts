@@ -7,6 +7,7 @@ import type { Micros } from '../clock/time.js';
 import type { RunResult } from '../scenario/replay/runner.js';
 import type { DiffEventKind, Scenario } from '../scenario/types.js';
 import type { TraceEvent } from '../trace/trace.js';
+import { grantManyLabel } from '../scenario/lease-labels.js';
 
 export type ObservedKind = DiffEventKind;
 
@@ -39,8 +40,8 @@ export function reportedGrant(scenario: Scenario): (label: string) => 'single' |
   const ends = new Set<string>();
   for (const s of scenario.steps) {
     if (s.kind !== 'grant-many') continue;
-    for (let i = 1; i <= s.count; i++) many.add(`${s.prefix}${i}`);
-    ends.add(`${s.prefix}1`).add(`${s.prefix}${s.count}`);
+    for (let i = 1; i <= s.count; i++) many.add(grantManyLabel(s.prefix, i));
+    ends.add(grantManyLabel(s.prefix, 1)).add(grantManyLabel(s.prefix, s.count));
   }
   return (label) => (!many.has(label) ? 'single' : ends.has(label) ? 'bulk' : undefined);
 }
@@ -65,7 +66,6 @@ export function simObserved(run: RunResult): Observed[] {
     };
     switch (e.kind) {
       case 'ctl-granted': {
-        if (e.fields === undefined) break;
         const { label, ttl } = e.fields;
         const reported = keep(label);
         if (reported === 'single') add('grant', label, ttl);
@@ -74,21 +74,21 @@ export function simObserved(run: RunResult): Observed[] {
       }
       case 'client-keepalive-recv': {
         // A TTL 0 answer means "lease not found": etcdctl closes the channel without printing a renewal.
-        const ttl = e.fields?.ttl ?? 0;
+        const { ttl } = e.fields;
         if (ttl > 0) add('renew', renewSubject(labelOf(e.lease), e.member), ttl);
         break;
       }
       case 'client-keepalive-once-recv':
         // The member's TTL 0 answer for a lease it does not have, before clientv3 turns it into ErrLeaseNotFound.
-        if (e.member.startsWith('ctl-') && e.fields?.ttl === 0)
+        if (e.member.startsWith('ctl-') && e.fields.ttl === 0)
           add('renew', renewSubject(labelOf(e.lease), undefined), 0);
         break;
       case 'ctl-error':
-        if (e.fields?.op === 'keepalive-once') add('error', failedOnceSubject(labelOf(e.lease)));
+        if (e.fields.op === 'keepalive-once') add('error', failedOnceSubject(labelOf(e.lease)));
         break;
       case 'ctl-ok': {
         const f = e.fields;
-        switch (f?.op) {
+        switch (f.op) {
           case 'put':
             add('put', String(f.key), f.rev);
             break;
@@ -108,7 +108,6 @@ export function simObserved(run: RunResult): Observed[] {
         break;
       }
       case 'kv-delete': {
-        if (e.fields === undefined) break;
         const { key, rev } = e.fields;
         // Every member applies the delete; the first (the leader's) is when a watcher can learn of it.
         const id = `${key}@${rev}`;
@@ -130,8 +129,7 @@ function keysRevokedOnExpiry(events: readonly TraceEvent[]): Set<string> {
     if (e.lease === undefined) continue;
     if (e.kind === 'lease-expired') expired.add(e.lease);
     if (e.kind === 'lease-revoke' && expired.has(e.lease)) {
-      const keys = e.fields?.keys;
-      if (Array.isArray(keys)) for (const k of keys) out.add(`${String(k)}@${e.t}`);
+      for (const k of e.fields.keys) out.add(`${k}@${e.t}`);
     }
   }
   return out;

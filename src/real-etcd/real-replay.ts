@@ -36,6 +36,7 @@ import type { RealStepReplay } from './real-step-replay.js';
 import { realStep } from './real-steps.js';
 import { nowUs, sleepMs, sleepUntil, within } from './wall-clock.js';
 import { groupByTime } from '../scenario/group-by-time.js';
+import { grantManyLabel } from '../scenario/lease-labels.js';
 
 /** A step starting later than this after its `at` is noted in the output (the host was busy). */
 const LATE_NOTE_US = 50_000;
@@ -110,7 +111,7 @@ class RealReplay implements RealStepReplay {
     for (const s of scenario.steps) {
       if (s.kind === 'grant') sent(s.lease, s.atUs);
       if (s.kind === 'grant-many')
-        for (let i = 1; i <= s.count; i++) sent(`${s.prefix}${i}`, s.atUs + grantManyOffsetUs(s, i));
+        for (let i = 1; i <= s.count; i++) sent(grantManyLabel(s.prefix, i), s.atUs + grantManyOffsetUs(s, i));
     }
     this.clients = new ReplayClients(cluster, registry, bins, (client, label, ttl) =>
       this.observe('renew', renewSubject(label, client), ttl),

@@ -12,6 +12,9 @@ interface LabelRange {
 
 const INDEX = /^[1-9][0-9]*$/;
 
+/** The label of the i-th lease (from 1) of a `grant-many` with this prefix; `LeaseLabels` reads it back. */
+export const grantManyLabel = (prefix: string, i: number): string => `${prefix}${i}`;
+
 export class LeaseLabels {
   private readonly exact = new Map<string, SourcePos>();
   private readonly ranges: LabelRange[] = [];

@@ -2,6 +2,7 @@
 import type { Micros } from '../../clock/time.js';
 import type { CommandSpec } from './step-command.js';
 import { pickOf, running, type SimModel } from './sim-model.js';
+import { grantManyLabel } from '../../scenario/lease-labels.js';
 
 /** A member index for `via`, resolved among running members; undefined sends to the leader. */
 export type ViaPick = number | undefined;
@@ -28,7 +29,7 @@ export const grantMany: CommandSpec<{ count: number; ttl: number; spreadUs: Micr
   check: () => true,
   step(m, p) {
     const prefix = `S${++m.grantBatches}-`;
-    for (let i = 1; i <= p.count; i++) m.leases.push({ label: `${prefix}${i}`, ttlSeconds: p.ttl });
+    for (let i = 1; i <= p.count; i++) m.leases.push({ label: grantManyLabel(prefix, i), ttlSeconds: p.ttl });
     return { kind: 'grant-many', atUs: m.now, prefix, count: p.count, ttlSeconds: p.ttl, spreadUs: p.spreadUs };
   },
 };

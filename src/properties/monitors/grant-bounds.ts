@@ -8,6 +8,7 @@ import type { Scenario } from '../../scenario/types.js';
 import { expectAt } from './expects.js';
 import { earliest, type Monitor } from './monitor.js';
 import type { Violation } from './violation.js';
+import { grantManyLabel } from '../../scenario/lease-labels.js';
 
 export const grantBounds: Monitor = {
   name: 'grant-bounds',
@@ -54,7 +55,8 @@ function requestedTtls(s: Scenario): Map<string, number> {
   const out = new Map<string, number>();
   for (const st of s.steps) {
     if (st.kind === 'grant') out.set(st.lease, st.ttlSeconds);
-    else if (st.kind === 'grant-many') for (let k = 1; k <= st.count; k++) out.set(`${st.prefix}${k}`, st.ttlSeconds);
+    else if (st.kind === 'grant-many')
+      for (let k = 1; k <= st.count; k++) out.set(grantManyLabel(st.prefix, k), st.ttlSeconds);
   }
   return out;
 }

@@ -9,6 +9,7 @@ import type { StepFields, StepKindEntries } from './entry.js';
 import { noClash } from './lease-steps.js';
 import { lease, via, viaText } from './shared-fields.js';
 import type { GrantManyStep } from '../types.js';
+import { grantManyLabel } from '../lease-labels.js';
 
 /**
  * Leases all `grant-many` steps of one file may ask for. A replay keeps its whole trace: measured at about
@@ -44,7 +45,7 @@ export const LEASE_EXTENSION_STEPS: StepKindEntries<'grant-many' | 'timetolive' 
     perform: (s, r) => {
       for (let i = 1; i <= s.count; i++) {
         const at = s.atUs + grantManyOffsetUs(s, i);
-        const label = `${s.prefix}${i}`;
+        const label = grantManyLabel(s.prefix, i);
         if (at === s.atUs) r.grant(label, s.ttlSeconds, 0n, s.via);
         else r.cluster.sched.at(at, () => r.grant(label, s.ttlSeconds, 0n, s.via));
       }
