@@ -2,7 +2,7 @@
 // The @ts-expect-error lines are checked by `tsc --noEmit`: a misspelt kind or a field the kind lacks must not compile.
 import { describe, expect, it } from 'vitest';
 import { FOREVER } from '../../src/lessor/lease.js';
-import { expiryOf } from '../../src/properties/monitors/trace-fields.js';
+import { expiryOf } from '../../src/trace/trace.js';
 import { ev, syntheticView } from './synthetic.js';
 
 const L1 = 7n;

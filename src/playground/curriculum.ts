@@ -6,7 +6,7 @@
  * scenario changes. Instants come from the run too, wherever the scenario does not fix them.
  */
 import { MICROS_PER_SECOND, type Micros } from '../clock/time.js';
-import type { TraceEventMap } from '../trace/trace.js';
+import { expiryOf, type TraceEventMap } from '../trace/trace.js';
 import { eventLease, eventMember, eventTime } from './trace-adapter.js';
 import { at, type RunFacts, span } from './run-facts.js';
 
@@ -78,15 +78,11 @@ const T_KNOBS = 'The lessor’s knobs (the overview)';
 /** A fenced write the resource refused. */
 const rejected = (e: TraceEventMap['client-fenced-write']): boolean => !e.fields.accepted;
 
-/** A Promote's new expiry, or undefined for forever. */
-const expiryOf = (e: TraceEventMap['lease-promoted']): Micros | undefined =>
-  Number.isFinite(e.fields.expiry) ? e.fields.expiry : undefined;
-
 /** How late a key went after its lease's original deadline, as a choice among on time / a few s / ~30 s. */
 function lateness(f: RunFacts, key: string, lease: string): { readonly choice: number; readonly because: string } {
   // The grant on the primary: the other members hold the lease at forever.
-  const grant = f.first('lease-grant', { lease, where: (e) => Number.isFinite(e.fields.expiry) });
-  const deadline = grant?.fields.expiry;
+  const grant = f.first('lease-grant', { lease, where: (e) => expiryOf(e) !== undefined });
+  const deadline = grant === undefined ? undefined : expiryOf(grant);
   const deleted = f.keyDeletedAt(key);
   if (deadline === undefined || deleted === undefined)
     return { choice: 2, because: `The key was not deleted within the run (deadline ${at(deadline)}).` };

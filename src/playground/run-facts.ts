@@ -4,7 +4,15 @@
  */
 import { MICROS_PER_SECOND, type Micros } from '../clock/time.js';
 import type { RunResult } from '../scenario/replay/runner.js';
-import { isKind, isKindIn, KEY_KINDS, KEYS_KINDS, type TraceEventMap, type TraceKind } from '../trace/trace.js';
+import {
+  expiryOf,
+  isKind,
+  isKindIn,
+  KEY_KINDS,
+  KEYS_KINDS,
+  type TraceEventMap,
+  type TraceKind,
+} from '../trace/trace.js';
 import type { WireLog, WireMessage } from './wire-log.js';
 import { eventLease, eventMember, eventTime, type TraceEvent } from './trace-adapter.js';
 
@@ -97,8 +105,7 @@ export class RunFacts {
       ...this.all('lease-promoted', q),
     ];
     // A demoted lessor's forever is no deadline.
-    for (const e of sets.sort((a, b) => eventTime(a) - eventTime(b)))
-      if (Number.isFinite(e.fields.expiry)) out = e.fields.expiry;
+    for (const e of sets.sort((a, b) => eventTime(a) - eventTime(b))) out = expiryOf(e) ?? out;
     return out;
   }
 

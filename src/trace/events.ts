@@ -330,6 +330,15 @@ export const EXPIRY_KINDS = groupOf<ExpiryKind>({
   'lease-expired': true,
 });
 
+/**
+ * An event's lease deadline in µs; undefined for a lease no lessor will expire (a follower's or demoted
+ * lessor's copy, which the lessor keeps at FOREVER and the trace writes as +∞, printed `forever`).
+ */
+export function expiryOf(e: EventOf<ExpiryKind>): Micros | undefined {
+  const x = e.fields.expiry;
+  return x === Number.POSITIVE_INFINITY ? undefined : x;
+}
+
 /** Events that name an etcd error as `err=` (an answer's or a step's). */
 export type ErrKind = KindWith<'err'>;
 export const ERR_KINDS = groupOf<ErrKind>({

@@ -24,6 +24,7 @@ export {
   ERR_KINDS,
   ERROR_KINDS,
   EXPIRY_KINDS,
+  expiryOf,
   HOLDER_KINDS,
   isKind,
   isKindIn,

@@ -9,8 +9,8 @@ import { expectAt } from './expects.js';
 import { leaseLives } from './lease-lives.js';
 import { earliest, type Monitor } from './monitor.js';
 import type { RunView } from './run-view.js';
-import { expiryOf } from './trace-fields.js';
 import type { Violation } from './violation.js';
+import { expiryOf } from '../../trace/trace.js';
 
 export const boundedExtension: Monitor = {
   name: 'bounded-extension',

@@ -11,12 +11,11 @@
  * wait. A primary that never checkpoints after a promotion is A4 (etcd-io/etcd#13491).
  */
 import { MICROS_PER_MS, MICROS_PER_SECOND, formatSeconds, truncDiv, type Micros } from '../../clock/time.js';
-import { EXPIRY_KINDS, isKindIn, type TraceKind } from '../../trace/trace.js';
+import { EXPIRY_KINDS, isKindIn, type TraceKind, expiryOf } from '../../trace/trace.js';
 import type { DraftStep } from '../draft/format-step.js';
 import { leaseLives } from './lease-lives.js';
 import { earliest, type Monitor } from './monitor.js';
 import type { RunView } from './run-view.js';
-import { expiryOf } from './trace-fields.js';
 import type { ExpectCandidate, Violation } from './violation.js';
 
 const MEMBER_ENDS: ReadonlySet<TraceKind> = new Set([

@@ -7,9 +7,8 @@
  * new expiry, which is the earliest time etcd promises not to revoke it.
  */
 import { MICROS_PER_SECOND, type Micros } from '../../clock/time.js';
-import type { TraceEvent } from '../../trace/trace.js';
+import { type TraceEvent, expiryOf } from '../../trace/trace.js';
 import type { RunView } from './run-view.js';
-import { expiryOf } from './trace-fields.js';
 
 export interface LeaseLife {
   readonly id: bigint;

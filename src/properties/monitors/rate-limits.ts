@@ -9,8 +9,8 @@ import { MICROS_PER_SECOND, formatSeconds, type Micros } from '../../clock/time.
 import { expectAt } from './expects.js';
 import { earliest, type Monitor } from './monitor.js';
 import type { RunView } from './run-view.js';
-import { expiryOf } from './trace-fields.js';
 import type { ExpectCandidate, Violation } from './violation.js';
+import { expiryOf } from '../../trace/trace.js';
 
 export const SPREAD_WINDOW_FACTOR = 2;
 

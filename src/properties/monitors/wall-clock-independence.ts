@@ -12,11 +12,10 @@ import { formatSeconds, type Micros } from '../../clock/time.js';
 import { PROFILES } from '../../switches/profile.js';
 import { runScenario } from '../../scenario/replay/runner.js';
 import type { Scenario } from '../../scenario/types.js';
-import { Trace } from '../../trace/trace.js';
+import { Trace, expiryOf } from '../../trace/trace.js';
 import { leaseExists } from './expects.js';
 import { earliest, type Monitor } from './monitor.js';
 import type { RunView } from './run-view.js';
-import { expiryOf } from './trace-fields.js';
 import type { Violation } from './violation.js';
 
 export const wallClockIndependence: Monitor = {
