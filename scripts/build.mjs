@@ -71,9 +71,11 @@ async function buildInto(dist, cliOnly) {
     writeFileSync(join(dist, 'playground-live.js'), await bundleLive());
   }
   // serve's protos (etcd's names and numbers), where the bundled serve module and the real-etcd driver's client
-  // look for them.
+  // look for them, and beside the library's serve/ (lessor-sim/serve).
   mkdirSync(join(dist, 'bin/serve'), { recursive: true });
   for (const f of ['rpc.proto', 'kv.proto']) copyFileSync(join(root, 'src/serve', f), join(dist, 'bin/serve', f));
+  if (!cliOnly)
+    for (const f of ['rpc.proto', 'kv.proto']) copyFileSync(join(root, 'src/serve', f), join(dist, 'serve', f));
 }
 
 /** Puts `fresh` where `target` is, the old one removed after the rename. */

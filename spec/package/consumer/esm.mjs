@@ -6,6 +6,7 @@ import { narrate } from 'lessor-sim/report';
 import { createLessor } from 'lessor-sim/lessor';
 import { EtcdClient } from 'lessor-sim/client';
 import { HOLDER_STRATEGY_NAMES } from 'lessor-sim/holder';
+import { serveApps } from 'lessor-sim/serve';
 import schema from 'lessor-sim/schema.json' with { type: 'json' };
 
 const parsed = parseScenario(
@@ -16,7 +17,7 @@ assert.ok(parsed.ok);
 const r = runScenario(parsed.scenario);
 assert.ok(r.passed);
 assert.ok(narrate(r).some((l) => l.includes('lease L1 revoked')));
-for (const f of [Cluster, driftBound, drainBound, createLessor, EtcdClient]) assert.equal(typeof f, 'function');
+for (const f of [Cluster, driftBound, drainBound, createLessor, EtcdClient, serveApps]) assert.equal(typeof f, 'function');
 assert.ok(PROPERTY_NAMES.includes('no-early-expiry'));
 assert.ok(HOLDER_STRATEGY_NAMES.includes('deadline'));
 assert.equal(typeof schema, 'object');
