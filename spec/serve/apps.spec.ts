@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../../src/cli/cli.js';
 import { bufferIO } from '../../src/cli/io.js';
+import { extractTimeline } from '../../src/report/render/index.js';
 import { parseScenario } from '../../src/scenario/parse.js';
 import { serveApps } from '../../src/serve/serve-apps.js';
 import { fieldsOf, type TraceEvent } from '../../src/trace/trace.js';
@@ -149,6 +150,9 @@ describe('serve with programs: running them', () => {
         ['app-exit', 'harness'],
       ]);
       expect(r.result.trace.events.filter((e) => e.kind === 'step-error')).toEqual([]);
+      // render's lane for the program hatches its stop: SIGSTOP at 5 s to SIGCONT at 6 s, and nothing else.
+      const lane = extractTimeline(r.result).clients.find((c) => c.name === 'loop');
+      expect(lane?.paused.map((p) => [p.startUs, p.endUs])).toEqual([[5_000_000, 6_000_000]]);
       // Ended by the harness, never on its own: nothing failed.
       expect(r.verdict.code).toBe(0);
     },

@@ -162,6 +162,32 @@ describe('client lanes', () => {
     expect(ka.marks.filter((m) => m.kind === 'client-keepalive-recv').length).toBeGreaterThan(2);
   });
 
+  it('a served program: paused from each SIGSTOP to its SIGCONT, or to the kill that ends it stopped', () => {
+    const app = (t: number, kind: 'app-signal', signal: string): TraceEvent => ({
+      t: seconds(t),
+      member: 'holder-1',
+      kind,
+      fields: { signal },
+    });
+    const t = extractTimeline(
+      syntheticRun([
+        { t: 0, member: 'holder-1', kind: 'app-start', fields: { command: './holder' } },
+        app(2, 'app-signal', 'SIGSTOP'),
+        app(4, 'app-signal', 'SIGCONT'),
+        app(5, 'app-signal', 'SIGSTOP'),
+        app(7, 'app-signal', 'SIGKILL'),
+        { t: seconds(7), member: 'holder-1', kind: 'app-exit', fields: { signal: 'SIGKILL', by: 'harness' } },
+      ]),
+    );
+    const lane = client(t, 'holder-1');
+    expect(lane.paused.map((p) => [p.startUs, p.endUs])).toEqual([
+      [seconds(2), seconds(4)],
+      [seconds(5), seconds(7)],
+    ]);
+    // The start, the kill and the exit stay marks of their own; the stops and the resume are the hatch's.
+    expect(lane.ticks.map((m) => m.kind)).toEqual(['app-start', 'app-signal', 'app-exit']);
+  });
+
   it('c2: holds /locks/x from acquisition to the end, and its fenced write is accepted', () => {
     const c2 = client(tl, 'c2');
     const acquired = find(lc.trace.events, (e) => e.member === 'c2' && e.kind === 'client-lock-acquired');

@@ -87,7 +87,8 @@ function splitAtRevoke(what: string, lease: LeaseRef | undefined): (s: Span<Lock
 
 /**
  * One lane per client process: keep-alive channels (alive until closed, then lost), locks (waiting,
- * held, held after the session lease was revoked), paused stretches and fenced writes. A holder gets a
+ * held, held after the session lease was revoked), paused stretches (a simulated client's pause, or a
+ * served program's SIGSTOP until its SIGCONT or its end) and fenced writes. A holder gets a
  * lane of its own: its lock row shows when it believes it holds the lock, and where it believes so
  * after its lease was really revoked; its writes show accepted and rejected.
  */
@@ -117,9 +118,18 @@ export function extractClientLanes(
     view.events.forEach((e, i) => {
       if (e.member !== name) return;
       const line = view.lines[i]!;
-      if (e.kind === 'client-pause') paused.cut(e.t, line, 'paused');
-      else if (e.kind === 'client-resume' && paused.state === 'paused') paused.cut(e.t, line, undefined);
-      else if (isKindIn(e, KEEPALIVE_KINDS) && e.lease !== undefined) {
+      if (e.kind === 'client-pause' || (e.kind === 'app-signal' && e.fields.signal === 'SIGSTOP'))
+        paused.cut(e.t, line, 'paused');
+      else if (
+        (e.kind === 'client-resume' || (e.kind === 'app-signal' && e.fields.signal === 'SIGCONT')) &&
+        paused.state === 'paused'
+      )
+        paused.cut(e.t, line, undefined);
+      else if ((e.kind === 'app-exit' || e.kind === 'app-signal') && paused.state === 'paused') {
+        // A stopped program killed (SIGKILL, or the run's end) is no longer paused.
+        paused.cut(e.t, line, undefined);
+        return; // a plain tick too
+      } else if (isKindIn(e, KEEPALIVE_KINDS) && e.lease !== undefined) {
         const ref = leaseAt(e.lease, e.t);
         if (ref === undefined) return;
         let r = keepAlives.get(ref.key);
