@@ -3,7 +3,8 @@
 // and member faults. The loop never notices a lost lease (refresh() returns TTL 0 without raising), so a
 // stall past the TTL is followed by a write the resource accepts after the lease ended: the campaign must
 // find that stale write, shrink it, and write a scenario with the stall that does it, which `serve`
-// replays to the same violation. About 70 s on a loaded machine.
+// replays to the same violation. About 70 s on a loaded machine; then the same campaign interrupted at its
+// first violation.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +52,43 @@ describe(`check --app over the runbook's Python loop${SKIP}`, () => {
         if (!parsed.ok) throw new Error(`the shrunk scenario does not parse: ${parsed.errors[0]?.message}`);
         const replay = await serveApps(parsed.scenario, [{ name: 'py', command: '/bin/sh', args: ['-c', PROGRAM] }]);
         expect(replay.violations.map((v) => v.property)).toContain('no-stale-write-accepted');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    240_000,
+  );
+
+  it.skipIf(SKIP !== '')(
+    'interrupted at its first violation, still writes that run as it ran, saying no rerun confirmed it',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'lessor-sim-app-check-'));
+      try {
+        const out = join(dir, 'found.yaml');
+        const io = bufferIO();
+        let sent = false;
+        // Ctrl-C as the first violation is reported: the runs under way end, no more start, nothing is rerun.
+        const watching = {
+          ...io,
+          out: (l: string) => {
+            io.out(l);
+            if (sent || !/^run \d+\/20: .*violated no-stale-write-accepted/.test(l)) return;
+            sent = true;
+            setImmediate(() => process.emit('SIGINT', 'SIGINT'));
+          },
+        };
+        const argv = ['check', '--app', `py=${PROGRAM}`, '--runs', '20', '--seed', '7', '--workers', '4'];
+        const code = await cli([...argv, '--duration', '6s', '--output', out], watching, { version: 'test' });
+        const text = io.stdout.join('\n');
+        expect(sent, text).toBe(true);
+        expect(code, `${text}\n${io.stderr.join('\n')}`).toBe(130);
+        const why = 'was not confirmed by a rerun: the campaign was interrupted first';
+        expect(text).toMatch(new RegExp(`^failing run \\d+, not shrunk \\(it ${why}\\): `, 'm'));
+        const scenario = readFileSync(out, 'utf8');
+        expect(scenario).toContain(`# It ${why}.`);
+        expect(scenario).toMatch(/^# no-stale-write-accepted: the resource accepted py's write with token \d+/m);
+        const parsed = parseScenario(scenario, out);
+        expect(parsed.ok, scenario).toBe(true);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

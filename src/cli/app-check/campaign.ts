@@ -93,6 +93,12 @@ export async function runAppCampaign(o: CampaignOptions, io: CliIO): Promise<num
     io.err(`lessor-sim check: ${sig}: the runs under way end now (serve stops them); starting no more`);
   });
   const stopped = (): boolean => interrupted !== undefined;
+  /** A scenario file to --output (or stdout), after a heading that says what it is. */
+  const emit = (heading: string, text: string): void => {
+    if (o.output !== undefined) writeOutput(o.output, text);
+    io.out(`${heading}:${o.output !== undefined ? ` ${o.output}` : ''}`);
+    if (o.output === undefined) for (const l of text.trimEnd().split('\n')) io.out(l);
+  };
   try {
     io.out(
       `app campaign: seed ${o.seed}, ${o.runs} runs of ${formatDur(o.durationUs)}, ${o.parallel} at once; ` +
@@ -145,9 +151,17 @@ export async function runAppCampaign(o: CampaignOptions, io: CliIO): Promise<num
         break;
       }
     }
+    if (chosen === undefined && interrupted !== undefined) {
+      // Interrupted before a rerun confirmed anything: what was found is still written, said to be unconfirmed.
+      const i = failing[0]!;
+      const target = violated(results[i]!.outcome)[0]!;
+      const why = 'was not confirmed by a rerun: the campaign was interrupted first';
+      emit(`failing run ${i + 1}, not shrunk (it ${why})`, scenarioFile(o, i, results[i]!, target, why));
+      return interruptedExitCode(interrupted);
+    }
     if (chosen === undefined) {
       io.out('no failing run failed the same way on a rerun: nothing to shrink');
-      return interrupted !== undefined ? interruptedExitCode(interrupted) : EXIT.failed;
+      return EXIT.failed;
     }
     const { target } = chosen;
     io.out(`shrinking run ${chosen.index + 1} (${target}), at most ${o.shrinkRuns - spent} more runs`);
@@ -192,14 +206,10 @@ export async function runAppCampaign(o: CampaignOptions, io: CliIO): Promise<num
         break;
       }
     }
-    const text = scenarioFile(o, chosen.index, written, target, reproduced);
-    if (o.output !== undefined) {
-      writeOutput(o.output, text);
-      io.out(`shrunk scenario (${spent} shrink runs; ${reproduced}): ${o.output}`);
-    } else {
-      io.out(`shrunk scenario (${spent} shrink runs; ${reproduced}):`);
-      for (const l of text.trimEnd().split('\n')) io.out(l);
-    }
+    emit(
+      `shrunk scenario (${spent} shrink runs; ${reproduced})`,
+      scenarioFile(o, chosen.index, written, target, reproduced),
+    );
     return interrupted !== undefined ? interruptedExitCode(interrupted) : EXIT.failed;
   } finally {
     release();
