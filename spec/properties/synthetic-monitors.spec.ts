@@ -17,7 +17,8 @@ describe('monitors on hand-written traces', () => {
     const renewed = [
       ...granted,
       ev(4, 'n1', 'lease-renew', L1, { ttl: 5, expiry: 9_000_000 }),
-      ev(5.5, 'n1', 'lease-expired', L1),
+      // The lessor expires it on the grant's deadline, as if the renewal had never reached it.
+      ev(5.5, 'n1', 'lease-expired', L1, { expiry: 5_003_000 }),
       ev(5.502, 'n1', 'lease-revoke', L1, { keys: [] }),
     ];
     expect(MONITORS['no-early-expiry'].check(syntheticView(grantStep, renewed, [['L1', L1]]))).toBeUndefined();
@@ -102,7 +103,7 @@ describe('monitors on hand-written traces', () => {
       const steps = ['{ at: 0s, grant: { lease: L1, ttl: 5 } }', '{ at: 0s, keepalive: { lease: L1, client: c1 } }'];
       const events = [
         ...granted,
-        ev(25, 'n1', 'lease-expired', L1),
+        ev(25, 'n1', 'lease-expired', L1, { expiry: 24_900_000 }),
         ev(25.002, 'n1', 'lease-revoke', L1, { keys: [] }),
       ];
       expect(
