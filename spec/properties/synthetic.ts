@@ -27,17 +27,19 @@ export function ev<K extends TraceKind>(
   } as EventOf<K>;
 }
 
+/** `head`: top-level scenario lines (a `cluster:` block) beside the 30 s duration. */
 export function syntheticView(
   steps: readonly string[],
   events: readonly TraceEvent[],
   labels: readonly (readonly [string, bigint])[],
+  head: readonly string[] = [],
 ): RunView {
   const trace = new Trace();
   for (const e of events) trace.emit(e);
   const book = new LabelBook();
   for (const [l, id] of labels) book.bind(l, id);
   return new RunView({
-    scenario: scenario(['duration: 30s'], steps),
+    scenario: scenario(['duration: 30s', ...head], steps),
     seed: 1,
     profile: 'v3.5',
     assertions: [],
