@@ -32,4 +32,13 @@ describe('typed trace reads in the monitors', () => {
     const [a, b] = view.ofKind('lease-grant').map((i) => view.eventOf(i, 'lease-grant'));
     expect([expiryOf(a!), expiryOf(b!)]).toEqual([5_003_000, undefined]);
   });
+
+  it("hand-written events carry their kind's fields, as an emitter's must", () => {
+    // @ts-expect-error: every lease-expired names its deadline (expiry)
+    const bare = ev(5, 'n1', 'lease-expired', L1);
+    // @ts-expect-error: a kv-put's lease is an ID (bigint), not a number
+    ev(1, 'n1', 'kv-put', undefined, { key: '/a', rev: 2, lease: 7 });
+    expect(ev(5, 'n1', 'lease-expired', L1, { expiry: 5_003_000 }).fields.expiry).toBe(5_003_000);
+    expect(bare.kind).toBe('lease-expired');
+  });
 });

@@ -17,7 +17,8 @@ assert.ok(parsed.ok);
 const r = runScenario(parsed.scenario);
 assert.ok(r.passed);
 assert.ok(narrate(r).some((l) => l.includes('lease L1 revoked')));
-for (const f of [Cluster, driftBound, drainBound, createLessor, EtcdClient, serveApps]) assert.equal(typeof f, 'function');
+for (const f of [Cluster, driftBound, drainBound, createLessor, EtcdClient, serveApps])
+  assert.equal(typeof f, 'function');
 assert.ok(PROPERTY_NAMES.includes('no-early-expiry'));
 assert.ok(HOLDER_STRATEGY_NAMES.includes('deadline'));
 assert.equal(typeof schema, 'object');
