@@ -121,6 +121,18 @@ describe('AppRunner', () => {
     expect(await performAppStep(apps, { kind: 'pause', app: 'other', forUs: 1 }, timer)).toBe('no app named other');
   });
 
+  it("is restarting, not ended, between a restart's kill and its new start (serve must not end the run there)", async () => {
+    const { r } = runner('while :; do sleep 0.05; done');
+    await r.start();
+    const old = r.exited;
+    const restarted = r.restart();
+    expect(r.restarting).toBe(true);
+    await old; // the old process's exit is in; the new one is being spawned
+    expect([r.running, r.restarting]).toEqual([false, true]);
+    await restarted;
+    expect([r.running, r.restarting]).toEqual([true, false]);
+  });
+
   it('refuses a command that cannot be started with AppStartError naming it', async () => {
     const r = new AppRunner({ name: 'x', command: '/nonexistent/holder' }, { clock: { now: () => 0 } });
     await expect(r.start()).rejects.toThrow(AppStartError);

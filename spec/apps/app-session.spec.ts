@@ -57,6 +57,21 @@ describe('AppSession', () => {
     expect(appVerdict({ expectsPassed: true, violations: 0, exits }).code).toBe(5);
   });
 
+  it("has not all exited while a program is between a restart's kill and its new start", async () => {
+    const { s } = newSession();
+    await s.start();
+    const app = await s.launch({ name: 'h1', command: '/bin/sh', args: ['-c', 'sleep 60'] });
+    const old = app.exited;
+    const restarted = app.restart();
+    await old; // the old process has gone and its exit is in; the new one is not running yet
+    // serve ends the run once every program has exited: here it must wait for the new start.
+    expect([app.running, s.allExited]).toEqual([false, false]);
+    await restarted;
+    expect(s.allExited).toBe(false);
+    await s.finish();
+    expect(s.allExited).toBe(true);
+  });
+
   it('kills what still runs at the end (an exit the verdict does not blame) and refuses a duplicate name', async () => {
     const { s } = newSession();
     await s.start();

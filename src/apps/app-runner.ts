@@ -64,6 +64,7 @@ export class AppRunner {
   private exitPromise: Promise<AppExit> | undefined;
   private harnessEnds = false;
   private suspended = false;
+  private restarts = 0;
   readonly exits: AppExit[] = [];
 
   constructor(
@@ -164,8 +165,18 @@ export class AppRunner {
 
   /** Kills the program if it runs, then starts the same command again. */
   async restart(): Promise<void> {
-    await this.kill();
-    await this.start();
+    this.restarts++;
+    try {
+      await this.kill();
+      await this.start();
+    } finally {
+      this.restarts--;
+    }
+  }
+
+  /** Between a restart's kill and its new start: not running, yet not ended either. */
+  get restarting(): boolean {
+    return this.restarts > 0;
   }
 
   /** Synchronous SIGKILL, for exit handlers. */

@@ -84,9 +84,9 @@ export class AppSession {
     return performAppStep(this.apps, s, timer);
   }
 
-  /** Whether every program has ended on its own. */
+  /** Whether every program has ended (on its own or by a step) and none is between a restart's kill and start. */
   get allExited(): boolean {
-    return [...this.apps.values()].every((a) => !a.running);
+    return [...this.apps.values()].every((a) => !a.running && !a.restarting);
   }
 
   /** The end of the run: kills what still runs; each program's last exit, for appVerdict. */
