@@ -121,7 +121,7 @@ describe('AppRunner', () => {
     expect(await performAppStep(apps, { kind: 'pause', app: 'other', forUs: 1 }, timer)).toBe('no app named other');
   });
 
-  it("is restarting, not ended, between a restart's kill and its new start (serve must not end the run there)", async () => {
+  it("is restarting, not ended, between a restart's kill and its new start", async () => {
     const { r } = runner('while :; do sleep 0.05; done');
     await r.start();
     const old = r.exited;
