@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../../../src/cli/cli.js';
-import { bufferIO } from '../../../src/cli/io.js';
+import { bufferIO, type CliIO } from '../../../src/cli/io.js';
 import { parseScenario } from '../../../src/scenario/parse.js';
 import { serveApps } from '../../../src/serve/serve-apps.js';
 import { EXAMPLES, HAVE_PYTHON_ETCD3, PYTHON } from './app-harness.js';
@@ -19,23 +19,33 @@ const SKIP = HAVE_PYTHON_ETCD3 ? '' : ' (skipped: apt-get install -y python3-etc
 const PROGRAM =
   `LEASE_TTL=2 RUN_MS=6000 WRITE_EVERY_MS=300 PYTHONDONTWRITEBYTECODE=1 ${PYTHON} ` +
   join(EXAMPLES, 'python/runbook_loop.py');
+const VIOLATED = /^run \d+\/20: .*violated no-stale-write-accepted/;
+
+/**
+ * The campaign both tests run (20 runs of 6 s, seed 7, 4 at once), its output to `io` and its scenario to
+ * `file` in a fresh folder; `test` gets check's exit code and that path, and the folder goes afterwards.
+ */
+async function campaign(io: CliIO, file: string, test: (code: number, out: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'lessor-sim-app-check-'));
+  try {
+    const out = join(dir, file);
+    const argv = ['check', '--app', `py=${PROGRAM}`, '--runs', '20', '--seed', '7', '--workers', '4'];
+    await test(await cli([...argv, '--duration', '6s', '--output', out], io, { version: 'test' }), out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe(`check --app over the runbook's Python loop${SKIP}`, () => {
   it.skipIf(SKIP !== '')(
     'finds the stale write in 20 runs and shrinks it to one stall longer than the lease could survive',
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'lessor-sim-app-check-'));
-      try {
-        const out = join(dir, 'shrunk.yaml');
-        const io = bufferIO();
-        const argv = ['check', '--app', `py=${PROGRAM}`, '--runs', '20', '--seed', '7', '--workers', '4'];
-        const code = await cli([...argv, '--duration', '6s', '--output', out], io, { version: 'test' });
+      const io = bufferIO();
+      await campaign(io, 'shrunk.yaml', async (code, out) => {
         const text = io.stdout.join('\n');
         expect(code, `${text}\n${io.stderr.join('\n')}`).toBe(1);
         expect(text).toMatch(/^20 runs in [\d.]+ s \([\d.]+ runs\/min with 4 at once\); \d+ violated/m);
-        expect(
-          io.stdout.filter((l) => /^run \d+\/20: .*violated no-stale-write-accepted/.test(l)).length,
-        ).toBeGreaterThan(0);
+        expect(io.stdout.filter((l) => VIOLATED.test(l)).length).toBeGreaterThan(0);
         const how = /(\d of \d fresh runs|the original run and its rerun)/.source;
         expect(text).toMatch(new RegExp(`^shrunk scenario \\(\\d+ shrink runs; failed the same way in ${how}\\)`, 'm'));
         const scenario = readFileSync(out, 'utf8');
@@ -52,9 +62,7 @@ describe(`check --app over the runbook's Python loop${SKIP}`, () => {
         if (!parsed.ok) throw new Error(`the shrunk scenario does not parse: ${parsed.errors[0]?.message}`);
         const replay = await serveApps(parsed.scenario, [{ name: 'py', command: '/bin/sh', args: ['-c', PROGRAM] }]);
         expect(replay.violations.map((v) => v.property)).toContain('no-stale-write-accepted');
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      });
     },
     240_000,
   );
@@ -62,23 +70,19 @@ describe(`check --app over the runbook's Python loop${SKIP}`, () => {
   it.skipIf(SKIP !== '')(
     'interrupted at its first violation, still writes that run as it ran, saying no rerun confirmed it',
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'lessor-sim-app-check-'));
-      try {
-        const out = join(dir, 'found.yaml');
-        const io = bufferIO();
-        let sent = false;
-        // Ctrl-C as the first violation is reported: the runs under way end, no more start, nothing is rerun.
-        const watching = {
-          ...io,
-          out: (l: string) => {
-            io.out(l);
-            if (sent || !/^run \d+\/20: .*violated no-stale-write-accepted/.test(l)) return;
-            sent = true;
-            setImmediate(() => process.emit('SIGINT', 'SIGINT'));
-          },
-        };
-        const argv = ['check', '--app', `py=${PROGRAM}`, '--runs', '20', '--seed', '7', '--workers', '4'];
-        const code = await cli([...argv, '--duration', '6s', '--output', out], watching, { version: 'test' });
+      const io = bufferIO();
+      let sent = false;
+      // Ctrl-C as the first violation is reported: the runs under way end, no more start, nothing is rerun.
+      const watching = {
+        ...io,
+        out: (l: string) => {
+          io.out(l);
+          if (sent || !VIOLATED.test(l)) return;
+          sent = true;
+          setImmediate(() => process.emit('SIGINT', 'SIGINT'));
+        },
+      };
+      await campaign(watching, 'found.yaml', async (code, out) => {
         const text = io.stdout.join('\n');
         expect(sent, text).toBe(true);
         expect(code, `${text}\n${io.stderr.join('\n')}`).toBe(130);
@@ -89,9 +93,7 @@ describe(`check --app over the runbook's Python loop${SKIP}`, () => {
         expect(scenario).toMatch(/^# no-stale-write-accepted: the resource accepted py's write with token \d+/m);
         const parsed = parseScenario(scenario, out);
         expect(parsed.ok, scenario).toBe(true);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      });
     },
     240_000,
   );

@@ -163,19 +163,19 @@ describe('client lanes', () => {
   });
 
   it('a served program: paused from each SIGSTOP to its SIGCONT, or to the kill that ends it stopped', () => {
-    const app = (t: number, kind: 'app-signal', signal: string): TraceEvent => ({
+    const signal = (t: number, name: string): TraceEvent => ({
       t: seconds(t),
       member: 'holder-1',
-      kind,
-      fields: { signal },
+      kind: 'app-signal',
+      fields: { signal: name },
     });
     const t = extractTimeline(
       syntheticRun([
         { t: 0, member: 'holder-1', kind: 'app-start', fields: { command: './holder' } },
-        app(2, 'app-signal', 'SIGSTOP'),
-        app(4, 'app-signal', 'SIGCONT'),
-        app(5, 'app-signal', 'SIGSTOP'),
-        app(7, 'app-signal', 'SIGKILL'),
+        signal(2, 'SIGSTOP'),
+        signal(4, 'SIGCONT'),
+        signal(5, 'SIGSTOP'),
+        signal(7, 'SIGKILL'),
         { t: seconds(7), member: 'holder-1', kind: 'app-exit', fields: { signal: 'SIGKILL', by: 'harness' } },
       ]),
     );

@@ -95,9 +95,13 @@ export async function runAppCampaign(o: CampaignOptions, io: CliIO): Promise<num
   const stopped = (): boolean => interrupted !== undefined;
   /** A scenario file to --output (or stdout), after a heading that says what it is. */
   const emit = (heading: string, text: string): void => {
-    if (o.output !== undefined) writeOutput(o.output, text);
-    io.out(`${heading}:${o.output !== undefined ? ` ${o.output}` : ''}`);
-    if (o.output === undefined) for (const l of text.trimEnd().split('\n')) io.out(l);
+    if (o.output === undefined) {
+      io.out(`${heading}:`);
+      for (const l of text.trimEnd().split('\n')) io.out(l);
+    } else {
+      writeOutput(o.output, text);
+      io.out(`${heading}: ${o.output}`);
+    }
   };
   try {
     io.out(
